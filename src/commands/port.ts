@@ -1,0 +1,170 @@
+/**
+ * The IDE port: what the command implementations need from an IDE. The simulated IDE (sim/)
+ * implements it in memory; the Theia extension implements it over ApplicationShell, EditorManager,
+ * Monaco and TerminalService. Browser-safe: no Node built-ins here or in anything this imports.
+ *
+ * Paths crossing the port are workspace-relative, '/'-separated and already checked by the path
+ * guard (WorkspacePort.resolve), so ports never see `..` or absolute paths.
+ * Ports signal failures by throwing ToolError with a code from src/contract/result.ts.
+ */
+import type {
+  ContentType,
+  FileInfo,
+  LineRange,
+  PaneArea,
+  PaneInfo,
+  SearchMatch,
+  TerminalInfo,
+  VisibleRange,
+} from '../contract/index.js';
+
+export interface Disposable {
+  dispose(): void;
+}
+
+export type Listener = () => void;
+
+/** Where new content goes. Omitted fields mean: the content type's default area, its active pane, no split. */
+export interface Placement {
+  area?: PaneArea;
+  targetPaneId?: string;
+  /** 'vertical': a new pane to the right of the target; 'horizontal': a new pane below it. */
+  splitDirection?: 'horizontal' | 'vertical';
+}
+
+export interface PaneLayout {
+  panes: PaneInfo[];
+  activePaneId?: string;
+  activeContentId?: string;
+}
+
+/** PaneService (TECHSPEC §3.3): the layout of the IDE window. */
+export interface ShellPort {
+  layout(): PaneLayout;
+  /**
+   * Show content. If it is already open and no split is asked for, its tab is activated where it is;
+   * with a split, it moves to the new pane. Returns the pane that shows it.
+   */
+  openContent(request: { type: ContentType; contentId: string; title: string } & Placement): Promise<{ paneId: string }>;
+  /** Close the tab showing contentId. Throws PANE_NOT_FOUND if no tab shows it. */
+  closeContent(contentId: string): Promise<void>;
+  /** Close a pane and every tab in it; returns the content IDs closed. Throws PANE_NOT_FOUND. */
+  closePane(paneId: string): Promise<string[]>;
+  focusPane(paneId: string): Promise<void>;
+  /** Activate and focus the tab showing contentId; returns its pane. Throws PANE_NOT_FOUND. */
+  focusContent(contentId: string): Promise<{ paneId: string }>;
+  /** Resize to percentages of the window; clamps so no pane falls under 5%. Throws PANE_NOT_FOUND. */
+  resizePane(paneId: string, size: { width?: number; height?: number }): Promise<void>;
+  /** Fires after every layout change: open, close, focus, resize, split, dirty state, title. */
+  onLayoutChanged(listener: Listener): Disposable;
+}
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export interface EditorState {
+  path: string;
+  editorId: string;
+  paneId: string;
+  lineCount: number;
+  cursor: Position;
+  selection: { start: Position; end: Position };
+  visibleRange: VisibleRange;
+  isDirty: boolean;
+}
+
+export interface Highlight {
+  highlightId: string;
+  path: string;
+  ranges: LineRange[];
+  color: string;
+}
+
+export interface EditorPort {
+  /**
+   * Open (or reveal) the editor for an existing file. With `selection`, put the cursor at its start,
+   * select it and centre its start line. Placement applies when the editor is not yet open, or when
+   * a split is asked for.
+   */
+  open(
+    path: string,
+    options: { placement?: Placement; selection?: { start: Position; end: Position } },
+  ): Promise<EditorState>;
+  get(path: string): EditorState | undefined;
+  list(): EditorState[];
+  /** Close the editor; the caller has checked for unsaved changes. Removes its highlights. */
+  close(path: string): Promise<void>;
+  /** Centre a line and put the cursor there. */
+  reveal(path: string, position: Position): Promise<EditorState>;
+  /** The editor's buffer, unsaved changes included; undefined when the file is not open. */
+  text(path: string): string | undefined;
+  /** Create or replace highlight `highlightId` (it may have been on another file before). */
+  setHighlight(highlight: Highlight): Promise<void>;
+  removeHighlight(highlightId: string): Promise<void>;
+  highlights(): Highlight[];
+}
+
+export interface TerminalRead {
+  lines: string[];
+  partial: string;
+  cursor: number;
+  dropped: number;
+  more: boolean;
+}
+
+export interface TerminalPort {
+  /** Create a terminal with a caller-chosen ID; `cwd` is workspace-relative ("" = root). */
+  create(options: { terminalId: string; title: string; cwd: string; shellPath?: string }): Promise<TerminalInfo>;
+  list(): TerminalInfo[];
+  activeTerminalId(): string | undefined;
+  /** Write to the terminal's input as if typed. Throws TERMINAL_EXITED when its process ended. */
+  send(terminalId: string, data: string): Promise<void>;
+  /** The current output cursor (total complete lines ever written). */
+  cursor(terminalId: string): number;
+  read(terminalId: string, options: { lines: number; since?: number }): TerminalRead;
+  close(terminalId: string): Promise<void>;
+}
+
+export interface FileStat {
+  type: 'file' | 'directory' | 'other';
+  size: number;
+}
+
+export interface SearchOptions {
+  query: string;
+  path: string;
+  includePattern?: string;
+  excludePattern?: string;
+  isRegex: boolean;
+  caseSensitive: boolean;
+  maxResults: number;
+}
+
+/** The workspace's files, with the path guard applied on the side that owns the disk. */
+export interface WorkspacePort {
+  /**
+   * Check a path an agent gave and return it workspace-relative and normalised ("" is the root).
+   * Throws PATH_OUTSIDE_WORKSPACE (also for symlinks leading out) or INVALID_ARGUMENT.
+   */
+  resolve(path: string): Promise<string>;
+  /** Throws FILE_NOT_FOUND. */
+  stat(path: string): Promise<FileStat>;
+  /** Throws FILE_NOT_FOUND, NOT_A_FILE, BINARY_FILE. */
+  readText(path: string): Promise<{ text: string; size: number }>;
+  /** Atomic create-or-replace, creating parent directories. */
+  writeText(path: string, text: string): Promise<{ bytes: number; created: boolean }>;
+  /** Throws FILE_NOT_FOUND, NOT_A_DIRECTORY. */
+  list(path: string, options: { recursive: boolean; limit: number }): Promise<{ files: FileInfo[]; truncated: boolean }>;
+  search(options: SearchOptions): Promise<{ matches: SearchMatch[]; truncated: boolean }>;
+  /** Fires with the workspace-relative path after a file changed on disk through writeText. */
+  onFileWritten(listener: (path: string) => void): Disposable;
+}
+
+export interface IdePort {
+  readonly shell: ShellPort;
+  readonly editors: EditorPort;
+  readonly terminals: TerminalPort;
+  readonly workspace: WorkspacePort;
+}

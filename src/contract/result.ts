@@ -1,0 +1,75 @@
+import { z } from 'zod';
+
+/**
+ * Every error code a tool can answer, in one place. An agent branches on `code`;
+ * `error` says in words what happened and what to do next.
+ */
+export const ERROR_CODES = {
+  INVALID_ARGUMENT: 'The arguments do not match the tool\'s input schema, or are contradictory; the message names the fields.',
+  UNKNOWN_TOOL: 'The tool name is not an openspace.* tool this hub serves.',
+  FILE_NOT_FOUND: 'No file or directory exists at the path.',
+  NOT_A_FILE: 'The path names a directory or something else that is not a regular file.',
+  NOT_A_DIRECTORY: 'The path names a file where a directory was expected.',
+  BINARY_FILE: 'The file holds binary data, not text.',
+  FILE_TOO_LARGE: 'The file is larger than a tool may read at once; read a line range instead.',
+  PATH_OUTSIDE_WORKSPACE: 'The path, after resolving `..` and symlinks, lies outside the workspace root.',
+  PANE_NOT_FOUND: 'No pane or content with that ID is open.',
+  EDITOR_NOT_OPEN: 'The file is not open in an editor; open it with openspace.editor.open first.',
+  DIRTY_BUFFER: 'The editor holds unsaved changes a person made; pass force:true to discard them.',
+  HIGHLIGHT_NOT_FOUND: 'No highlight with that ID exists (it may have been cleared by a person pressing Escape).',
+  RANGE_INVALID: 'A line or column range lies outside the file, or ends before it starts.',
+  TERMINAL_NOT_FOUND: 'No terminal has that ID or title.',
+  TERMINAL_EXITED: 'The terminal\'s process has exited; create a new terminal.',
+  BRIDGE_UNAVAILABLE: 'No IDE is connected to the hub; start the IDE or the simulated IDE.',
+  TIMEOUT: 'The IDE did not answer within the time limit.',
+  INTERNAL: 'An unexpected failure inside OpenSpace; the message has details.',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export const ErrorCodeSchema = z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]);
+
+export interface Failure {
+  success: false;
+  error: string;
+  code: ErrorCode;
+  [extra: string]: unknown;
+}
+
+export const FailureSchema = z
+  .object({
+    success: z.literal(false),
+    error: z.string().describe('What went wrong, in words an agent can act on.'),
+    code: ErrorCodeSchema,
+  })
+  .passthrough();
+
+/** A failure a command throws; the hub and the bridges turn it into a Failure result. */
+export class ToolError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'ToolError';
+  }
+
+  toResult(): Failure {
+    return { ...this.details, success: false, error: this.message, code: this.code };
+  }
+}
+
+export function failure(code: ErrorCode, error: string, details: Record<string, unknown> = {}): Failure {
+  return { ...details, success: false, error, code };
+}
+
+/** Turns anything thrown into a Failure, keeping ToolError codes and calling the rest INTERNAL. */
+export function toFailure(err: unknown): Failure {
+  if (err instanceof ToolError) return err.toResult();
+  const message = err instanceof Error ? err.message : String(err);
+  return failure('INTERNAL', `Internal error: ${message}`);
+}
+
+export function isFailure(value: unknown): value is Failure {
+  return typeof value === 'object' && value !== null && (value as { success?: unknown }).success === false;
+}

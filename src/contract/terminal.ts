@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { TerminalInfo, WorkspacePath } from './common.js';
+import { defineTool } from './tool.js';
+
+const TerminalRef = z.string().min(1).max(200).describe('Terminal ID from openspace.terminal.create, or its title');
+
+export const terminalCreate = defineTool({
+  name: 'openspace.terminal.create',
+  title: 'Create Terminal',
+  description:
+    'Open a new terminal in the bottom panel. Its ID is derived from the title ("test-runner" → "test-runner"), ' +
+    'and every terminal tool accepts the title in place of the ID.',
+  input: z.strictObject({
+    title: z.string().min(1).max(100).optional().describe('Tab title, e.g. "test-runner"'),
+    cwd: WorkspacePath.optional().describe('Working directory inside the workspace; defaults to the root'),
+    shellPath: z.string().min(1).max(4096).optional().describe('Shell executable; defaults to the IDE\'s shell'),
+  }),
+  output: z.object({ terminalId: z.string(), title: z.string(), cwd: z.string() }),
+  budget: 'simple',
+  effect: 'write',
+});
+
+export const terminalSend = defineTool({
+  name: 'openspace.terminal.send',
+  title: 'Send Text to Terminal',
+  description:
+    'Type text into a terminal. A newline is added to run it unless the text already ends with one or enter is false ' +
+    '(use enter:false for keystrokes such as "\\u0003" for Ctrl-C). Read what it printed with openspace.terminal.read_output.',
+  input: z.strictObject({
+    terminalId: TerminalRef,
+    text: z.string().max(100_000),
+    enter: z.boolean().optional().describe('Press Enter after the text (default true)'),
+  }),
+  output: z.object({ terminalId: z.string(), cursor: z.number().int().describe('Output cursor before the text was sent; pass it as since to read only what follows') }),
+  budget: 'simple',
+  effect: 'destructive',
+});
+
+export const terminalReadOutput = defineTool({
+  name: 'openspace.terminal.read_output',
+  title: 'Read Terminal Output',
+  description:
+    'Read a terminal\'s output as lines, with escape sequences removed. Without since: the last `lines` lines (default 100). ' +
+    'With since (a cursor from an earlier read or send): the lines printed after it, oldest first, at most `lines`; ' +
+    'pass the returned cursor next time to read on without gaps or repeats. `partial` is the unfinished last line, such as a prompt.',
+  input: z.strictObject({
+    terminalId: TerminalRef,
+    lines: z.number().int().min(1).max(10_000).optional().describe('Maximum lines to return (default 100)'),
+    since: z.number().int().min(0).optional().describe('Cursor returned by an earlier read_output or send'),
+  }),
+  output: z.object({
+    terminalId: z.string(),
+    output: z.array(z.string()),
+    partial: z.string().describe('The current unfinished line ("" if none)'),
+    cursor: z.number().int().describe('Pass as since to continue after these lines'),
+    dropped: z.number().int().describe('Lines after since that were evicted from the buffer before this read'),
+    more: z.boolean().describe('True when more complete lines follow the cursor'),
+    running: z.boolean(),
+    exitCode: z.number().int().optional(),
+  }),
+  budget: 'simple',
+  effect: 'read-only',
+});
+
+export const terminalList = defineTool({
+  name: 'openspace.terminal.list',
+  title: 'List Terminals',
+  description: 'List the open terminals with their IDs, titles, working directories and whether their process still runs.',
+  input: z.strictObject({}),
+  output: z.object({ terminals: z.array(TerminalInfo), activeTerminalId: z.string().optional() }),
+  budget: 'simple',
+  effect: 'read-only',
+});
+
+export const terminalClose = defineTool({
+  name: 'openspace.terminal.close',
+  title: 'Close Terminal',
+  description: 'Close a terminal and end its process.',
+  input: z.strictObject({ terminalId: TerminalRef }),
+  output: z.object({ terminalId: z.string() }),
+  budget: 'simple',
+  effect: 'destructive',
+});
+
+export default [terminalCreate, terminalSend, terminalReadOutput, terminalList, terminalClose];

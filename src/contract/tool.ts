@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { FailureSchema } from './result.js';
+
+/** simple: open, scroll, highlight, read, send (100 ms budget); complex: pane list, search (500 ms). */
+export type BudgetClass = 'simple' | 'complex';
+/** Becomes the MCP annotations readOnlyHint / destructiveHint / idempotentHint. */
+export type SideEffect = 'read-only' | 'write' | 'destructive';
+
+export const BUDGET_MS: Record<BudgetClass, number> = { simple: 100, complex: 500 };
+
+export interface ToolDefinition<
+  I extends z.ZodObject = z.ZodObject,
+  O extends z.ZodObject = z.ZodObject,
+> {
+  /** `openspace.<modality>.<action>`; also the IDE command ID. */
+  name: string;
+  /** Human title; the command palette shows it as `OpenSpace: <title>`. */
+  title: string;
+  /** When to use the tool and what to pass, for an agent. */
+  description: string;
+  input: I;
+  /** The fields of a successful result, besides `success: true`. */
+  output: O;
+  budget: BudgetClass;
+  effect: SideEffect;
+  /** True when calling twice with the same arguments leaves the IDE as calling once. */
+  idempotent?: boolean;
+}
+
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {
+  return def;
+}
+
+export type ToolInput<T extends ToolDefinition> = z.input<T['input']>;
+export type ToolArgs<T extends ToolDefinition> = z.output<T['input']>;
+export type ToolSuccess<T extends ToolDefinition> = { success: true } & z.output<T['output']>;
+
+/** The full result schema of a tool: its success shape or the shared failure shape. */
+export function resultSchema(def: ToolDefinition) {
+  return z.union([def.output.extend({ success: z.literal(true) }), FailureSchema]);
+}
+
+type JsonSchema = Record<string, unknown>;
+
+/** Input JSON Schema for MCP `inputSchema` (draft-07, the dialect the MCP SDK validates with). */
+export function inputJsonSchema(def: ToolDefinition): JsonSchema & { type: 'object' } {
+  const schema = z.toJSONSchema(def.input, { target: 'draft-7', io: 'input' }) as JsonSchema;
+  delete schema.$schema;
+  return { ...schema, type: 'object' };
+}
+
+/** Output JSON Schema for MCP `outputSchema`: an object that is either the success or the failure shape. */
+export function outputJsonSchema(def: ToolDefinition): JsonSchema & { type: 'object' } {
+  const schema = z.toJSONSchema(resultSchema(def), { target: 'draft-7', io: 'output' }) as JsonSchema;
+  delete schema.$schema;
+  return { type: 'object', ...schema };
+}
+
+export function annotations(def: ToolDefinition) {
+  return {
+    title: def.title,
+    readOnlyHint: def.effect === 'read-only',
+    destructiveHint: def.effect === 'destructive',
+    idempotentHint: def.idempotent ?? def.effect === 'read-only',
+    openWorldHint: false,
+  };
+}
