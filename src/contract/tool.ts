@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FailureSchema } from './result.js';
+import { FailureSchema, failure, type Failure } from './result.js';
 
 /** simple: open, scroll, highlight, read, send (100 ms budget); complex: pane list, search (500 ms). */
 export type BudgetClass = 'simple' | 'complex';
@@ -63,5 +63,24 @@ export function annotations(def: ToolDefinition) {
     destructiveHint: def.effect === 'destructive',
     idempotentHint: def.idempotent ?? def.effect === 'read-only',
     openWorldHint: false,
+  };
+}
+
+/** Tier 1 validation: parse arguments against a tool's input schema, naming every offending field. */
+export function parseArguments<T extends ToolDefinition>(
+  def: T,
+  args: unknown,
+): { ok: true; args: ToolArgs<T> } | { ok: false; failure: Failure } {
+  const parsed = def.input.safeParse(args ?? {});
+  if (parsed.success) return { ok: true, args: parsed.data as ToolArgs<T> };
+  const problems = parsed.error.issues.map((issue) => {
+    const where = issue.path.length > 0 ? issue.path.join('.') : '(arguments)';
+    if (issue.code === 'unrecognized_keys') return `${where}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+    return `${where}: ${issue.message}`;
+  });
+  const fields = [...new Set(parsed.error.issues.flatMap((i) => (i.code === 'unrecognized_keys' ? i.keys : [i.path.join('.')])))].filter(Boolean);
+  return {
+    ok: false,
+    failure: failure('INVALID_ARGUMENT', `Invalid arguments for ${def.name}: ${problems.join('; ')}`, { fields }),
   };
 }

@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { clientConfig } from './client-config.js';
+
+const USAGE = `Usage: npm start -- [options]
+
+Starts the OpenSpace hub on the simulated IDE.
+
+  --workspace DIR          use a real directory (default: the demo workspace, in memory)
+  --port N                 HTTP port on 127.0.0.1 (default 3100; 0 picks a free one)
+  --terminal KIND          process (a real shell; needs --workspace) or scripted (default for the demo)
+  --stdio                  speak MCP over stdin/stdout instead of HTTP (for clients that spawn their server)
+  -h, --help               show this help`;
+
+function fail(message: string): never {
+  process.stderr.write(`openspace: ${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        workspace: { type: 'string' },
+        port: { type: 'string', default: '3100' },
+        terminal: { type: 'string' },
+        stdio: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    fail((err as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, not "${values.port}"`);
+  const terminal = values.terminal;
+  if (terminal !== undefined && terminal !== 'process' && terminal !== 'scripted') fail(`--terminal must be process or scripted, not "${terminal}"`);
+  const workspace = values.workspace ? ({ kind: 'disk', root: values.workspace } as const) : ({ kind: 'memory' } as const);
+
+  if (values.stdio) {
+    const [{ connectSimIde }, { StdioServerTransport }] = await Promise.all([
+      import('./start.js'),
+      import('@modelcontextprotocol/sdk/server/stdio.js'),
+    ]);
+    const { hub, ide } = await connectSimIde({ workspace, terminal });
+    await hub.createMcpServer().connect(new StdioServerTransport());
+    process.stderr.write(`openspace: MCP over stdio on the simulated IDE, workspace ${ide.workspace.label}\n`);
+    return;
+  }
+
+  const { startSimHub } = await import('./start.js');
+  let sim;
+  try {
+    sim = await startSimHub({ workspace, terminal, port });
+  } catch (err) {
+    const error = err as NodeJS.ErrnoException;
+    if (error.code === 'EADDRINUSE') fail(`port ${port} is in use on 127.0.0.1; pass --port 0 for a free one, or another number`);
+    fail(error.message);
+  }
+  process.stdout.write(
+    [
+      `OpenSpace hub on the simulated IDE is ready.`,
+      `  Workspace:     ${sim.ide.workspace.label}`,
+      `  Terminals:     ${sim.ide.terminalBackend}`,
+      clientConfig(sim.server.mcpUrl, sim.server.instructionsUrl),
+      '',
+      'Press Ctrl+C to stop.',
+      '',
+    ].join('\n'),
+  );
+  const stop = () => {
+    void sim.close().finally(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+void main();

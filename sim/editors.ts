@@ -1,0 +1,151 @@
+import { ToolError } from '../src/contract/index.js';
+import type { Disposable, EditorPort, EditorState, Highlight, Placement, Position, WorkspacePort } from '../src/commands/port.js';
+import { lineCount } from '../src/commands/text.js';
+import type { SimLayout } from './layout.js';
+
+interface EditorModel {
+  path: string;
+  text: string;
+  savedText: string;
+  cursor: Position;
+  selection: { start: Position; end: Position };
+  topLine: number;
+}
+
+/**
+ * Text editors of the simulated IDE: a model per open file with cursor, selection, the lines a
+ * viewport of `viewportLines` shows, a dirty flag and agent highlights (Monaco decorations in Theia).
+ */
+export class SimEditors implements EditorPort, Disposable {
+  private readonly models = new Map<string, EditorModel>();
+  private readonly decorations = new Map<string, Highlight>();
+  private readonly subscription: Disposable;
+
+  constructor(
+    private readonly layout: SimLayout,
+    private readonly workspace: WorkspacePort,
+    private readonly viewportLines = 30,
+  ) {
+    this.subscription = workspace.onFileWritten((path) => void this.reloadIfClean(path));
+  }
+
+  async open(path: string, options: { placement?: Placement; selection?: { start: Position; end: Position } }): Promise<EditorState> {
+    let model = this.models.get(path);
+    if (!model) {
+      const { text } = await this.workspace.readText(path);
+      const start = { line: 1, column: 1 };
+      model = { path, text, savedText: text, cursor: start, selection: { start, end: start }, topLine: 1 };
+      this.models.set(path, model);
+    }
+    await this.layout.openContent({ type: 'editor', contentId: path, title: path.split('/').pop() ?? path, ...options.placement });
+    if (options.selection) {
+      model.selection = options.selection;
+      this.moveTo(model, options.selection.start);
+    }
+    return this.state(model);
+  }
+
+  get(path: string): EditorState | undefined {
+    const model = this.models.get(path);
+    return model && this.state(model);
+  }
+
+  list(): EditorState[] {
+    return [...this.models.values()].map((m) => this.state(m));
+  }
+
+  async close(path: string): Promise<void> {
+    if (!this.models.delete(path)) return;
+    for (const h of this.decorations.values()) if (h.path === path) this.decorations.delete(h.highlightId);
+    if (this.layout.isOpen(path)) await this.layout.closeContent(path);
+  }
+
+  async reveal(path: string, position: Position): Promise<EditorState> {
+    const model = this.require(path);
+    model.selection = { start: position, end: position };
+    this.moveTo(model, position);
+    await this.layout.focusContent(path);
+    return this.state(model);
+  }
+
+  text(path: string): string | undefined {
+    return this.models.get(path)?.text;
+  }
+
+  async setHighlight(highlight: Highlight): Promise<void> {
+    this.require(highlight.path);
+    this.decorations.set(highlight.highlightId, { ...highlight, ranges: highlight.ranges.map((r) => ({ ...r })) });
+  }
+
+  async removeHighlight(highlightId: string): Promise<void> {
+    this.decorations.delete(highlightId);
+  }
+
+  highlights(): Highlight[] {
+    return [...this.decorations.values()];
+  }
+
+  // What a person does at the keyboard, for tests and scenarios.
+
+  /** Replace the buffer as if a person typed, leaving unsaved changes. */
+  personEdits(path: string, text: string): void {
+    const model = this.require(path);
+    model.text = text;
+    this.layout.setDirty(path, model.text !== model.savedText);
+  }
+
+  /** Save the buffer to disk, as Ctrl+S does. */
+  async personSaves(path: string): Promise<void> {
+    const model = this.require(path);
+    await this.workspace.writeText(path, model.text);
+    model.savedText = model.text;
+    this.layout.setDirty(path, false);
+  }
+
+  /** Escape in the focused editor clears the agent's highlights there (AC-3.2.3). */
+  personPressesEscape(): string[] {
+    const path = this.layout.activeContentOf('main');
+    const cleared = this.highlights().filter((h) => h.path === path).map((h) => h.highlightId);
+    for (const id of cleared) this.decorations.delete(id);
+    return cleared;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+
+  private async reloadIfClean(path: string): Promise<void> {
+    const model = this.models.get(path);
+    if (!model || model.text !== model.savedText) return;
+    const { text } = await this.workspace.readText(path);
+    model.text = model.savedText = text;
+    const last = lineCount(text);
+    if (model.cursor.line > last) this.moveTo(model, { line: last, column: 1 });
+  }
+
+  private require(path: string): EditorModel {
+    const model = this.models.get(path);
+    if (!model) throw new ToolError('EDITOR_NOT_OPEN', `${path} is not open in an editor.`);
+    return model;
+  }
+
+  /** Put the cursor on a line and centre it, as Monaco's revealLineInCenter does. */
+  private moveTo(model: EditorModel, position: Position): void {
+    model.cursor = position;
+    model.topLine = Math.max(1, position.line - Math.floor(this.viewportLines / 2));
+  }
+
+  private state(model: EditorModel): EditorState {
+    const lines = lineCount(model.text);
+    return {
+      path: model.path,
+      editorId: `editor:${model.path}`,
+      paneId: this.layout.paneOf(model.path) ?? '',
+      lineCount: lines,
+      cursor: { ...model.cursor },
+      selection: { start: { ...model.selection.start }, end: { ...model.selection.end } },
+      visibleRange: { startLine: model.topLine, endLine: Math.min(lines, model.topLine + this.viewportLines - 1) },
+      isDirty: model.text !== model.savedText,
+    };
+  }
+}

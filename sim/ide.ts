@@ -1,0 +1,68 @@
+import { join } from 'node:path';
+import type { IdePort } from '../src/commands/port.js';
+import type { CommandBridge } from '../src/hub/bridge.js';
+import { WorkspaceFiles } from '../src/store/workspace-files.js';
+import { SimEditors } from './editors.js';
+import { SimLayout } from './layout.js';
+import { registerOpenSpaceCommands, registryBridge, SimCommandRegistry } from './registry.js';
+import { createScriptedShell, spawnPty, type ScriptedResponse } from './shells.js';
+import { SimTerminals, type TerminalBackendKind } from './terminals.js';
+import { loadWorkspace, type LoadedWorkspace, type WorkspaceSpec } from './workspace.js';
+
+export interface SimIdeOptions {
+  workspace?: WorkspaceSpec;
+  /** Default: 'process' for a directory on disk, 'scripted' for an in-memory workspace. */
+  terminal?: TerminalBackendKind;
+  /** Canned answers of the scripted shell, checked before its built-in commands. */
+  scriptedResponses?: ScriptedResponse[];
+  /** Lines an editor viewport shows. */
+  viewportLines?: number;
+  ringBuffer?: { maxLines?: number; maxBytes?: number };
+}
+
+/**
+ * The simulated IDE: layout, editors, terminals and workspace behind the IDE port, its command
+ * registry with every openspace.* command, and the in-process bridge the hub calls.
+ */
+export class SimIde {
+  readonly registry = new SimCommandRegistry();
+  readonly bridge: CommandBridge;
+  readonly port: IdePort;
+
+  private constructor(
+    readonly workspace: LoadedWorkspace,
+    readonly files: WorkspaceFiles,
+    readonly layout: SimLayout,
+    readonly editors: SimEditors,
+    readonly terminals: SimTerminals,
+    readonly terminalBackend: TerminalBackendKind,
+  ) {
+    this.port = { shell: layout, editors, terminals, workspace: files };
+    registerOpenSpaceCommands(this.registry, this.port);
+    this.bridge = registryBridge(this.registry);
+  }
+
+  static async create(options: SimIdeOptions = {}): Promise<SimIde> {
+    const workspace = loadWorkspace(options.workspace ?? { kind: 'memory' });
+    const backend = options.terminal ?? (workspace.kind === 'disk' ? 'process' : 'scripted');
+    if (backend === 'process' && workspace.kind !== 'disk') {
+      throw new Error('Process terminals run a real shell and need a real directory: pass --workspace DIR, or use --terminal scripted.');
+    }
+    const files = await WorkspaceFiles.create({ fs: workspace.fs, root: workspace.root, kind: workspace.kind });
+    const layout = new SimLayout();
+    const spawn = async ({ cwd, shellPath }: { cwd: string; shellPath?: string }) => {
+      const absolute = join(workspace.root, cwd);
+      return backend === 'process'
+        ? spawnPty({ shell: shellPath, cwd: absolute })
+        : createScriptedShell({ fs: workspace.fs, root: workspace.root, cwd: absolute, responses: options.scriptedResponses });
+    };
+    const terminals = new SimTerminals(layout, { backend, spawn, ringBuffer: options.ringBuffer });
+    const editors = new SimEditors(layout, files, options.viewportLines);
+    return new SimIde(workspace, files, layout, editors, terminals, backend);
+  }
+
+  dispose(): void {
+    this.terminals.dispose();
+    this.editors.dispose();
+  }
+}

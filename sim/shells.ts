@@ -1,0 +1,814 @@
+/**
+ * Terminal backends for the simulated IDE: a real shell through node-pty, and a deterministic
+ * scripted shell over an in-memory workspace (memfs) for tests and scenarios.
+ *
+ * Both deliver raw terminal output (prompt, echoed input, `\r\n` line endings, possibly escape
+ * sequences); the terminal layer sanitizes it (src/security/sanitize.ts) and assembles lines
+ * (src/commands/ring-buffer.ts).
+ *
+ * node-pty is a native module; it is imported lazily on the first spawnPty call, so loading this
+ * file stays cheap.
+ */
+import { posix as path } from 'node:path';
+import type { IPty } from 'node-pty';
+
+export interface ShellBackend {
+  /** Input, as if typed. Ignored after the shell exited. */
+  write(data: string): void;
+  /** End the shell; onExit fires (with 128 + signal for a pty, 129 for the scripted shell). */
+  kill(): void;
+  /** Output as it arrives. Output produced before the first listener attaches is kept for it. */
+  onData(cb: (chunk: string) => void): void;
+  /** Fires once with the exit code; a listener attached after the exit is called too. */
+  onExit(cb: (code: number) => void): void;
+  readonly pid?: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Event plumbing shared by both backends
+
+/** Ordered delivery with a backlog for values emitted before anyone listens. */
+class DataChannel {
+  private readonly listeners: ((chunk: string) => void)[] = [];
+  private backlog: string[] = [];
+  private flushScheduled = false;
+
+  on(cb: (chunk: string) => void): void {
+    this.listeners.push(cb);
+    if (this.backlog.length > 0 && !this.flushScheduled) {
+      this.flushScheduled = true;
+      queueMicrotask(() => this.flush());
+    }
+  }
+
+  emit(chunk: string): void {
+    if (chunk === '') return;
+    if (this.listeners.length === 0 || this.flushScheduled) this.backlog.push(chunk);
+    else for (const cb of this.listeners) cb(chunk);
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const chunks = this.backlog;
+    this.backlog = [];
+    const data = chunks.join('');
+    for (const cb of this.listeners) cb(data);
+  }
+}
+
+class ExitSignal {
+  private readonly listeners: ((code: number) => void)[] = [];
+  private code: number | undefined;
+
+  get fired(): boolean {
+    return this.code !== undefined;
+  }
+
+  on(cb: (code: number) => void): void {
+    const code = this.code;
+    if (code === undefined) this.listeners.push(cb);
+    else queueMicrotask(() => cb(code));
+  }
+
+  fire(code: number): void {
+    if (this.code !== undefined) return;
+    this.code = code;
+    for (const cb of this.listeners.splice(0)) cb(code);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Real shell through node-pty
+
+type NodePty = typeof import('node-pty');
+let nodePty: Promise<NodePty> | undefined;
+
+function loadNodePty(): Promise<NodePty> {
+  // node-pty is CommonJS: depending on the loader its API is the namespace or its default export.
+  nodePty ??= import('node-pty').then((m: NodePty & { default?: NodePty }) => m.default ?? m);
+  return nodePty;
+}
+
+export interface SpawnPtyOptions {
+  /** Shell executable; default $SHELL or /bin/bash. bash is started with --norc --noprofile. */
+  shell?: string;
+  cwd: string;
+  cols?: number;
+  rows?: number;
+  /** Added to (and overriding) the inherited environment, TERM=xterm-256color and PS1='$ '. */
+  env?: Record<string, string>;
+}
+
+/** Start a real shell in a pseudo-terminal. Async because node-pty is loaded on first use. */
+export async function spawnPty(opts: SpawnPtyOptions): Promise<ShellBackend> {
+  const pty = await loadNodePty();
+  const shell = opts.shell ?? process.env['SHELL'] ?? '/bin/bash';
+  const args = path.basename(shell) === 'bash' ? ['--norc', '--noprofile'] : [];
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  delete env['PROMPT_COMMAND'];
+  Object.assign(env, { TERM: 'xterm-256color', PS1: '$ ' }, opts.env);
+  const proc = pty.spawn(shell, args, {
+    name: 'xterm-256color',
+    cwd: opts.cwd,
+    cols: opts.cols ?? 120,
+    rows: opts.rows ?? 30,
+    env,
+  });
+  return new PtyShell(proc);
+}
+
+class PtyShell implements ShellBackend {
+  private readonly data = new DataChannel();
+  private readonly exit = new ExitSignal();
+
+  constructor(private readonly proc: IPty) {
+    proc.onData((chunk) => this.data.emit(chunk));
+    proc.onExit(({ exitCode, signal }) => this.exit.fire(signal ? 128 + signal : exitCode));
+  }
+
+  get pid(): number {
+    return this.proc.pid;
+  }
+
+  write(data: string): void {
+    if (this.exit.fired) return;
+    this.proc.write(data);
+  }
+
+  kill(): void {
+    if (this.exit.fired) return;
+    try {
+      this.proc.kill();
+    } catch {
+      // already gone; onExit reports it
+    }
+  }
+
+  onData(cb: (chunk: string) => void): void {
+    this.data.on(cb);
+  }
+
+  onExit(cb: (code: number) => void): void {
+    this.exit.on(cb);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scripted shell
+
+/** The synchronous part of the fs API the scripted shell uses; memfs's IFs and node:fs fit. */
+export interface ShellFs {
+  statSync(path: string): { isDirectory(): boolean; isFile(): boolean; size: number | bigint };
+  readdirSync(path: string): unknown[];
+  readFileSync(path: string, encoding: 'utf8'): string | { toString(): string };
+}
+
+/** A canned answer for a command line, checked before the builtins. */
+export interface ScriptedResponse {
+  /**
+   * A string matches a whole command line, or one command of a `&&` `||` `;` list, exactly (after
+   * trimming). A RegExp is tested against each command of a list (the whole line when it has one
+   * command, or when the simulator cannot parse it, e.g. pipes).
+   */
+  match: string | RegExp;
+  /** Printed as is, with `\n` turned into `\r\n`. */
+  output: string;
+  exitCode?: number;
+  /** Wait this long before printing (Ctrl-C interrupts the wait). */
+  delayMs?: number;
+}
+
+export interface ScriptedShellOptions {
+  fs: ShellFs;
+  /** Absolute workspace root inside the volume; `cd` cannot leave it; it is also $HOME. */
+  root: string;
+  /** Absolute starting directory. */
+  cwd: string;
+  responses?: ScriptedResponse[];
+  /** Default '$ '. */
+  prompt?: string;
+  /** Extra variables for $VAR expansion (HOME, PWD, USER are predefined). */
+  env?: Record<string, string>;
+}
+
+/**
+ * A deterministic shell: prompt, echo of typed input, builtins (echo, printf, pwd, cd, ls, cat, true,
+ * false, exit, clear), `&&` `||` `;`, quoting and $VAR. Output is delivered in microtasks, so it is
+ * there once the caller yields to the event loop (e.g. one setImmediate).
+ */
+export function createScriptedShell(opts: ScriptedShellOptions): ShellBackend {
+  return new ScriptedShell(opts);
+}
+
+type Part = { text: string } | { variable: string };
+interface Word {
+  parts: Part[];
+  quoted: boolean;
+}
+type Operator = ';' | '&&' | '||';
+interface Segment {
+  /** How this command joins the previous one (';' for the first). */
+  op: Operator;
+  words: Word[];
+  raw: string;
+}
+
+class ShellSyntaxError extends Error {}
+
+/** Split a command line into commands joined by && || ; — quotes, backslashes, $VAR, ~ and # comments. */
+function parseLine(line: string): Segment[] {
+  const segments: Segment[] = [];
+  let words: Word[] = [];
+  let word: Word | undefined;
+  let op: Operator = ';';
+  let segStart = 0;
+  const lit = (text: string): void => {
+    word ??= { parts: [], quoted: false };
+    word.parts.push({ text });
+  };
+  const endWord = (): void => {
+    if (word) words.push(word);
+    word = undefined;
+  };
+  const endSegment = (end: number, next: Operator | undefined): void => {
+    endWord();
+    if (words.length === 0 && (next !== undefined || op !== ';')) {
+      throw new ShellSyntaxError(`syntax error near unexpected token \`${next ?? 'newline'}'`);
+    }
+    if (words.length > 0) segments.push({ op, words, raw: line.slice(segStart, end).trim() });
+    words = [];
+  };
+  /** A $ expansion starting at line[i] === '$'; returns the index after it. */
+  const dollar = (i: number): number => {
+    const rest = line.slice(i + 1);
+    const m = /^(?:\?|\{([A-Za-z_][A-Za-z0-9_]*)\}|[A-Za-z_][A-Za-z0-9_]*)/.exec(rest);
+    if (!m) {
+      lit('$');
+      return i + 1;
+    }
+    word ??= { parts: [], quoted: false };
+    word.parts.push({ variable: m[1] ?? m[0] });
+    return i + 1 + m[0].length;
+  };
+
+  let i = 0;
+  while (i < line.length) {
+    const ch = line[i]!;
+    const two = line.slice(i, i + 2);
+    if (ch === ' ' || ch === '\t') {
+      endWord();
+      i++;
+    } else if (two === '&&' || two === '||') {
+      endSegment(i, two);
+      op = two;
+      i += 2;
+      segStart = i;
+    } else if (ch === ';') {
+      endSegment(i, ';');
+      op = ';';
+      i++;
+      segStart = i;
+    } else if ('|&<>()`'.includes(ch)) {
+      throw new ShellSyntaxError(`'${ch}' is not supported by the simulated shell`);
+    } else if (ch === '#' && !word) {
+      break;
+    } else if (ch === "'") {
+      const end = line.indexOf("'", i + 1);
+      if (end < 0) throw new ShellSyntaxError("unexpected EOF while looking for matching `''");
+      lit(line.slice(i + 1, end));
+      word!.quoted = true;
+      i = end + 1;
+    } else if (ch === '"') {
+      lit('');
+      word!.quoted = true;
+      i++;
+      for (;;) {
+        if (i >= line.length) throw new ShellSyntaxError('unexpected EOF while looking for matching `"\'');
+        const c = line[i]!;
+        if (c === '"') break;
+        if (c === '\\' && i + 1 < line.length && '$`"\\'.includes(line[i + 1]!)) {
+          lit(line[i + 1]!);
+          i += 2;
+        } else if (c === '$') {
+          i = dollar(i);
+        } else {
+          lit(c);
+          i++;
+        }
+      }
+      i++;
+    } else if (ch === '\\') {
+      if (i + 1 < line.length) lit(line[i + 1]!);
+      i += 2;
+    } else if (ch === '$') {
+      i = dollar(i);
+    } else if (ch === '~' && !word && (i + 1 === line.length || ' \t/;'.includes(line[i + 1]!))) {
+      word = { parts: [{ variable: 'HOME' }], quoted: true };
+      i++;
+    } else {
+      lit(ch);
+      i++;
+    }
+  }
+  endSegment(line.length, undefined);
+  return segments;
+}
+
+/** Backslash escapes of `echo -e` and printf formats. `\c` ends the output (returned as stop). */
+function unescape(s: string): { text: string; stop: boolean } {
+  const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\' };
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (c !== '\\' || i + 1 >= s.length) {
+      out += c;
+      continue;
+    }
+    const next = s[i + 1]!;
+    if (next === 'c') return { text: out, stop: true };
+    const mapped = simple[next];
+    if (mapped !== undefined) {
+      out += mapped;
+      i++;
+      continue;
+    }
+    const octal = /^0[0-7]{0,3}/.exec(s.slice(i + 1));
+    const hex = /^x([0-9A-Fa-f]{1,2})/.exec(s.slice(i + 1));
+    if (octal) {
+      out += String.fromCharCode(parseInt(octal[0].slice(1) || '0', 8));
+      i += octal[0].length;
+    } else if (hex) {
+      out += String.fromCharCode(parseInt(hex[1]!, 16));
+      i += hex[0].length;
+    } else {
+      out += c;
+    }
+  }
+  return { text: out, stop: false };
+}
+
+const toTerminal = (s: string): string => s.replace(/\r?\n/g, '\r\n');
+
+interface Io {
+  out: (s: string) => void;
+}
+
+class ScriptedShell implements ShellBackend {
+  private readonly data = new DataChannel();
+  private readonly exit = new ExitSignal();
+  private readonly fs: ShellFs;
+  private readonly root: string;
+  private readonly prompt: string;
+  private readonly responses: ScriptedResponse[];
+  private readonly env: Record<string, string>;
+  private cwd: string;
+  private status = 0;
+
+  private input = '';
+  private lineBuffer = '';
+  private busy = false;
+  private exited = false;
+  private pumpScheduled = false;
+  private pendingOutput = '';
+  private outputScheduled = false;
+  /** The running delayed response, if any: interrupting resolves it early. */
+  private waiting: { timer: ReturnType<typeof setTimeout>; resolve: () => void } | undefined;
+  /** Set when Ctrl-C ended the running command: the rest of the command list is skipped. */
+  private interrupted = false;
+
+  constructor(opts: ScriptedShellOptions) {
+    this.fs = opts.fs;
+    this.root = path.resolve('/', opts.root);
+    this.cwd = path.resolve(this.root, opts.cwd);
+    this.prompt = opts.prompt ?? '$ ';
+    this.responses = opts.responses ?? [];
+    this.env = { HOME: this.root, USER: 'user', SHELL: '/bin/sh', ...opts.env, PWD: this.cwd };
+    this.emit(this.prompt);
+  }
+
+  write(data: string): void {
+    if (this.exited || data === '') return;
+    if (this.busy && this.waiting) {
+      const ctrlC = data.lastIndexOf('\x03');
+      if (ctrlC >= 0) {
+        // SIGINT: interrupt the running command and flush the typed-ahead input, as a tty does.
+        this.input = '';
+        data = data.slice(ctrlC + 1);
+        this.interrupt();
+      }
+    }
+    this.input += data;
+    this.schedulePump();
+  }
+
+  kill(): void {
+    if (this.exited) return;
+    this.finish(129);
+  }
+
+  onData(cb: (chunk: string) => void): void {
+    this.data.on(cb);
+  }
+
+  onExit(cb: (code: number) => void): void {
+    this.exit.on(cb);
+  }
+
+  // --- terminal side -----------------------------------------------------------------------
+
+  private emit(s: string): void {
+    if (s === '') return;
+    this.pendingOutput += s;
+    if (this.outputScheduled) return;
+    this.outputScheduled = true;
+    queueMicrotask(() => {
+      this.outputScheduled = false;
+      const out = this.pendingOutput;
+      this.pendingOutput = '';
+      this.data.emit(out);
+    });
+  }
+
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    queueMicrotask(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
+  }
+
+  /** Line discipline: echo and edit typed input; run a line on Enter. */
+  private pump(): void {
+    while (!this.busy && !this.exited && this.input.length > 0) {
+      const input = this.input;
+      const c = input.charCodeAt(0);
+      let used = 1;
+      if (c === 0x0d || c === 0x0a) {
+        if (c === 0x0d && input.charCodeAt(1) === 0x0a) used = 2; // \r\n is one Enter
+        this.input = input.slice(used);
+        this.emit('\r\n');
+        const line = this.lineBuffer;
+        this.lineBuffer = '';
+        this.busy = true;
+        void this.run(line).then(() => {
+          this.busy = false;
+          if (!this.exited) {
+            this.emit(this.prompt);
+            this.pump();
+          }
+        });
+        return;
+      }
+      if (c === 0x03) {
+        this.emit('^C\r\n' + this.prompt);
+        this.lineBuffer = '';
+        this.status = 130;
+      } else if (c === 0x04) {
+        if (this.lineBuffer === '') {
+          this.emit('exit\r\n');
+          this.input = '';
+          this.finish(this.status);
+          return;
+        }
+      } else if (c === 0x7f || c === 0x08) {
+        if (this.lineBuffer.length > 0) {
+          this.lineBuffer = this.lineBuffer.slice(0, -1);
+          this.emit('\b \b');
+        }
+      } else if (c === 0x1b) {
+        // A key's escape sequence (arrows and the like): ignored.
+        const m = /^\x1b(?:[[O][\x20-\x3f]*[\x40-\x7e]?)?/.exec(input);
+        used = m ? m[0].length : 1;
+      } else if (c >= 0x20 || c === 0x09) {
+        // A run of typed characters: echoed and added to the line.
+        const m = /^[^\x00-\x08\x0a-\x1f\x7f]+/.exec(input);
+        const run = m ? m[0] : input[0]!;
+        used = run.length;
+        this.lineBuffer += run;
+        this.emit(run);
+      }
+      this.input = this.input.slice(used);
+    }
+  }
+
+  private interrupt(): void {
+    const waiting = this.waiting;
+    if (!waiting) return;
+    clearTimeout(waiting.timer);
+    this.waiting = undefined;
+    this.emit('^C\r\n');
+    waiting.resolve();
+  }
+
+  private finish(code: number): void {
+    this.exited = true;
+    if (this.waiting) {
+      clearTimeout(this.waiting.timer);
+      const { resolve } = this.waiting;
+      this.waiting = undefined;
+      resolve();
+    }
+    // After the output emitted so far has been delivered.
+    queueMicrotask(() => this.exit.fire(code));
+  }
+
+  // --- shell side -----------------------------------------------------------------------
+
+  private async run(line: string): Promise<void> {
+    const io: Io = { out: (s) => this.emit(toTerminal(s)) };
+    this.interrupted = false;
+    const trimmed = line.trim();
+    // A string response for the whole line wins, even for syntax the simulator does not parse (pipes…).
+    const whole = this.responses.find((r) => r.match === trimmed);
+    if (whole && trimmed !== '') {
+      this.status = await this.respond(whole, io);
+      return;
+    }
+    let segments: Segment[];
+    try {
+      segments = parseLine(line);
+    } catch (err) {
+      if (!(err instanceof ShellSyntaxError)) throw err;
+      // Unparsable here: a regex response for the whole line may still answer it.
+      const byRegex = this.findResponse(trimmed);
+      if (byRegex) this.status = await this.respond(byRegex, io);
+      else {
+        io.out(`sh: ${err.message}\n`);
+        this.status = 2;
+      }
+      return;
+    }
+    for (const segment of segments) {
+      if (segment.op === '&&' && this.status !== 0) continue;
+      if (segment.op === '||' && this.status === 0) continue;
+      const response = this.findResponse(segment.raw);
+      this.status = response ? await this.respond(response, io) : this.builtin(this.expand(segment.words), io);
+      if (this.exited || this.interrupted) return;
+    }
+  }
+
+  private findResponse(command: string): ScriptedResponse | undefined {
+    return this.responses.find((r) => (typeof r.match === 'string' ? r.match === command : r.match.test(command)));
+  }
+
+  private async respond(response: ScriptedResponse, io: Io): Promise<number> {
+    if (response.delayMs !== undefined && response.delayMs > 0) {
+      const delay = response.delayMs;
+      const interrupted = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => {
+          this.waiting = undefined;
+          resolve(false);
+        }, delay);
+        this.waiting = { timer, resolve: () => resolve(true) };
+      });
+      if (interrupted || this.exited) {
+        this.interrupted = true;
+        return 130;
+      }
+    }
+    io.out(response.output);
+    return response.exitCode ?? 0;
+  }
+
+  private expand(words: Word[]): string[] {
+    const out: string[] = [];
+    for (const word of words) {
+      let text = '';
+      let hasText = false;
+      for (const part of word.parts) {
+        if ('text' in part) {
+          text += part.text;
+          hasText = true;
+        } else {
+          text += this.variable(part.variable);
+        }
+      }
+      // An unquoted word made only of variables that expand to nothing disappears.
+      if (text !== '' || word.quoted || hasText) out.push(text);
+    }
+    return out;
+  }
+
+  private variable(name: string): string {
+    if (name === '?') return String(this.status);
+    if (name === 'PWD') return this.cwd;
+    return this.env[name] ?? '';
+  }
+
+  private builtin(argv: string[], io: Io): number {
+    const [cmd, ...args] = argv;
+    if (cmd === undefined) return this.status;
+    switch (cmd) {
+      case 'echo':
+        return this.echo(args, io);
+      case 'printf':
+        return this.printf(args, io);
+      case 'pwd':
+        io.out(this.cwd + '\n');
+        return 0;
+      case 'cd':
+        return this.cd(args, io);
+      case 'ls':
+        return this.ls(args, io);
+      case 'cat':
+        return this.cat(args, io);
+      case 'true':
+        return 0;
+      case 'false':
+        return 1;
+      case 'clear':
+        io.out('\x1b[H\x1b[2J\x1b[3J');
+        return 0;
+      case 'exit': {
+        const arg = args[0];
+        let code = this.status;
+        if (arg !== undefined) {
+          if (/^-?\d+$/.test(arg)) code = ((Number(arg) % 256) + 256) % 256;
+          else {
+            io.out(`exit: ${arg}: numeric argument required\n`);
+            code = 2;
+          }
+        }
+        io.out('exit\n');
+        this.finish(code);
+        return code;
+      }
+      default:
+        io.out(`${cmd}: command not found\n`);
+        return 127;
+    }
+  }
+
+  private echo(args: string[], io: Io): number {
+    let newline = true;
+    let escapes = false;
+    while (args.length > 0 && /^-[neE]+$/.test(args[0]!)) {
+      for (const flag of args.shift()!.slice(1)) {
+        if (flag === 'n') newline = false;
+        else escapes = flag === 'e';
+      }
+    }
+    let text = args.join(' ');
+    if (escapes) {
+      const { text: unescaped, stop } = unescape(text);
+      text = unescaped;
+      if (stop) newline = false;
+    }
+    io.out(newline ? text + '\n' : text);
+    return 0;
+  }
+
+  private printf(args: string[], io: Io): number {
+    const format = args.shift();
+    if (format === undefined) {
+      io.out('printf: usage: printf format [arguments]\n');
+      return 2;
+    }
+    let status = 0;
+    let out = '';
+    // The format is reused while arguments remain, as in bash.
+    do {
+      let consumed = 0;
+      const text = format.replace(/%([%sdi])/g, (_, conv: string) => {
+        if (conv === '%') return '%';
+        const arg = args.length > 0 ? args.shift()! : '';
+        consumed++;
+        if (conv === 's') return arg;
+        if (arg === '') return '0';
+        if (!/^[-+]?\d+$/.test(arg.trim())) {
+          status = 1;
+          io.out(`printf: ${arg}: invalid number\n`);
+          return '0';
+        }
+        return String(parseInt(arg, 10));
+      });
+      const { text: unescaped, stop } = unescape(text);
+      out += unescaped;
+      if (stop || consumed === 0) break;
+    } while (args.length > 0);
+    io.out(out);
+    return status;
+  }
+
+  private resolve(p: string): string {
+    return path.resolve(this.cwd, p);
+  }
+
+  private stat(p: string): { isDirectory(): boolean; isFile(): boolean; size: number | bigint } | undefined {
+    try {
+      return this.fs.statSync(p);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private cd(args: string[], io: Io): number {
+    let target = args[0] ?? this.env['HOME'] ?? this.root;
+    if (target === '-') {
+      target = this.env['OLDPWD'] ?? this.cwd;
+      io.out(target + '\n');
+    }
+    const resolved = this.resolve(target);
+    if (resolved !== this.root && !resolved.startsWith(this.root === '/' ? '/' : this.root + '/')) {
+      io.out(`cd: ${target}: Outside the workspace\n`);
+      return 1;
+    }
+    const stat = this.stat(resolved);
+    if (!stat) {
+      io.out(`cd: ${target}: No such file or directory\n`);
+      return 1;
+    }
+    if (!stat.isDirectory()) {
+      io.out(`cd: ${target}: Not a directory\n`);
+      return 1;
+    }
+    this.env['OLDPWD'] = this.cwd;
+    this.cwd = resolved;
+    return 0;
+  }
+
+  private ls(args: string[], io: Io): number {
+    let all = false;
+    let long = false;
+    const operands: string[] = [];
+    for (const arg of args) {
+      if (arg.startsWith('-') && arg.length > 1) {
+        for (const flag of arg.slice(1)) {
+          if (flag === 'a') all = true;
+          else if (flag === 'l') long = true;
+          else if (flag !== '1') {
+            io.out(`ls: invalid option -- '${flag}'\n`);
+            return 2;
+          }
+        }
+      } else {
+        operands.push(arg);
+      }
+    }
+    if (operands.length === 0) operands.push('.');
+    let status = 0;
+    const files: { name: string; dir: boolean; size: number }[] = [];
+    const dirs: string[] = [];
+    for (const operand of operands) {
+      const stat = this.stat(this.resolve(operand));
+      if (!stat) {
+        io.out(`ls: cannot access '${operand}': No such file or directory\n`);
+        status = 2;
+      } else if (stat.isDirectory()) {
+        dirs.push(operand);
+      } else {
+        files.push({ name: operand, dir: false, size: Number(stat.size) });
+      }
+    }
+    const format = (entries: { name: string; dir: boolean; size: number }[]): string => {
+      if (!long) return entries.map((e) => e.name + '\n').join('');
+      const width = Math.max(0, ...entries.map((e) => String(e.size).length));
+      return entries
+        .map((e) => `${e.dir ? 'drwxr-xr-x' : '-rw-r--r--'} 1 user user ${String(e.size).padStart(width)} ${e.name}\n`)
+        .join('');
+    };
+    const blocks: string[] = [];
+    if (files.length > 0) blocks.push(format(files.sort((a, b) => compare(a.name, b.name))));
+    for (const dir of dirs.sort(compare)) {
+      const full = this.resolve(dir);
+      let names = this.fs.readdirSync(full).map(String);
+      if (!all) names = names.filter((n) => !n.startsWith('.'));
+      names.sort(compare);
+      if (all) names.unshift('.', '..');
+      const entries = names.map((name) => {
+        const stat = this.stat(path.join(full, name));
+        const isDir = stat?.isDirectory() ?? false;
+        return { name, dir: isDir, size: isDir ? 4096 : Number(stat?.size ?? 0) };
+      });
+      const header = operands.length > 1 ? `${dir}:\n` : '';
+      blocks.push(header + format(entries));
+    }
+    io.out(blocks.join('\n'));
+    return status;
+  }
+
+  private cat(args: string[], io: Io): number {
+    let status = 0;
+    for (const arg of args) {
+      if (arg === '-') continue; // no stdin in the simulator
+      const full = this.resolve(arg);
+      const stat = this.stat(full);
+      if (!stat) {
+        io.out(`cat: ${arg}: No such file or directory\n`);
+        status = 1;
+      } else if (stat.isDirectory()) {
+        io.out(`cat: ${arg}: Is a directory\n`);
+        status = 1;
+      } else {
+        io.out(String(this.fs.readFileSync(full, 'utf8')));
+      }
+    }
+    return status;
+  }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,103 @@
+import { ToolError, type TerminalInfo } from '../src/contract/index.js';
+import type { Disposable, TerminalPort, TerminalRead } from '../src/commands/port.js';
+import { TerminalRingBuffer } from '../src/commands/ring-buffer.js';
+import { TerminalSanitizer } from '../src/security/sanitize.js';
+import type { SimLayout } from './layout.js';
+import type { ScriptedResponse, ShellBackend } from './shells.js';
+
+export type TerminalBackendKind = 'process' | 'scripted';
+
+export interface SimTerminalsOptions {
+  backend: TerminalBackendKind;
+  /** Start a backend for a terminal: cwd is workspace-relative. */
+  spawn(options: { cwd: string; shellPath?: string }): Promise<ShellBackend>;
+  ringBuffer?: { maxLines?: number; maxBytes?: number };
+}
+
+interface SimTerminal {
+  info: TerminalInfo;
+  backend: ShellBackend;
+  sanitizer: TerminalSanitizer;
+  buffer: TerminalRingBuffer;
+}
+
+/**
+ * Terminals of the simulated IDE: each a shell backend (a real shell through node-pty, or the
+ * scripted shell) whose output is sanitized into a ring buffer of screen lines, shown as a tab in
+ * the bottom panel.
+ */
+export class SimTerminals implements TerminalPort, Disposable {
+  private readonly terminals = new Map<string, SimTerminal>();
+  private lastActive: string | undefined;
+
+  constructor(
+    private readonly layout: SimLayout,
+    private readonly options: SimTerminalsOptions,
+  ) {}
+
+  async create(options: { terminalId: string; title: string; cwd: string; shellPath?: string }): Promise<TerminalInfo> {
+    const backend = await this.options.spawn({ cwd: options.cwd, shellPath: options.shellPath });
+    const terminal: SimTerminal = {
+      info: { terminalId: options.terminalId, title: options.title, cwd: options.cwd, running: true },
+      backend,
+      sanitizer: new TerminalSanitizer(),
+      buffer: new TerminalRingBuffer(this.options.ringBuffer),
+    };
+    backend.onData((chunk) => terminal.buffer.append(terminal.sanitizer.write(chunk)));
+    backend.onExit((code) => {
+      terminal.info.running = false;
+      terminal.info.exitCode = code;
+    });
+    this.terminals.set(options.terminalId, terminal);
+    this.lastActive = options.terminalId;
+    await this.layout.openContent({ type: 'terminal', contentId: options.terminalId, title: options.title });
+    return { ...terminal.info };
+  }
+
+  list(): TerminalInfo[] {
+    return [...this.terminals.values()].map((t) => ({ ...t.info }));
+  }
+
+  activeTerminalId(): string | undefined {
+    const shown = this.layout.activeContentOf('bottom');
+    return shown !== undefined && this.terminals.has(shown) ? shown : this.lastActive;
+  }
+
+  async send(terminalId: string, data: string): Promise<void> {
+    const terminal = this.require(terminalId);
+    if (!terminal.info.running) {
+      throw new ToolError('TERMINAL_EXITED', `Terminal ${terminalId} has exited (code ${terminal.info.exitCode}); create a new one.`);
+    }
+    this.lastActive = terminalId;
+    terminal.backend.write(data);
+  }
+
+  cursor(terminalId: string): number {
+    return this.require(terminalId).buffer.cursor();
+  }
+
+  read(terminalId: string, options: { lines: number; since?: number }): TerminalRead {
+    return this.require(terminalId).buffer.read(options);
+  }
+
+  async close(terminalId: string): Promise<void> {
+    const terminal = this.require(terminalId);
+    this.terminals.delete(terminalId);
+    if (this.lastActive === terminalId) this.lastActive = undefined;
+    if (terminal.info.running) terminal.backend.kill();
+    if (this.layout.isOpen(terminalId)) await this.layout.closeContent(terminalId);
+  }
+
+  dispose(): void {
+    for (const t of this.terminals.values()) if (t.info.running) t.backend.kill();
+    this.terminals.clear();
+  }
+
+  private require(terminalId: string): SimTerminal {
+    const terminal = this.terminals.get(terminalId);
+    if (!terminal) throw new ToolError('TERMINAL_NOT_FOUND', `No terminal "${terminalId}".`);
+    return terminal;
+  }
+}
+
+export type { ScriptedResponse };

@@ -1,0 +1,67 @@
+import { fileList, fileRead, fileSearch, fileWrite, MAX_LIST_ENTRIES, MAX_READ_BYTES, ToolError } from '../contract/index.js';
+import { defineCommand } from './command.js';
+import type { IdePort } from './port.js';
+import { sliceLines } from './text.js';
+
+/** Resolve a path an agent gave and require a regular file there; returns the workspace-relative path. */
+export async function requireFile(ide: IdePort, input: string): Promise<string> {
+  const path = await ide.workspace.resolve(input);
+  const stat = await ide.workspace.stat(path);
+  if (stat.type !== 'file') {
+    throw new ToolError('NOT_A_FILE', `${path || '(workspace root)'} is a ${stat.type}, not a file. Use openspace.file.list to see what it holds.`);
+  }
+  return path;
+}
+
+export async function requireDirectory(ide: IdePort, input: string): Promise<string> {
+  const path = await ide.workspace.resolve(input);
+  const stat = await ide.workspace.stat(path);
+  if (stat.type !== 'directory') throw new ToolError('NOT_A_DIRECTORY', `${path} is a file, not a directory.`);
+  return path;
+}
+
+export function byteLength(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
+
+export const fileReadCommand = defineCommand(fileRead, async (ide, args) => {
+  const path = await ide.workspace.resolve(args.path);
+  const { text, size } = await ide.workspace.readText(path);
+  const slice = sliceLines(text, path, args.startLine, args.endLine);
+  if (slice.content.length > MAX_READ_BYTES && byteLength(slice.content) > MAX_READ_BYTES) {
+    throw new ToolError(
+      'FILE_TOO_LARGE',
+      `${path} is ${size} bytes (${slice.totalLines} lines); one read returns at most ${MAX_READ_BYTES} bytes. Read a range with startLine/endLine.`,
+      { size, totalLines: slice.totalLines },
+    );
+  }
+  return { path, ...slice, size };
+});
+
+export const fileWriteCommand = defineCommand(fileWrite, async (ide, args) => {
+  const path = await ide.workspace.resolve(args.path);
+  if (path === '') throw new ToolError('NOT_A_FILE', 'The workspace root is a directory; give a file path.');
+  const { bytes, created } = await ide.workspace.writeText(path, args.content);
+  return { path, bytes, created };
+});
+
+export const fileListCommand = defineCommand(fileList, async (ide, args) => {
+  const path = await ide.workspace.resolve(args.path ?? '');
+  const { files, truncated } = await ide.workspace.list(path, { recursive: args.recursive ?? false, limit: MAX_LIST_ENTRIES });
+  return { path, files, truncated };
+});
+
+export const fileSearchCommand = defineCommand(fileSearch, async (ide, args) => {
+  const path = args.path === undefined ? '' : await requireDirectory(ide, args.path);
+  return ide.workspace.search({
+    query: args.query,
+    path,
+    includePattern: args.includePattern,
+    excludePattern: args.excludePattern,
+    isRegex: args.isRegex ?? false,
+    caseSensitive: args.caseSensitive ?? false,
+    maxResults: args.maxResults ?? 200,
+  });
+});
+
+export default [fileReadCommand, fileWriteCommand, fileListCommand, fileSearchCommand];

@@ -1,0 +1,13 @@
+import type { Command } from './command.js';
+import paneCommands from './pane.js';
+import editorCommands from './editor.js';
+import terminalCommands from './terminal.js';
+import fileCommands from './file.js';
+
+export * from './command.js';
+export type * from './port.js';
+
+/** Every command implementation, keyed by its tool (and command) name. */
+export const COMMANDS: ReadonlyMap<string, Command> = new Map(
+  ([...paneCommands, ...editorCommands, ...terminalCommands, ...fileCommands] as Command[]).map((c) => [c.tool.name, c]),
+);

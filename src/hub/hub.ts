@@ -1,0 +1,91 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  annotations,
+  failure,
+  inputJsonSchema,
+  outputJsonSchema,
+  parseArguments,
+  TOOLS,
+  TOOLS_BY_NAME,
+} from '../contract/index.js';
+import { BridgeRegistry, executeWithTimeout, NO_BRIDGE, type BridgeResult } from './bridge.js';
+import { HubState } from './state.js';
+
+export const HUB_VERSION = '0.1.0';
+
+export interface HubOptions {
+  /** How the instructions name the IDE, e.g. "a simulated OpenSpace IDE". */
+  ideName?: string;
+  /** How long the hub waits for the IDE to answer one command. */
+  callTimeoutMs?: number;
+}
+
+let listedTools: Tool[] | undefined;
+
+/** tools/list, generated from the contract once per process. */
+export function listedToolDefinitions(): Tool[] {
+  listedTools ??= TOOLS.map((def) => ({
+    name: def.name,
+    title: def.title,
+    description: def.description,
+    inputSchema: inputJsonSchema(def),
+    outputSchema: outputJsonSchema(def),
+    annotations: annotations(def),
+  }));
+  return listedTools;
+}
+
+function toCallToolResult(result: BridgeResult): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(result) }],
+    structuredContent: result,
+    isError: !result.success,
+  };
+}
+
+/**
+ * The hub: validates agent tool calls and routes them to whichever IDE serves, keeps the IDE's
+ * published state and renders the instructions from it. Transport-free: the router and the stdio
+ * entry point put MCP sessions in front of it.
+ */
+export class Hub {
+  readonly bridges = new BridgeRegistry();
+  readonly state: HubState;
+  private readonly callTimeoutMs: number;
+
+  constructor(options: HubOptions = {}) {
+    this.state = new HubState(this.bridges, options.ideName ?? 'Theia OpenSpace IDE');
+    this.callTimeoutMs = options.callTimeoutMs ?? 30_000;
+  }
+
+  /** Tier 2 (namespace), tier 1 (schema), then the IDE; always a structured result. */
+  async callTool(name: string, args: unknown): Promise<BridgeResult> {
+    const tool = TOOLS_BY_NAME.get(name);
+    if (!tool) {
+      const why = name.startsWith('openspace.') ? `is not a tool this hub serves` : `is outside the openspace.* namespace this hub serves`;
+      return failure('UNKNOWN_TOOL', `"${name}" ${why}. Call tools/list for the available tools.`);
+    }
+    const parsed = parseArguments(tool, args);
+    if (!parsed.ok) return parsed.failure;
+    const bridge = this.bridges.current;
+    if (!bridge) return NO_BRIDGE;
+    return executeWithTimeout(bridge, name, parsed.args, this.callTimeoutMs);
+  }
+
+  /** One MCP server per session; calls within a session run one at a time, in order (NFR-3.3.2). */
+  createMcpServer(): Server {
+    const server = new Server(
+      { name: 'openspace-hub', title: 'OpenSpace', version: HUB_VERSION },
+      { capabilities: { tools: { listChanged: false } }, instructions: this.state.instructions },
+    );
+    let queue: Promise<unknown> = Promise.resolve();
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedToolDefinitions() }));
+    server.setRequestHandler(CallToolRequestSchema, (request) => {
+      const run = queue.then(() => this.callTool(request.params.name, request.params.arguments)).then(toCallToolResult);
+      queue = run.catch(() => undefined);
+      return run;
+    });
+    return server;
+  }
+}

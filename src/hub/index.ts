@@ -1,0 +1,6 @@
+export * from './bridge.js';
+export * from './hub.js';
+export * from './instructions.js';
+export * from './router.js';
+export * from './server.js';
+export * from './state.js';

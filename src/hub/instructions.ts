@@ -1,0 +1,68 @@
+import type { PaneInfo, PaneStateSnapshot, TabInfo } from '../contract/index.js';
+
+export interface InstructionsContext {
+  snapshot?: PaneStateSnapshot;
+  ideConnected: boolean;
+  ideName: string;
+}
+
+const AREA_LABELS: Record<PaneInfo['area'], string> = {
+  main: 'Main area',
+  left: 'Left panel',
+  right: 'Right panel',
+  bottom: 'Bottom panel',
+};
+
+function describeTab(tab: TabInfo, active: boolean, snapshot: PaneStateSnapshot): string {
+  const notes = [
+    active && tab.contentId === snapshot.activeContentId ? 'active, focused' : active ? 'active' : undefined,
+    tab.isDirty ? 'unsaved changes' : undefined,
+  ].filter(Boolean);
+  const name = tab.type === 'terminal' && tab.title !== tab.contentId ? `${tab.contentId} ("${tab.title}")` : tab.contentId;
+  return `${tab.type}: ${name}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`;
+}
+
+function describeState(snapshot: PaneStateSnapshot | undefined): string[] {
+  if (!snapshot) return ['- The IDE has not reported its layout yet; call openspace.pane.list.'];
+  const lines: string[] = [];
+  for (const area of ['main', 'left', 'right', 'bottom'] as const) {
+    const panes = snapshot.panes.filter((p) => p.area === area);
+    const tabs = panes.flatMap((p) => p.tabs.map((t, i) => describeTab(t, i === p.activeTabIndex, snapshot)));
+    if (area !== 'main' && tabs.length === 0) continue;
+    lines.push(`- ${AREA_LABELS[area]}: ${tabs.length > 0 ? tabs.join('; ') : 'no open editors'}`);
+  }
+  const editors = snapshot.panes.flatMap((p) => p.tabs).filter((t) => t.type === 'editor');
+  const activeFile = editors.find((t) => t.contentId === snapshot.activeContentId) ?? undefined;
+  const terminals = snapshot.panes.flatMap((p) => p.tabs).filter((t) => t.type === 'terminal');
+  lines.push(`- Active file: ${activeFile ? activeFile.contentId : 'none'}`);
+  lines.push(`- Terminals: ${terminals.length > 0 ? terminals.map((t) => (t.title === t.contentId ? t.contentId : `${t.contentId} ("${t.title}")`)).join(', ') : 'none'}`);
+  if (snapshot.activePaneId) lines.push(`- Active pane: ${snapshot.activePaneId} (${snapshot.panes.length} panes; geometry via openspace.pane.list)`);
+  return lines;
+}
+
+/**
+ * The system prompt served at GET /openspace/instructions (FR-3.8): how to use the openspace.* tools,
+ * the live IDE state and a few concrete examples. It never lists schemas: tools/list does that.
+ */
+export function renderInstructions({ snapshot, ideConnected, ideName }: InstructionsContext): string {
+  const openFile = snapshot?.panes.flatMap((p) => p.tabs).find((t) => t.type === 'editor')?.contentId ?? 'src/index.ts';
+  const state = ideConnected ? describeState(snapshot) : ['- No IDE is connected right now: openspace.* tools answer BRIDGE_UNAVAILABLE until one is.'];
+  return [
+    '# System Instructions: Theia OpenSpace IDE Control',
+    '',
+    `You are operating inside ${ideName}, side by side with a person who sees everything you do.`,
+    'You have access to MCP tools prefixed with "openspace." to control the IDE: panes, editors, terminals and files.',
+    'Call tools/list to see all available tools and their schemas.',
+    'Every tool answers JSON with "success". On failure, read "error" and "code" (e.g. FILE_NOT_FOUND, EDITOR_NOT_OPEN) and adjust before going on.',
+    'Paths are relative to the workspace root. Terminals can be named by their title.',
+    '',
+    '## Current IDE State',
+    ...state,
+    '',
+    '## Examples',
+    `1. Show the person a line: openspace.editor.open {"path": "${openFile}", "line": 42}`,
+    `2. Point at code while you explain it: openspace.editor.highlight {"path": "${openFile}", "ranges": [{"startLine": 42, "endLine": 50}], "highlightId": "fix-1"}; remove it later with openspace.editor.clear_highlight {"highlightId": "fix-1"}`,
+    '3. Run the tests and read what they print: openspace.terminal.create {"title": "test-runner"}, then openspace.terminal.send {"terminalId": "test-runner", "text": "npm test"}, then openspace.terminal.read_output {"terminalId": "test-runner", "since": <cursor from send>}',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,40 @@
+import { PaneStateSnapshot } from '../contract/index.js';
+import type { BridgeRegistry } from './bridge.js';
+import { renderInstructions } from './instructions.js';
+
+/**
+ * The latest pane state an IDE published and the instructions rendered from it. Rendering happens
+ * once per change, so GET /openspace/instructions is a string lookup.
+ */
+export class HubState {
+  private latest: PaneStateSnapshot | undefined;
+  private rendered: string;
+
+  constructor(
+    private readonly bridges: BridgeRegistry,
+    private readonly ideName: string,
+  ) {
+    this.rendered = this.render();
+    bridges.onChange(() => (this.rendered = this.render()));
+  }
+
+  get snapshot(): PaneStateSnapshot | undefined {
+    return this.latest;
+  }
+
+  get instructions(): string {
+    return this.rendered;
+  }
+
+  /** Store a snapshot; an older one arriving late is ignored. Returns whether it was taken. */
+  update(snapshot: PaneStateSnapshot): boolean {
+    if (this.latest && Date.parse(snapshot.timestamp) < Date.parse(this.latest.timestamp)) return false;
+    this.latest = snapshot;
+    this.rendered = this.render();
+    return true;
+  }
+
+  private render(): string {
+    return renderInstructions({ snapshot: this.latest, ideConnected: this.bridges.current !== undefined, ideName: this.ideName });
+  }
+}

@@ -1,0 +1,633 @@
+/**
+ * The workspace's files, Node side: WorkspacePort over node:fs (a real directory) or a memfs volume
+ * (the simulated IDE). Every path goes through the PathGuard; every path returned is
+ * workspace-relative with '/' separators.
+ *
+ * Search has two engines behind one method: ripgrep for a real directory, an in-process walk for a
+ * memfs volume. They are kept equivalent: the same ignore rules (.gitignore files inside the workspace
+ * only; .git always skipped), the same glob semantics (include/exclude are filtered here with
+ * picomatch for both), symlinks never followed, a file with a NUL byte anywhere skipped as binary,
+ * and results ordered by path (component by component) then line.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { rm, mkdtemp, writeFile as writeNodeFile } from 'node:fs/promises';
+import os from 'node:os';
+import nodePath from 'node:path';
+import { createInterface } from 'node:readline';
+import ignore, { type Ignore } from 'ignore';
+import picomatch from 'picomatch/posix.js';
+import type { Disposable, FileStat, SearchOptions, WorkspacePort } from '../commands/port.js';
+import type { FileInfo, SearchMatch } from '../contract/index.js';
+import { ToolError } from '../contract/result.js';
+import { PathGuard, type FsLike } from '../security/path-guard.js';
+
+/** Files larger than this are never read whole. */
+export const MAX_TEXT_FILE_BYTES = 50 * 1024 * 1024;
+/** A NUL byte in this many leading bytes marks a file as binary for readText. */
+export const BINARY_SNIFF_BYTES = 8 * 1024;
+/** Search match lines are cut to this many characters. */
+export const MAX_MATCH_TEXT = 500;
+
+interface StatsLike {
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+  size: number | bigint;
+  mode: number | bigint;
+}
+
+/** The part of `fs.promises` WorkspaceFiles needs; node:fs and memfs both provide it. */
+export interface WorkspaceFs extends FsLike {
+  lstat(path: string): Promise<StatsLike>;
+  stat(path: string): Promise<StatsLike>;
+  readdir(path: string): Promise<unknown[]>;
+  readFile(path: string): Promise<Buffer>;
+  writeFile(path: string, data: string, options: { flag: string }): Promise<void>;
+  mkdir(path: string, options: { recursive: true }): Promise<unknown>;
+  rename(from: string, to: string): Promise<void>;
+  unlink(path: string): Promise<void>;
+  chmod(path: string, mode: number): Promise<void>;
+}
+
+export interface WorkspaceFilesOptions {
+  /** `fs.promises`, or an fs module that has it (node:fs, `createFsFromVolume(vol)`). */
+  fs: WorkspaceFs | { promises: WorkspaceFs };
+  /** Absolute path of the workspace root (POSIX for a memfs volume). */
+  root: string;
+  /** 'disk': a real directory, searched with ripgrep. 'memory': a memfs volume, searched in process. */
+  kind: 'disk' | 'memory';
+  /** Defaults to true on macOS and Windows disks, false otherwise. */
+  caseInsensitive?: boolean;
+}
+
+type EntryType = 'file' | 'directory' | 'symlink' | 'other';
+
+interface Entry {
+  rel: string;
+  name: string;
+  abs: string;
+  type: EntryType;
+  size: number;
+}
+
+/** One .gitignore: the directory it sits in (workspace-relative) and its rules. */
+interface IgnoreLevel {
+  base: string;
+  text: string;
+  rules: Ignore;
+}
+
+type Order = 'explorer' | 'path';
+
+const utf8 = (s: string) => Buffer.from(s, 'utf8');
+
+/** Code-point order (UTF-8 byte order), what ripgrep sorts by. */
+function compareNames(a: string, b: string): number {
+  return Buffer.compare(utf8(a), utf8(b));
+}
+
+/** Path order component by component, so `a/b.ts` comes before `a.ts` like a tree walk gives it. */
+export function comparePaths(a: string, b: string): number {
+  return compareNames(a.replaceAll('/', '\0'), b.replaceAll('/', '\0'));
+}
+
+function compareExplorer(a: Entry, b: Entry): number {
+  const dirA = a.type === 'directory' ? 0 : 1;
+  const dirB = b.type === 'directory' ? 0 : 1;
+  if (dirA !== dirB) return dirA - dirB;
+  const la = a.name.toLowerCase();
+  const lb = b.name.toLowerCase();
+  return la < lb ? -1 : la > lb ? 1 : compareNames(a.name, b.name);
+}
+
+function errorCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+const joinRel = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`);
+const describe = (path: string) => (path === '' || path === '.' ? 'the workspace root' : JSON.stringify(path));
+
+function notFound(path: string): ToolError {
+  return new ToolError(
+    'FILE_NOT_FOUND',
+    `No file or directory exists at ${describe(path)}. Use openspace.file.list to see what the workspace holds.`,
+  );
+}
+
+/** Normalise a user glob: workspace-relative, '/'-separated, no leading './' or '/', no trailing '/'. */
+function normaliseGlob(glob: string | undefined): string | undefined {
+  if (glob === undefined) return undefined;
+  let g = glob.trim().replaceAll('\\', '/');
+  while (g.startsWith('./')) g = g.slice(2);
+  g = g.replace(/^\/+/, '').replace(/\/+$/, '');
+  return g === '' || g === '.' ? undefined : g;
+}
+
+/**
+ * Include/exclude filter on workspace-relative file paths. A glob matches a file when it matches the
+ * file's path or one of its parent directories (so `src` and `node_modules` name whole folders); a
+ * glob without '/' matches names at any depth, like VS Code and ripgrep globs.
+ */
+function globFilter(include: string | undefined, exclude: string | undefined): (path: string) => boolean {
+  const compile = (glob: string | undefined) => {
+    if (glob === undefined) return undefined;
+    // picomatch's basename option breaks globs with a '/', so only a bare name gets it.
+    const match = picomatch(glob, { dot: true, basename: !glob.includes('/') });
+    return (path: string) => {
+      if (match(path)) return true;
+      for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) {
+        if (match(path.slice(0, i))) return true;
+      }
+      return false;
+    };
+  };
+  const inc = compile(include);
+  const exc = compile(exclude);
+  return (path) => (inc === undefined || inc(path)) && (exc === undefined || !exc(path));
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** The JS matcher for a query; also validates a regex for both engines. */
+function compileQuery(options: SearchOptions): RegExp {
+  const flags = options.caseSensitive ? '' : 'i';
+  if (!options.isRegex) return new RegExp(escapeRegExp(options.query), `u${flags}`);
+  try {
+    return new RegExp(options.query, `u${flags}`);
+  } catch {
+    try {
+      return new RegExp(options.query, flags);
+    } catch (err) {
+      throw new ToolError(
+        'INVALID_ARGUMENT',
+        `query is not a valid regular expression: ${(err as Error).message}. Fix it, or pass isRegex:false to search for the text literally.`,
+      );
+    }
+  }
+}
+
+/**
+ * Rewrite a .gitignore that sits in directory `base` so its patterns mean the same when matched
+ * relative to the workspace root (for ripgrep's --ignore-file, which matches relative to its cwd).
+ */
+export function rebaseGitignore(text: string, base: string): string {
+  if (base === '') return text;
+  const prefix = base.replace(/[\\*?[\]!#]/g, '\\$&');
+  const out: string[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    let line = raw;
+    while (line.endsWith(' ') && !line.endsWith('\\ ')) line = line.slice(0, -1);
+    if (line === '' || line.startsWith('#')) continue;
+    let negate = '';
+    if (line.startsWith('!')) {
+      negate = '!';
+      line = line.slice(1);
+    }
+    let dirOnly = '';
+    if (line.endsWith('/')) {
+      dirOnly = '/';
+      line = line.replace(/\/+$/, '');
+    }
+    if (line === '') continue;
+    const anchored = line.includes('/');
+    if (line.startsWith('/')) line = line.replace(/^\/+/, '');
+    out.push(`${negate}/${prefix}/${anchored ? '' : '**/'}${line}${dirOnly}`);
+  }
+  return out.join('\n') + '\n';
+}
+
+export class WorkspaceFiles implements WorkspacePort {
+  private readonly listeners = new Set<(path: string) => void>();
+  private readonly p: nodePath.PlatformPath;
+
+  private constructor(
+    private readonly fs: WorkspaceFs,
+    readonly guard: PathGuard,
+    readonly kind: 'disk' | 'memory',
+  ) {
+    this.p = kind === 'memory' ? nodePath.posix : nodePath;
+  }
+
+  static async create(options: WorkspaceFilesOptions): Promise<WorkspaceFiles> {
+    const fs = 'promises' in options.fs ? options.fs.promises : options.fs;
+    const p = options.kind === 'memory' ? nodePath.posix : nodePath;
+    const caseInsensitive =
+      options.caseInsensitive ?? (options.kind === 'disk' && (process.platform === 'darwin' || process.platform === 'win32'));
+    const guard = await PathGuard.create(fs, options.root, { path: p, caseInsensitive });
+    return new WorkspaceFiles(fs, guard, options.kind);
+  }
+
+  /** The workspace root, absolute. */
+  get root(): string {
+    return this.guard.root;
+  }
+
+  async resolve(path: string): Promise<string> {
+    return (await this.guard.resolve(path)).relative;
+  }
+
+  async stat(path: string): Promise<FileStat> {
+    const { real } = await this.guard.resolve(path);
+    const st = await this.statOrNotFound(real, path);
+    return {
+      type: st.isFile() ? 'file' : st.isDirectory() ? 'directory' : 'other',
+      size: Number(st.size),
+    };
+  }
+
+  async readText(path: string): Promise<{ text: string; size: number }> {
+    const { real } = await this.guard.resolve(path);
+    const st = await this.statOrNotFound(real, path);
+    if (!st.isFile()) {
+      throw new ToolError(
+        'NOT_A_FILE',
+        `${describe(path)} is ${st.isDirectory() ? 'a directory' : 'not a regular file'}; use openspace.file.list to see its contents.`,
+      );
+    }
+    if (Number(st.size) > MAX_TEXT_FILE_BYTES) {
+      throw new ToolError(
+        'FILE_TOO_LARGE',
+        `${describe(path)} is ${Number(st.size)} bytes, over the ${MAX_TEXT_FILE_BYTES}-byte limit for text files.`,
+      );
+    }
+    let data: Buffer;
+    try {
+      data = Buffer.from(await this.fs.readFile(real!));
+    } catch (err) {
+      if (errorCode(err) === 'ENOENT') throw notFound(path);
+      if (errorCode(err) === 'EISDIR') throw new ToolError('NOT_A_FILE', `${describe(path)} is a directory.`);
+      throw err;
+    }
+    if (data.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
+      throw new ToolError('BINARY_FILE', `${describe(path)} holds binary data, not text.`);
+    }
+    return { text: data.toString('utf8'), size: data.length };
+  }
+
+  async writeText(path: string, text: string): Promise<{ bytes: number; created: boolean }> {
+    const { relative, absolute, real } = await this.guard.resolve(path);
+    let target = absolute;
+    let mode: number | undefined;
+    if (real !== undefined) {
+      const st = await this.fs.stat(real);
+      if (!st.isFile()) {
+        throw new ToolError(
+          'NOT_A_FILE',
+          `${describe(path)} is ${st.isDirectory() ? 'a directory' : 'not a regular file'}; only files can be written.`,
+        );
+      }
+      target = real; // write through a symlink to its target, keeping the link
+      mode = Number(st.mode) & 0o7777;
+    }
+    const dir = this.p.dirname(target);
+    try {
+      await this.fs.mkdir(dir, { recursive: true });
+    } catch (err) {
+      if (errorCode(err) === 'ENOTDIR' || errorCode(err) === 'EEXIST') {
+        throw new ToolError('NOT_A_DIRECTORY', `Cannot create ${describe(path)}: one of its parent directories is a file.`);
+      }
+      throw err;
+    }
+    const temp = this.p.join(dir, `.${this.p.basename(target)}.${randomBytes(6).toString('hex')}.openspace-tmp`);
+    try {
+      await this.fs.writeFile(temp, text, { flag: 'wx' });
+      if (mode !== undefined) await this.fs.chmod(temp, mode);
+      await this.fs.rename(temp, target);
+    } catch (err) {
+      await this.fs.unlink(temp).catch(() => {});
+      if (errorCode(err) === 'EISDIR') throw new ToolError('NOT_A_FILE', `${describe(path)} is a directory.`);
+      if (errorCode(err) === 'ENOTDIR') {
+        throw new ToolError('NOT_A_DIRECTORY', `Cannot create ${describe(path)}: one of its parent directories is a file.`);
+      }
+      throw err;
+    }
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(relative);
+      } catch {
+        // A failing listener must not turn a successful write into a failure.
+      }
+    }
+    return { bytes: Buffer.byteLength(text, 'utf8'), created: real === undefined };
+  }
+
+  async list(path: string, options: { recursive: boolean; limit: number }): Promise<{ files: FileInfo[]; truncated: boolean }> {
+    const start = await this.directory(path);
+    const limit = Math.max(0, options.limit);
+    const files: FileInfo[] = [];
+    const add = (e: Entry) => {
+      files.push({
+        path: e.rel,
+        name: e.name,
+        type: e.type === 'other' ? 'file' : e.type,
+        ...(e.type === 'file' ? { size: e.size } : {}),
+      });
+      return files.length > limit;
+    };
+    if (!options.recursive) {
+      const entries = (await this.readEntries(start.abs, start.rel)).filter((e) => e.type !== 'other');
+      for (const e of entries.sort(compareExplorer)) if (add(e)) break;
+    } else {
+      const levels = await this.ancestorLevels(start.rel);
+      if (levels !== undefined) {
+        for await (const e of this.walk(start, levels, 'explorer')) if (add(e)) break;
+      }
+    }
+    const truncated = files.length > limit;
+    return { files: files.slice(0, limit), truncated };
+  }
+
+  async search(options: SearchOptions): Promise<{ matches: SearchMatch[]; truncated: boolean }> {
+    if (options.query.includes('\n') || options.query.includes('\r')) {
+      throw new ToolError('INVALID_ARGUMENT', 'query must not contain line breaks: search matches within single lines.');
+    }
+    const regex = compileQuery(options);
+    const start = await this.directory(options.path ?? '');
+    const include = normaliseGlob(options.includePattern);
+    const exclude = normaliseGlob(options.excludePattern);
+    const accept = globFilter(include, exclude);
+    const maxResults = Math.max(0, options.maxResults);
+    const levels = await this.ancestorLevels(start.rel);
+    if (levels === undefined) return { matches: [], truncated: false };
+    const matches =
+      this.kind === 'disk'
+        ? await this.searchRipgrep(start, levels, options, exclude, accept, maxResults)
+        : await this.searchWalk(start, levels, regex, accept, maxResults);
+    matches.sort((a, b) => comparePaths(a.path, b.path) || a.line - b.line);
+    return { matches: matches.slice(0, maxResults), truncated: matches.length > maxResults };
+  }
+
+  onFileWritten(listener: (path: string) => void): Disposable {
+    const entry = (path: string) => listener(path);
+    this.listeners.add(entry);
+    return { dispose: () => void this.listeners.delete(entry) };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private async statOrNotFound(real: string | undefined, path: string): Promise<StatsLike> {
+    if (real === undefined) throw notFound(path);
+    try {
+      return await this.fs.stat(real);
+    } catch (err) {
+      if (errorCode(err) === 'ENOENT' || errorCode(err) === 'ENOTDIR') throw notFound(path);
+      throw err;
+    }
+  }
+
+  /** Resolve a path that must be an existing directory. */
+  private async directory(path: string): Promise<{ rel: string; abs: string }> {
+    const { relative, real } = await this.guard.resolve(path === '' ? '.' : path);
+    const st = await this.statOrNotFound(real, path);
+    if (!st.isDirectory()) {
+      throw new ToolError('NOT_A_DIRECTORY', `${describe(path)} is a file, not a directory; read it with openspace.file.read.`);
+    }
+    return { rel: relative, abs: real! };
+  }
+
+  private async readEntries(dirAbs: string, dirRel: string): Promise<Entry[]> {
+    const names = (await this.fs.readdir(dirAbs)).map((n) => String(n));
+    const entries = await Promise.all(
+      names.map(async (name): Promise<Entry | undefined> => {
+        const abs = this.p.join(dirAbs, name);
+        let st: StatsLike;
+        try {
+          st = await this.fs.lstat(abs);
+        } catch {
+          return undefined; // vanished meanwhile
+        }
+        const type: EntryType = st.isSymbolicLink()
+          ? 'symlink'
+          : st.isDirectory()
+            ? 'directory'
+            : st.isFile()
+              ? 'file'
+              : 'other';
+        return { rel: joinRel(dirRel, name), name, abs, type, size: Number(st.size) };
+      }),
+    );
+    return entries.filter((e): e is Entry => e !== undefined);
+  }
+
+  /** The directory's .gitignore, if it has one that is a regular file. */
+  private async loadLevel(dirAbs: string, dirRel: string): Promise<IgnoreLevel | undefined> {
+    const file = this.p.join(dirAbs, '.gitignore');
+    try {
+      if (!(await this.fs.lstat(file)).isFile()) return undefined;
+      const text = Buffer.from(await this.fs.readFile(file)).toString('utf8');
+      return { base: dirRel, text, rules: ignore({ allowRelativePaths: true }).add(text) };
+    } catch {
+      return undefined;
+    }
+  }
+
+  private static ignored(levels: IgnoreLevel[], rel: string, isDir: boolean): boolean {
+    let ignored = false;
+    for (const level of levels) {
+      const sub = level.base === '' ? rel : rel.slice(level.base.length + 1);
+      const result = level.rules.test(isDir ? `${sub}/` : sub);
+      if (result.ignored) ignored = true;
+      else if (result.unignored) ignored = false;
+    }
+    return ignored;
+  }
+
+  /**
+   * The ignore levels that apply inside directory `rel`: the .gitignore files of the root and of every
+   * directory down to `rel` itself. Undefined when `rel` itself is ignored or inside .git (an ignored
+   * directory has nothing to walk, as in git).
+   */
+  private async ancestorLevels(rel: string): Promise<IgnoreLevel[] | undefined> {
+    const levels: IgnoreLevel[] = [];
+    const parts = rel === '' ? [] : rel.split('/');
+    for (let i = 0; i <= parts.length; i++) {
+      const dirRel = parts.slice(0, i).join('/');
+      if (i > 0 && (parts[i - 1] === '.git' || WorkspaceFiles.ignored(levels, dirRel, true))) return undefined;
+      const level = await this.loadLevel(this.p.join(this.root, ...parts.slice(0, i)), dirRel);
+      if (level) levels.push(level);
+    }
+    return levels;
+  }
+
+  /** Depth-first, pre-order; skips .git and what .gitignore files ignore; never follows symlinks. */
+  private async *walk(dir: { rel: string; abs: string }, levels: IgnoreLevel[], order: Order): AsyncGenerator<Entry> {
+    const entries = await this.readEntries(dir.abs, dir.rel).catch(() => [] as Entry[]);
+    entries.sort(order === 'explorer' ? compareExplorer : (a, b) => compareNames(a.name, b.name));
+    for (const e of entries) {
+      if (e.name === '.git' || e.type === 'other') continue;
+      if (WorkspaceFiles.ignored(levels, e.rel, e.type === 'directory')) continue;
+      yield e;
+      if (e.type === 'directory') {
+        const level = await this.loadLevel(e.abs, e.rel);
+        yield* this.walk(e, level ? [...levels, level] : levels, order);
+      }
+    }
+  }
+
+  private async searchWalk(
+    start: { rel: string; abs: string },
+    levels: IgnoreLevel[],
+    regex: RegExp,
+    accept: (path: string) => boolean,
+    maxResults: number,
+  ): Promise<SearchMatch[]> {
+    const matches: SearchMatch[] = [];
+    for await (const e of this.walk(start, levels, 'path')) {
+      if (e.type !== 'file' || !accept(e.rel)) continue;
+      let data: Buffer;
+      try {
+        data = Buffer.from(await this.fs.readFile(e.abs));
+      } catch {
+        continue;
+      }
+      if (data.includes(0)) continue; // binary
+      const text = data.toString('utf8');
+      let line = 0;
+      for (let from = 0; from < text.length; ) {
+        const end = text.indexOf('\n', from);
+        const content = end < 0 ? text.slice(from) : text.slice(from, end);
+        from = end < 0 ? text.length : end + 1;
+        line++;
+        const m = regex.exec(content);
+        if (m) {
+          matches.push({ path: e.rel, line, column: m.index + 1, text: content.replace(/\r$/, '').slice(0, MAX_MATCH_TEXT) });
+          if (matches.length > maxResults) return matches;
+        }
+      }
+    }
+    return matches;
+  }
+
+  private async searchRipgrep(
+    start: { rel: string; abs: string },
+    levels: IgnoreLevel[],
+    options: SearchOptions,
+    exclude: string | undefined,
+    accept: (path: string) => boolean,
+    maxResults: number,
+  ): Promise<SearchMatch[]> {
+    const { rgPath } = await import('@vscode/ripgrep');
+    const args = [
+      '--json',
+      '--line-number',
+      '--column',
+      '--no-config',
+      '--hidden',
+      '--no-require-git',
+      // Only the workspace's own .gitignore files count, as for list and the in-memory search.
+      '--no-ignore-parent',
+      '--no-ignore-dot',
+      '--no-ignore-global',
+      '--no-ignore-exclude',
+      // One thread, files in path order: truncation keeps the same first matches every time.
+      '--sort=path',
+      '--glob=!.git',
+      options.caseSensitive ? '--case-sensitive' : '--ignore-case',
+      options.isRegex ? '--pcre2' : '--fixed-strings',
+    ];
+    // Exclusion only prunes earlier; includes are not passed, as ripgrep's include globs override .gitignore.
+    if (exclude !== undefined) args.push(`--glob=!${exclude}`);
+
+    // ripgrep finds the .gitignore files at and below the directory it searches; those above it
+    // (but inside the workspace) are handed over rebased to the root, ripgrep's cwd.
+    let tempDir: string | undefined;
+    const above = levels.filter((l) => l.base !== start.rel);
+    if (above.length > 0) {
+      tempDir = await mkdtemp(nodePath.join(os.tmpdir(), 'openspace-rg-'));
+      const file = nodePath.join(tempDir, 'ignore');
+      await writeNodeFile(file, above.map((l) => rebaseGitignore(l.text, l.base)).join(''));
+      args.push(`--ignore-file=${file}`);
+    }
+    args.push('--regexp', options.query, '--', start.rel === '' ? '.' : start.rel);
+
+    try {
+      return await this.runRipgrep(rgPath, args, accept, maxResults, options.isRegex);
+    } finally {
+      if (tempDir !== undefined) await rm(tempDir, { recursive: true, force: true }).catch(() => {});
+    }
+  }
+
+  private runRipgrep(
+    rgPath: string,
+    args: string[],
+    accept: (path: string) => boolean,
+    maxResults: number,
+    isRegex: boolean,
+  ): Promise<SearchMatch[]> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(rgPath, args, { cwd: this.root, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+      const matches: SearchMatch[] = [];
+      let pending: SearchMatch[] = [];
+      let currentPath: string | undefined;
+      let done = false;
+      let sawSummary = false;
+      let stderr = '';
+      const decode = (v: { text?: string; bytes?: string } | undefined) =>
+        v?.text ?? (v?.bytes !== undefined ? Buffer.from(v.bytes, 'base64').toString('utf8') : '');
+      const toRel = (p: string) => p.replaceAll('\\', '/').replace(/^(\.\/)+/, '');
+
+      child.stderr.on('data', (chunk: Buffer) => {
+        if (stderr.length < 8192) stderr += chunk.toString('utf8');
+      });
+      const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
+      lines.on('line', (json) => {
+        if (done || json === '') return;
+        let msg: { type: string; data: Record<string, any> };
+        try {
+          msg = JSON.parse(json);
+        } catch {
+          return;
+        }
+        const data = msg.data;
+        if (msg.type === 'begin') {
+          const rel = toRel(decode(data.path));
+          currentPath = accept(rel) ? rel : undefined;
+          pending = [];
+        } else if (msg.type === 'match' && currentPath !== undefined) {
+          const line = decode(data.lines).replace(/\r?\n$/, '');
+          const start = (data.submatches as { start: number }[] | undefined)?.[0]?.start ?? 0;
+          const column = utf8(line).subarray(0, start).toString('utf8').length + 1;
+          pending.push({
+            path: currentPath,
+            line: data.line_number as number,
+            column,
+            text: line.replace(/\r$/, '').slice(0, MAX_MATCH_TEXT),
+          });
+        } else if (msg.type === 'end') {
+          // A NUL byte anywhere makes the file binary: drop whatever matched before it.
+          if (currentPath !== undefined && data.binary_offset == null) matches.push(...pending);
+          pending = [];
+          currentPath = undefined;
+          if (matches.length > maxResults) {
+            done = true;
+            child.kill();
+          }
+        } else if (msg.type === 'summary') {
+          sawSummary = true;
+        }
+      });
+      child.on('error', (err) => {
+        done = true;
+        reject(new ToolError('INTERNAL', `Could not run ripgrep: ${err.message}`));
+      });
+      child.on('close', (code) => {
+        if (done && matches.length > maxResults) return resolve(matches);
+        if (code === 2 && !sawSummary) {
+          const message = stderr.trim() || 'ripgrep failed';
+          if (isRegex && /regex|pcre2|pattern/i.test(message)) {
+            return reject(
+              new ToolError(
+                'INVALID_ARGUMENT',
+                `query is not a valid regular expression: ${message}. Fix it, or pass isRegex:false to search for the text literally.`,
+              ),
+            );
+          }
+          return reject(new ToolError('INTERNAL', `Search failed: ${message}`));
+        }
+        resolve(matches);
+      });
+    });
+  }
+}
