@@ -1,0 +1,35 @@
+import { afterAll, beforeAll } from 'vitest';
+import { connectAgent, type Agent } from './client.js';
+import { startTarget, type Target, type TargetOptions } from './target.js';
+
+export interface TargetContext {
+  target: Target;
+  agent: Agent;
+}
+
+/** One target per test file (a fresh copy of the fixture workspace) and an agent connected to it. */
+export function useTarget(options?: TargetOptions): TargetContext {
+  const ctx = {} as TargetContext;
+  beforeAll(async () => {
+    ctx.target = await startTarget(options);
+    ctx.agent = await connectAgent(ctx.target.mcpUrl);
+  });
+  afterAll(async () => {
+    await ctx.agent?.close();
+    await ctx.target?.close();
+  });
+  return ctx;
+}
+
+/** Poll until check() stops throwing, or fail with its last error after timeoutMs. */
+export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 3000, intervalMs = 25): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, intervalMs));
+    }
+  }
+}
