@@ -26,7 +26,7 @@ export class SimEditors implements EditorPort, Disposable {
     private readonly workspace: WorkspacePort,
     private readonly viewportLines = 30,
   ) {
-    this.subscription = workspace.onFileWritten((path) => void this.reloadIfClean(path));
+    this.subscription = workspace.onFileWritten((path, text) => this.reloadIfClean(path, text));
   }
 
   async open(path: string, options: { placement?: Placement; selection?: { start: Position; end: Position } }): Promise<EditorState> {
@@ -52,6 +52,11 @@ export class SimEditors implements EditorPort, Disposable {
 
   list(): EditorState[] {
     return [...this.models.values()].map((m) => this.state(m));
+  }
+
+  current(): string | undefined {
+    const shown = this.layout.activeContentOf('main');
+    return shown !== undefined && this.models.has(shown) ? shown : undefined;
   }
 
   async close(path: string): Promise<void> {
@@ -114,10 +119,10 @@ export class SimEditors implements EditorPort, Disposable {
     this.subscription.dispose();
   }
 
-  private async reloadIfClean(path: string): Promise<void> {
+  /** Show what was written, unless a person has unsaved changes (those are never overwritten). */
+  private reloadIfClean(path: string, text: string): void {
     const model = this.models.get(path);
     if (!model || model.text !== model.savedText) return;
-    const { text } = await this.workspace.readText(path);
     model.text = model.savedText = text;
     const last = lineCount(text);
     if (model.cursor.line > last) this.moveTo(model, { line: last, column: 1 });

@@ -25,7 +25,7 @@ export async function connectSimIde(options: SimIdeOptions & { publishIntervalMs
   const hub = new Hub({ ideName: 'a simulated OpenSpace IDE', callTimeoutMs: options.callTimeoutMs });
   hub.bridges.offer(SIM_BRIDGE_ID, ide.bridge);
   hub.bridges.register(SIM_BRIDGE_ID);
-  const publisher = new StatePublisher(ide.layout, (snapshot) => hub.state.update(snapshot), options.publishIntervalMs ?? 1000);
+  const publisher = new StatePublisher(ide.port, (snapshot) => hub.state.update(snapshot), options.publishIntervalMs ?? 1000);
   return {
     hub,
     ide,

@@ -142,3 +142,12 @@ describe('editor.scroll_to, read_file and close', () => {
     await ctx.agent.fails('openspace.editor.clear_highlight', { highlightId: 'readme-hl' }, 'HIGHLIGHT_NOT_FOUND');
   });
 });
+
+describe('error messages name the argument the agent gave', () => {
+  it('says "line" and "endLine", not internal names', async () => {
+    const line = await ctx.agent.fails('openspace.editor.open', { path: 'src/auth.ts', line: 42 }, 'RANGE_INVALID');
+    expect(line.error).toBe('line 42 is past the end of src/auth.ts, which has 41 lines.');
+    const end = await ctx.agent.fails('openspace.editor.open', { path: 'src/auth.ts', line: 1, endLine: 99 }, 'RANGE_INVALID');
+    expect(end.error).toMatch(/^endLine 99/);
+  });
+});

@@ -74,6 +74,8 @@ export const editorOpenCommand = defineCommand(editorOpen, async (ide, args) => 
   let range: LineRange | undefined;
   if (args.line !== undefined) {
     range = { startLine: args.line, endLine: args.endLine ?? args.line, startColumn: args.column, endColumn: args.endColumn };
+    checkLine(path, args.line, lines);
+    if (args.endLine !== undefined) checkLine(path, args.endLine, lines, 'endLine');
     checkRanges(path, text, [range]);
     const start = { line: range.startLine, column: range.startColumn ?? 1 };
     const end = args.endLine !== undefined ? { line: range.endLine, column: range.endColumn ?? (splitLines(text)[range.endLine - 1]?.length ?? 0) + 1 } : start;

@@ -94,6 +94,8 @@ export interface EditorPort {
   ): Promise<EditorState>;
   get(path: string): EditorState | undefined;
   list(): EditorState[];
+  /** The path of the current editor: the one focused last, even while focus is elsewhere. */
+  current(): string | undefined;
   /** Close the editor; the caller has checked for unsaved changes. Removes its highlights. */
   close(path: string): Promise<void>;
   /** Centre a line and put the cursor there. */
@@ -158,8 +160,8 @@ export interface WorkspacePort {
   /** Throws FILE_NOT_FOUND, NOT_A_DIRECTORY. */
   list(path: string, options: { recursive: boolean; limit: number }): Promise<{ files: FileInfo[]; truncated: boolean }>;
   search(options: SearchOptions): Promise<{ matches: SearchMatch[]; truncated: boolean }>;
-  /** Fires with the workspace-relative path after a file changed on disk through writeText. */
-  onFileWritten(listener: (path: string) => void): Disposable;
+  /** Fires with the workspace-relative path and the new text after writeText changed a file. */
+  onFileWritten(listener: (path: string, text: string) => void): Disposable;
 }
 
 export interface IdePort {

@@ -1,9 +1,9 @@
 import type { PaneStateSnapshot } from '../contract/index.js';
-import type { Disposable, ShellPort } from './port.js';
+import type { Disposable, IdePort } from './port.js';
 
-export function snapshotOf(shell: ShellPort): PaneStateSnapshot {
-  const { panes, activePaneId, activeContentId } = shell.layout();
-  return { panes, activePaneId, activeContentId, timestamp: new Date().toISOString() };
+export function snapshotOf(ide: IdePort): PaneStateSnapshot {
+  const { panes, activePaneId, activeContentId } = ide.shell.layout();
+  return { panes, activePaneId, activeContentId, activeEditor: ide.editors.current(), timestamp: new Date().toISOString() };
 }
 
 /**
@@ -17,11 +17,11 @@ export class StatePublisher implements Disposable {
   private readonly subscription: Disposable;
 
   constructor(
-    private readonly shell: ShellPort,
+    private readonly ide: IdePort,
     private readonly publish: (snapshot: PaneStateSnapshot) => unknown,
     private readonly intervalMs = 1000,
   ) {
-    this.subscription = shell.onLayoutChanged(() => this.changed());
+    this.subscription = ide.shell.onLayoutChanged(() => this.changed());
     this.changed();
   }
 
@@ -36,7 +36,7 @@ export class StatePublisher implements Disposable {
   private emit(): void {
     this.timer = setTimeout(() => this.tick(), this.intervalMs);
     Promise.resolve()
-      .then(() => this.publish(snapshotOf(this.shell)))
+      .then(() => this.publish(snapshotOf(this.ide)))
       .catch(() => {
         // The hub being away is not the IDE's problem; the next change publishes again.
       });

@@ -62,6 +62,8 @@ export const PaneStateSnapshot = z.object({
   panes: z.array(PaneInfo),
   activePaneId: z.string().optional(),
   activeContentId: z.string().optional(),
+  /** The file of the current editor: the one focused last, even while a terminal has focus. */
+  activeEditor: z.string().optional(),
   timestamp: z.string(),
 });
 export type PaneStateSnapshot = z.infer<typeof PaneStateSnapshot>;

@@ -32,7 +32,7 @@ function describeState(snapshot: PaneStateSnapshot | undefined): string[] {
     lines.push(`- ${AREA_LABELS[area]}: ${tabs.length > 0 ? tabs.join('; ') : 'no open editors'}`);
   }
   const editors = snapshot.panes.flatMap((p) => p.tabs).filter((t) => t.type === 'editor');
-  const activeFile = editors.find((t) => t.contentId === snapshot.activeContentId) ?? undefined;
+  const activeFile = editors.find((t) => t.contentId === snapshot.activeEditor);
   const terminals = snapshot.panes.flatMap((p) => p.tabs).filter((t) => t.type === 'terminal');
   lines.push(`- Active file: ${activeFile ? activeFile.contentId : 'none'}`);
   lines.push(`- Terminals: ${terminals.length > 0 ? terminals.map((t) => (t.title === t.contentId ? t.contentId : `${t.contentId} ("${t.title}")`)).join(', ') : 'none'}`);

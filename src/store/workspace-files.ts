@@ -199,7 +199,7 @@ export function rebaseGitignore(text: string, base: string): string {
 }
 
 export class WorkspaceFiles implements WorkspacePort {
-  private readonly listeners = new Set<(path: string) => void>();
+  private readonly listeners = new Set<(path: string, text: string) => void>();
   private readonly p: nodePath.PlatformPath;
 
   private constructor(
@@ -305,7 +305,7 @@ export class WorkspaceFiles implements WorkspacePort {
     }
     for (const listener of [...this.listeners]) {
       try {
-        listener(relative);
+        listener(relative, text);
       } catch {
         // A failing listener must not turn a successful write into a failure.
       }
@@ -359,8 +359,8 @@ export class WorkspaceFiles implements WorkspacePort {
     return { matches: matches.slice(0, maxResults), truncated: matches.length > maxResults };
   }
 
-  onFileWritten(listener: (path: string) => void): Disposable {
-    const entry = (path: string) => listener(path);
+  onFileWritten(listener: (path: string, text: string) => void): Disposable {
+    const entry = (path: string, text: string) => listener(path, text);
     this.listeners.add(entry);
     return { dispose: () => void this.listeners.delete(entry) };
   }
