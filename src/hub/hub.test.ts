@@ -1,0 +1,124 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectAgent, type Agent } from '../../conformance/client.js';
+import type { CommandBridge } from './bridge.js';
+import { Hub } from './hub.js';
+import { startHubServer, type HubServer } from './server.js';
+
+let server: HubServer | undefined;
+let agent: Agent | undefined;
+afterEach(async () => {
+  await agent?.close();
+  await server?.close();
+  agent = server = undefined;
+});
+
+async function serve(hub: Hub): Promise<Agent> {
+  server = await startHubServer(hub);
+  agent = await connectAgent(server.mcpUrl);
+  return agent;
+}
+
+/** An IDE that answers every command with a fixed pane list. */
+const answering = (name: string): CommandBridge => ({
+  execute: async () => ({ success: true, panes: [{ id: name, area: 'main', tabs: [], activeTabIndex: -1, geometry: { x: 0, y: 0, width: 100, height: 100 } }] }),
+});
+
+describe('the hub without an IDE', () => {
+  it('answers every tool call with BRIDGE_UNAVAILABLE at once, and says so in the instructions', async () => {
+    const a = await serve(new Hub());
+    const started = Date.now();
+    const result = await a.fails('openspace.editor.open', { path: 'src/index.ts' }, 'BRIDGE_UNAVAILABLE');
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(result.error).toMatch(/No IDE is connected/);
+    expect((await a.client.listTools()).tools).toHaveLength(20);
+    const text = await (await fetch(`${server!.origin}/openspace/instructions`)).text();
+    expect(text).toMatch(/No IDE is connected/);
+    const health = (await (await fetch(`${server!.origin}/openspace/health`)).json()) as { bridge: { connected: boolean } };
+    expect(health.bridge.connected).toBe(false);
+  });
+
+  it('still checks arguments first: bad input is INVALID_ARGUMENT even with no IDE', async () => {
+    const a = await serve(new Hub());
+    await a.fails('openspace.editor.open', {}, 'INVALID_ARGUMENT');
+  });
+});
+
+describe('bridges', () => {
+  it('the IDE registered last serves; when it goes away the previous one serves again', async () => {
+    const hub = new Hub();
+    const a = await serve(hub);
+    hub.bridges.offer('window-1', answering('from-window-1'));
+    hub.bridges.offer('window-2', answering('from-window-2'));
+    const register = (bridgeId: string) =>
+      fetch(`${server!.origin}/openspace/register-bridge`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ bridgeId }) });
+    expect((await register('window-1')).status).toBe(200);
+    expect((await register('window-2')).status).toBe(200);
+    expect((await a.ok('openspace.pane.list')).panes[0].id).toBe('from-window-2');
+    expect((await register('window-1')).status).toBe(200);
+    expect((await a.ok('openspace.pane.list')).panes[0].id).toBe('from-window-1');
+    hub.bridges.withdraw('window-1');
+    expect((await a.ok('openspace.pane.list')).panes[0].id).toBe('from-window-2');
+    hub.bridges.withdraw('window-2');
+    await a.fails('openspace.pane.list', {}, 'BRIDGE_UNAVAILABLE');
+  });
+
+  it('turns an IDE that does not answer into TIMEOUT, and one whose connection breaks into BRIDGE_UNAVAILABLE', async () => {
+    const hub = new Hub({ callTimeoutMs: 150 });
+    const a = await serve(hub);
+    hub.bridges.offer('hung', { execute: () => new Promise(() => {}) });
+    hub.bridges.register('hung');
+    const result = await a.fails('openspace.pane.list', {}, 'TIMEOUT');
+    expect(result.error).toMatch(/150 ms/);
+    hub.bridges.offer('broken', { execute: async () => Promise.reject(new Error('socket closed')) });
+    hub.bridges.register('broken');
+    const broken = await a.fails('openspace.pane.list', {}, 'BRIDGE_UNAVAILABLE');
+    expect(broken.error).toMatch(/socket closed/);
+    // A hung call does not block the session: later calls are answered.
+    hub.bridges.withdraw('broken');
+    hub.bridges.withdraw('hung');
+    await a.fails('openspace.pane.list', {}, 'BRIDGE_UNAVAILABLE');
+  });
+
+  it('stores a posted pane state and renders it into the instructions; an older snapshot does not replace a newer one', async () => {
+    const hub = new Hub();
+    hub.bridges.offer('ide', answering('x'));
+    hub.bridges.register('ide');
+    await serve(hub);
+    const post = (body: unknown) =>
+      fetch(`${server!.origin}/openspace/state`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const pane = (contentId: string) => ({
+      id: 'main-1',
+      area: 'main',
+      tabs: [{ contentId, type: 'editor', title: contentId, isDirty: false }],
+      activeTabIndex: 0,
+      geometry: { x: 0, y: 0, width: 100, height: 100 },
+    });
+    const newer = await post({ panes: [pane('src/new.ts')], activePaneId: 'main-1', activeEditor: 'src/new.ts', timestamp: '2026-01-01T00:00:02.000Z' });
+    expect(await newer.json()).toEqual({ success: true, accepted: true });
+    const older = await post({ panes: [pane('src/old.ts')], timestamp: '2026-01-01T00:00:01.000Z' });
+    expect(await older.json()).toEqual({ success: true, accepted: false });
+    const text = await (await fetch(`${server!.origin}/openspace/instructions`)).text();
+    expect(text).toContain('Active file: src/new.ts');
+    expect(text).not.toContain('src/old.ts');
+  });
+});
+
+describe('sessions', () => {
+  it('rejects requests without a session or with an unknown one, and ends a session on DELETE', async () => {
+    const hub = new Hub();
+    await serve(hub);
+    const post = (headers: Record<string, string>) =>
+      fetch(server!.mcpUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    expect((await post({})).status).toBe(400);
+    expect((await post({ 'mcp-session-id': 'made-up' })).status).toBe(404);
+    const sessionId = (agent!.client.transport as { sessionId?: string }).sessionId!;
+    expect(sessionId).toBeTruthy();
+    const del = await fetch(server!.mcpUrl, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } });
+    expect(del.status).toBe(200);
+    expect((await post({ 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' })).status).toBe(404);
+  });
+});
