@@ -1,11 +1,20 @@
 import { defineConfig } from 'vitest/config';
 
+const shared = {
+  testTimeout: 20_000,
+  hookTimeout: 30_000,
+  pool: 'forks' as const,
+  exclude: ['**/node_modules/**', 'sim/demo-workspace/**', 'conformance/fixtures/**'],
+};
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'sim/**/*.test.ts', 'conformance/**/*.test.ts', 'scenarios/**/*.test.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
-    exclude: ['**/node_modules/**', 'sim/demo-workspace/**', 'conformance/fixtures/**'],
-    pool: 'forks',
+    projects: [
+      { test: { ...shared, name: 'unit', include: ['src/**/*.test.ts', 'sim/**/*.test.ts'] } },
+      // The target-agnostic suite, against the simulated IDE in memory (scripted shell) …
+      { test: { ...shared, name: 'conformance:sim', include: ['conformance/**/*.test.ts'] } },
+      // … and on a real directory (real shells through node-pty, ripgrep).
+      { test: { ...shared, name: 'conformance:sim-disk', include: ['conformance/**/*.test.ts'], env: { OPENSPACE_SIM_WORKSPACE: 'disk' } } },
+    ],
   },
 });

@@ -1,5 +1,8 @@
 // Bundles the simulated-IDE hub into one file so it starts fast (NFR-3.2.2: ready < 200 ms).
+import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
+
+rmSync('dist', { recursive: true, force: true });
 
 await build({
   entryPoints: { 'openspace-sim': 'sim/cli.ts' },
@@ -14,5 +17,6 @@ await build({
   external: ['node-pty', '@vscode/ripgrep'],
   banner: { js: "import { createRequire as __osCreateRequire } from 'node:module'; const require = __osCreateRequire(import.meta.url);" },
   sourcemap: true,
+  minify: true,
   logLevel: 'warning',
 });

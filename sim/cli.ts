@@ -48,7 +48,8 @@ async function main(): Promise<void> {
       import('./start.js'),
       import('@modelcontextprotocol/sdk/server/stdio.js'),
     ]);
-    const { hub, ide } = await connectSimIde({ workspace, terminal });
+    const { hub, connected } = connectSimIde({ workspace, terminal });
+    const { ide } = await connected.catch((err: Error) => fail(err.message));
     await hub.createMcpServer().connect(new StdioServerTransport());
     process.stderr.write(`openspace: MCP over stdio on the simulated IDE, workspace ${ide.workspace.label}\n`);
     return;
@@ -57,7 +58,7 @@ async function main(): Promise<void> {
   const { startSimHub } = await import('./start.js');
   let sim;
   try {
-    sim = await startSimHub({ workspace, terminal, port });
+    sim = await startSimHub({ workspace, terminal, port, loadDelayMs: 100 });
   } catch (err) {
     const error = err as NodeJS.ErrnoException;
     if (error.code === 'EADDRINUSE') fail(`port ${port} is in use on 127.0.0.1; pass --port 0 for a free one, or another number`);

@@ -1,15 +1,18 @@
 import { StatePublisher } from '../src/commands/state-publisher.js';
 import { Hub } from '../src/hub/hub.js';
 import { startHubServer, type HubServer } from '../src/hub/server.js';
-import { SimIde, type SimIdeOptions } from './ide.js';
+import type { SimIde, SimIdeOptions } from './ide.js';
 
 export const SIM_BRIDGE_ID = 'sim';
 
-export interface SimHubOptions extends SimIdeOptions {
-  port?: number;
+export interface SimConnectOptions extends SimIdeOptions {
   /** How often at most the IDE publishes its layout to the hub (FR-3.7.3: once a second). */
   publishIntervalMs?: number;
   callTimeoutMs?: number;
+}
+
+export interface SimHubOptions extends SimConnectOptions {
+  port?: number;
 }
 
 export interface SimHub {
@@ -19,33 +22,55 @@ export interface SimHub {
   close(): Promise<void>;
 }
 
-/** Wire a simulated IDE to a hub the way Theia does: offer and register its bridge, publish its layout. */
-export async function connectSimIde(options: SimIdeOptions & { publishIntervalMs?: number; callTimeoutMs?: number } = {}) {
-  const ide = await SimIde.create(options);
+/**
+ * Wire a simulated IDE to a new hub the way Theia does: offer and register its bridge, publish its
+ * layout. The bridge serves at once and waits for the IDE, which loads in the background (the
+ * simulated IDE's modules are imported lazily, so the hub answers tools/list sooner).
+ */
+export function connectSimIde(options: SimConnectOptions & { loadDelayMs?: number } = {}) {
   const hub = new Hub({ ideName: 'a simulated OpenSpace IDE', callTimeoutMs: options.callTimeoutMs });
-  hub.bridges.offer(SIM_BRIDGE_ID, ide.bridge);
-  hub.bridges.register(SIM_BRIDGE_ID);
-  const publisher = new StatePublisher(ide.port, (snapshot) => hub.state.update(snapshot), options.publishIntervalMs ?? 1000);
-  return {
-    hub,
-    ide,
-    dispose() {
-      publisher.dispose();
-      ide.dispose();
+  let load: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (load = resolve)).then(() => import('./ide.js')).then(({ SimIde }) => SimIde.create(options));
+  // Loading the IDE waits a moment so it does not hold up a client's first initialize and tools/list;
+  // the first command loads it at once.
+  const timer = setTimeout(load, options.loadDelayMs ?? 0);
+  hub.bridges.offer(SIM_BRIDGE_ID, {
+    execute: async (commandId, args) => {
+      clearTimeout(timer);
+      load();
+      return (await ready).bridge.execute(commandId, args);
     },
-  };
+  });
+  hub.bridges.register(SIM_BRIDGE_ID);
+  const connected = ready.then((ide) => {
+    const publisher = new StatePublisher(ide.port, (snapshot) => hub.state.update(snapshot), options.publishIntervalMs ?? 1000);
+    return {
+      hub,
+      ide,
+      dispose() {
+        publisher.dispose();
+        ide.dispose();
+      },
+    };
+  });
+  // A failed start is reported through `connected`; keep the bridge's copy from going unhandled.
+  ready.catch(() => undefined);
+  return { hub, connected };
 }
 
 /** A hub on the simulated IDE, serving HTTP on 127.0.0.1 (port 0: any free port). */
-export async function startSimHub(options: SimHubOptions = {}): Promise<SimHub> {
-  const connected = await connectSimIde(options);
-  const server = await startHubServer(connected.hub, { port: options.port ?? 0 });
+export async function startSimHub(options: SimHubOptions & { loadDelayMs?: number } = {}): Promise<SimHub> {
+  const { hub, connected } = connectSimIde(options);
+  const [server, sim] = await Promise.all([startHubServer(hub, { port: options.port ?? 0 }), connected]).catch(async (err: unknown) => {
+    void connected.then((c) => c.dispose(), () => undefined);
+    throw err;
+  });
   return {
-    hub: connected.hub,
-    ide: connected.ide,
+    hub,
+    ide: sim.ide,
     server,
     async close() {
-      connected.dispose();
+      sim.dispose();
       await server.close();
     },
   };

@@ -122,3 +122,36 @@ describe('sessions', () => {
     expect((await post({ 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' })).status).toBe(404);
   });
 });
+
+describe('mounting', () => {
+  it('mounts in an Express app next to the app\'s own routes, as Theia\'s backend does', async () => {
+    const express = (await import('express')).default;
+    const { createHubRouter } = await import('./router.js');
+    const hub = new Hub();
+    hub.bridges.offer('ide', answering('mounted'));
+    hub.bridges.register('ide');
+    const app = express();
+    app.use(express.json());
+    app.get('/own-route', (_req, res) => void res.send('app'));
+    const router = createHubRouter(hub);
+    app.use(router);
+    const http = await new Promise<import('node:http').Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const origin = `http://127.0.0.1:${(http.address() as import('node:net').AddressInfo).port}`;
+    try {
+      expect(await (await fetch(`${origin}/own-route`)).text()).toBe('app');
+      const a = await connectAgent(`${origin}/mcp`);
+      expect((await a.ok('openspace.pane.list')).panes[0].id).toBe('mounted');
+      await a.close();
+      // The app's body parser ran first: the hub takes the parsed body.
+      const posted = await fetch(`${origin}/openspace/register-bridge`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ bridgeId: 'ide' }) });
+      expect(await posted.json()).toEqual({ success: true, bridgeId: 'ide' });
+      expect((await fetch(`${origin}/elsewhere`)).status).toBe(404);
+    } finally {
+      await router.closeSessions();
+      http.closeAllConnections();
+      await new Promise((r) => http.close(r));
+    }
+  });
+});

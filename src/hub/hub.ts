@@ -1,4 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
   annotations,
@@ -35,6 +37,10 @@ export function listedToolDefinitions(): Tool[] {
   }));
   return listedTools;
 }
+
+/** The SDK validates elicitation answers with Ajv; build it on first use instead of once per session. */
+let ajv: AjvJsonSchemaValidator | undefined;
+const lazyValidator: jsonSchemaValidator = { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
 
 function toCallToolResult(result: BridgeResult): CallToolResult {
   return {
@@ -77,7 +83,7 @@ export class Hub {
   createMcpServer(): Server {
     const server = new Server(
       { name: 'openspace-hub', title: 'OpenSpace', version: HUB_VERSION },
-      { capabilities: { tools: { listChanged: false } }, instructions: this.state.instructions },
+      { capabilities: { tools: { listChanged: false } }, instructions: this.state.instructions, jsonSchemaValidator: lazyValidator },
     );
     let queue: Promise<unknown> = Promise.resolve();
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedToolDefinitions() }));

@@ -4,3 +4,4 @@ export * from './instructions.js';
 export * from './router.js';
 export * from './server.js';
 export * from './state.js';
+export * from './http.js';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import express, { type Request, type Response, type Router } from 'express';
-import { localhostHostValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
+import type { ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { PaneStateSnapshot, TOOLS } from '../contract/index.js';
+import { BodyError, isLoopbackHost, readJson, sendJson, sendText, type HubRequest } from './http.js';
 import type { Hub } from './hub.js';
 
 export interface HubRouterOptions {
@@ -12,30 +12,42 @@ export interface HubRouterOptions {
   localhostOnly?: boolean;
 }
 
+/**
+ * The hub's HTTP surface as connect-style middleware: mount it in any Express app
+ * (`app.use(router)`, as Theia's backend does) or call it from a bare node:http server.
+ */
+export interface HubRouter {
+  (req: HubRequest, res: ServerResponse, next?: (err?: unknown) => void): void;
+  closeSessions(): Promise<void>;
+}
+
+const BODY_LIMIT = 16 * 1024 * 1024;
 const RegisterBridgeBody = z.object({ bridgeId: z.string().min(1) });
 
-function jsonRpcError(res: Response, status: number, message: string): void {
-  res.status(status).json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+function jsonRpcError(res: ServerResponse, status: number, message: string): void {
+  sendJson(res, status, { jsonrpc: '2.0', error: { code: -32000, message }, id: null });
 }
 
 /**
- * The hub's HTTP surface as an Express router, to mount in any Express app (the standalone server,
- * Theia's backend): /mcp (Streamable HTTP, one MCP server per session) and /openspace/*.
+ * /mcp (Streamable HTTP, one MCP server per session) and /openspace/* (instructions, state,
+ * register-bridge, health). Everything else is passed to `next`.
  */
-export function createHubRouter(hub: Hub, options: HubRouterOptions = {}): Router & { closeSessions(): Promise<void> } {
-  const router = express.Router();
+export function createHubRouter(hub: Hub, options: HubRouterOptions = {}): HubRouter {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const startedAt = Date.now();
+  const localhostOnly = options.localhostOnly ?? true;
 
-  if (options.localhostOnly ?? true) router.use(['/mcp', '/openspace'], localhostHostValidation());
-  router.use(['/mcp', '/openspace'], express.json({ limit: '16mb' }));
-
-  router.post('/mcp', async (req: Request, res: Response) => {
-    const sessionId = req.header('mcp-session-id');
+  async function mcp(req: HubRequest, res: ServerResponse): Promise<void> {
+    const sessionId = req.headers['mcp-session-id'] as string | undefined;
     let transport = sessionId ? sessions.get(sessionId) : undefined;
+    if (req.method !== 'POST') {
+      if (!transport) return jsonRpcError(res, sessionId ? 404 : 400, sessionId ? `Unknown MCP session ${sessionId}.` : 'Missing mcp-session-id header.');
+      return transport.handleRequest(req, res);
+    }
+    const body = await readJson(req, BODY_LIMIT);
     if (!transport) {
       if (sessionId) return jsonRpcError(res, 404, `Unknown MCP session ${sessionId}; initialize a new one.`);
-      if (!isInitializeRequest(req.body)) return jsonRpcError(res, 400, 'No MCP session: send initialize first (without an mcp-session-id header).');
+      if (!isInitializeRequest(body)) return jsonRpcError(res, 400, 'No MCP session: send initialize first (without an mcp-session-id header).');
       const created = new StreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
         onsessioninitialized: (id) => void sessions.set(id, created),
@@ -46,62 +58,74 @@ export function createHubRouter(hub: Hub, options: HubRouterOptions = {}): Route
       await hub.createMcpServer().connect(created);
       transport = created;
     }
-    await transport.handleRequest(req, res, req.body);
-  });
+    await transport.handleRequest(req, res, body);
+  }
 
-  const sessionRequest = async (req: Request, res: Response) => {
-    const sessionId = req.header('mcp-session-id');
-    const transport = sessionId ? sessions.get(sessionId) : undefined;
-    if (!transport) return jsonRpcError(res, sessionId ? 404 : 400, sessionId ? `Unknown MCP session ${sessionId}.` : 'Missing mcp-session-id header.');
-    await transport.handleRequest(req, res);
-  };
-  router.get('/mcp', sessionRequest);
-  router.delete('/mcp', sessionRequest);
-
-  router.get('/openspace/instructions', (_req, res) => {
-    res.type('text/markdown; charset=utf-8').send(hub.state.instructions);
-  });
-
-  router.post('/openspace/state', (req, res) => {
-    const parsed = PaneStateSnapshot.safeParse(req.body);
+  async function postState(req: HubRequest, res: ServerResponse): Promise<void> {
+    const parsed = PaneStateSnapshot.safeParse(await readJson(req, BODY_LIMIT));
     if (!parsed.success) {
-      res.status(400).json({ success: false, code: 'INVALID_ARGUMENT', error: `Not a PaneStateSnapshot: ${z.prettifyError(parsed.error)}` });
-      return;
+      return sendJson(res, 400, { success: false, code: 'INVALID_ARGUMENT', error: `Not a PaneStateSnapshot: ${z.prettifyError(parsed.error)}` });
     }
-    res.json({ success: true, accepted: hub.state.update(parsed.data) });
-  });
+    sendJson(res, 200, { success: true, accepted: hub.state.update(parsed.data) });
+  }
 
-  router.post('/openspace/register-bridge', (req, res) => {
-    const parsed = RegisterBridgeBody.safeParse(req.body);
+  async function registerBridge(req: HubRequest, res: ServerResponse): Promise<void> {
+    const parsed = RegisterBridgeBody.safeParse(await readJson(req, BODY_LIMIT));
     if (!parsed.success) {
-      res.status(400).json({ success: false, code: 'INVALID_ARGUMENT', error: 'Body must be {"bridgeId": "<id the IDE connected with>"}.' });
-      return;
+      return sendJson(res, 400, { success: false, code: 'INVALID_ARGUMENT', error: 'Body must be {"bridgeId": "<id the IDE connected with>"}.' });
     }
     if (!hub.bridges.register(parsed.data.bridgeId)) {
-      res.status(404).json({
+      return sendJson(res, 404, {
         success: false,
         code: 'BRIDGE_UNAVAILABLE',
         error: `No IDE connection "${parsed.data.bridgeId}" is open to this hub; connect the IDE first, then register it.`,
       });
-      return;
     }
-    res.json({ success: true, bridgeId: parsed.data.bridgeId });
-  });
+    sendJson(res, 200, { success: true, bridgeId: parsed.data.bridgeId });
+  }
 
-  router.get('/openspace/health', (_req, res) => {
-    res.json({
+  function health(res: ServerResponse): void {
+    sendJson(res, 200, {
       status: 'ok',
       bridge: { connected: hub.bridges.current !== undefined, bridgeId: hub.bridges.currentId },
       sessions: sessions.size,
       tools: TOOLS.length,
       uptimeMs: Date.now() - startedAt,
     });
-  });
+  }
 
-  return Object.assign(router, {
-    async closeSessions() {
-      await Promise.all([...sessions.values()].map((t) => t.close()));
-      sessions.clear();
-    },
-  });
+  async function route(req: HubRequest, res: ServerResponse): Promise<boolean> {
+    const path = (req.url ?? '/').split('?')[0];
+    const method = req.method ?? 'GET';
+    if (path !== '/mcp' && !path?.startsWith('/openspace/')) return false;
+    if (localhostOnly && !isLoopbackHost(req.headers.host)) {
+      jsonRpcError(res, 403, `Invalid Host header "${req.headers.host ?? ''}": this hub answers loopback names only.`);
+      return true;
+    }
+    if (path === '/mcp' && ['POST', 'GET', 'DELETE'].includes(method)) await mcp(req, res);
+    else if (path === '/openspace/instructions' && method === 'GET') sendText(res, 200, 'text/markdown; charset=utf-8', hub.state.instructions);
+    else if (path === '/openspace/state' && method === 'POST') await postState(req, res);
+    else if (path === '/openspace/register-bridge' && method === 'POST') await registerBridge(req, res);
+    else if (path === '/openspace/health' && method === 'GET') health(res);
+    else return false;
+    return true;
+  }
+
+  const router = ((req, res, next) => {
+    route(req, res).then(
+      (handled) => {
+        if (!handled) next ? next() : sendJson(res, 404, { success: false, error: `No route ${req.method} ${req.url}` });
+      },
+      (err: unknown) => {
+        if (res.headersSent) return res.end();
+        if (err instanceof BodyError) return jsonRpcError(res, err.status, err.message);
+        jsonRpcError(res, 500, `Internal error: ${err instanceof Error ? err.message : String(err)}`);
+      },
+    );
+  }) as HubRouter;
+  router.closeSessions = async () => {
+    await Promise.all([...sessions.values()].map((t) => t.close()));
+    sessions.clear();
+  };
+  return router;
 }

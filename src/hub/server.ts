@@ -1,5 +1,5 @@
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express from 'express';
 import type { Hub } from './hub.js';
 import { createHubRouter } from './router.js';
 
@@ -11,19 +11,16 @@ export interface HubServer {
   close(): Promise<void>;
 }
 
-/** The standalone hub: the router on its own Express app, bound to loopback only. */
+/** The standalone hub: the router on a bare HTTP server, bound to loopback only. */
 export async function startHubServer(hub: Hub, options: { port?: number; host?: string } = {}): Promise<HubServer> {
   const host = options.host ?? '127.0.0.1';
-  const app = express();
-  app.disable('x-powered-by');
   const router = createHubRouter(hub);
-  app.use(router);
-  const server = await new Promise<import('node:http').Server>((resolve, reject) => {
-    const s = app.listen(options.port ?? 0, host);
-    s.once('listening', () => resolve(s));
-    s.once('error', reject);
-  });
+  const server: Server = createServer((req, res) => router(req, res));
   server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
   const { port } = server.address() as AddressInfo;
   const origin = `http://${host}:${port}`;
   return {

@@ -1,0 +1,188 @@
+/**
+ * npm run bench — latency of the hub over real HTTP, each tool beside MCP ping on the same
+ * connection (the protocol floor), and hub start-to-ready time. Prints a table and writes
+ * reports/bench.json. Options: --samples N (default 400), --target sim (default).
+ */
+import { spawn } from 'node:child_process';
+import { setMaxListeners } from 'node:events';
+import { Agent, request } from 'node:http';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+const { values } = parseArgs({ options: { samples: { type: 'string', default: '400' }, target: { type: 'string', default: 'sim' } } });
+const SAMPLES = Number(values.samples);
+// The SDK client leaves one abort listener per request on its transport's signal; not the hub's doing.
+setMaxListeners(0);
+const CLI = fileURLToPath(new URL('../dist/openspace-sim.mjs', import.meta.url));
+
+interface Stats {
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+function stats(samples: number[]): Stats {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function connect(mcpUrl: string): Promise<Client> {
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
+  return client;
+}
+
+const agent = new Agent({ keepAlive: true });
+
+/** One HTTP request on a kept-alive connection; resolves with status, headers and body. */
+function httpCall(url: string, method: string, headers: Record<string, string> = {}, body?: string) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
+    const req = request(url, { method, headers, agent }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * The first successful tools/list, spoken as raw JSON-RPC over HTTP so that the time is the hub's,
+ * not an SDK client's (which compiles a validator per tool on every listing).
+ */
+async function firstToolsList(mcpUrl: string): Promise<number> {
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const init = await httpCall(mcpUrl, 'POST', headers, JSON.stringify({
+    jsonrpc: '2.0', id: 1, method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+  }));
+  const session = init.headers['mcp-session-id'] as string;
+  const sessionHeaders = { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
+  await httpCall(mcpUrl, 'POST', sessionHeaders, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  const list = await httpCall(mcpUrl, 'POST', sessionHeaders, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+  const data = /^data: (.*)$/m.exec(list.body)?.[1] ?? list.body;
+  return (JSON.parse(data) as { result: { tools: unknown[] } }).result.tools.length;
+}
+
+/** Spawn the hub and time until tools/list first succeeds. */
+async function startHub(): Promise<{ readyMs: number; mcpUrl: string; origin: string; stop(): void }> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = spawn(process.execPath, [CLI, '--port', String(port)], { stdio: 'ignore' });
+  for (;;) {
+    try {
+      const tools = await firstToolsList(`${origin}/mcp`);
+      if (tools !== 20) throw new Error(`tools/list listed ${tools} tools`);
+      return { readyMs: performance.now() - started, mcpUrl: `${origin}/mcp`, origin, stop: () => child.kill() };
+    } catch (err) {
+      if ((err as Error).message.startsWith('tools/list')) throw err;
+      if (performance.now() - started > 10_000) throw new Error('hub did not become ready within 10 s');
+      await new Promise((r) => setTimeout(r, 1));
+    }
+  }
+}
+
+async function time(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+async function main(): Promise<void> {
+  if (values.target !== 'sim') throw new Error(`--target ${values.target} is not available yet`);
+
+  const readies: number[] = [];
+  for (let i = 0; i < 9; i++) {
+    const hub = await startHub();
+    readies.push(hub.readyMs);
+    hub.stop();
+  }
+  const hub = await startHub();
+  const client = await connect(hub.mcpUrl);
+  await client.listTools();
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = await client.callTool({ name, arguments: args });
+    if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.structuredContent)}`);
+  };
+  await call('openspace.editor.open', { path: 'src/index.ts' });
+  await call('openspace.terminal.create', { title: 'bench' });
+
+  const ops: { name: string; kind: 'simple' | 'complex'; run: () => Promise<unknown> }[] = [
+    { name: 'editor.open', kind: 'simple', run: () => call('openspace.editor.open', { path: 'src/index.ts', line: 42 }) },
+    { name: 'editor.highlight', kind: 'simple', run: () => call('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 42, endLine: 50 }], highlightId: 'bench' }) },
+    { name: 'file.read', kind: 'simple', run: () => call('openspace.file.read', { path: 'src/index.ts' }) },
+    { name: 'terminal.send', kind: 'simple', run: () => call('openspace.terminal.send', { terminalId: 'bench', text: 'true' }) },
+    { name: 'pane.list', kind: 'complex', run: () => call('openspace.pane.list', {}) },
+    { name: 'file.search', kind: 'complex', run: () => call('openspace.file.search', { query: 'TODO' }) },
+  ];
+
+  const rows: Record<string, unknown>[] = [];
+  for (const op of ops) {
+    for (let i = 0; i < 50; i++) {
+      await client.ping();
+      await op.run();
+    }
+    const pings: number[] = [];
+    const samples: number[] = [];
+    // Interleaved, so both see the same machine state.
+    for (let i = 0; i < SAMPLES; i++) {
+      pings.push(await time(() => client.ping()));
+      samples.push(await time(op.run));
+    }
+    const s = stats(samples);
+    const p = stats(pings);
+    rows.push({ op: op.name, kind: op.kind, ...s, pingP50: p.p50, pingP99: p.p99, ratioP50: s.p50 / p.p50, ratioP99: s.p99 / p.p99 });
+  }
+
+  // The instructions endpoint alone (its own loop, so MCP traffic's garbage does not land in it).
+  const instructions: number[] = [];
+  for (let i = 0; i < SAMPLES + 50; i++) {
+    const t = await time(() => httpCall(`${hub.origin}/openspace/instructions`, 'GET'));
+    if (i >= 50) instructions.push(t);
+  }
+  const pingsAlone: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) pingsAlone.push(await time(() => client.ping()));
+  const si = stats(instructions);
+  const pi = stats(pingsAlone);
+  rows.push({ op: 'GET /openspace/instructions', kind: 'http', ...si, pingP50: pi.p50, pingP99: pi.p99, ratioP50: si.p50 / pi.p50, ratioP99: si.p99 / pi.p99 });
+
+  await client.close();
+  hub.stop();
+
+  const ready = stats(readies);
+  const f = (n: unknown) => (n as number).toFixed(2);
+  console.log(`OpenSpace hub benchmark — target ${values.target}, ${SAMPLES} samples per operation, ms over HTTP on 127.0.0.1\n`);
+  console.log('| operation | p50 | p95 | p99 | ping p50 | ping p99 | ×ping p50 | ×ping p99 |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    console.log(`| ${r.op} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${f(r.pingP50)} | ${f(r.pingP99)} | ${f(r.ratioP50)} | ${f(r.ratioP99)} |`);
+  }
+  console.log(`\nhub start to ready (spawn → first tools/list), ${readies.length} starts: p50 ${ready.p50.toFixed(0)} ms, min ${Math.min(...readies).toFixed(0)} ms, max ${Math.max(...readies).toFixed(0)} ms`);
+  console.log('\nAims: simple tools ×ping p50 ≤ 1.3 and ×ping p99 ≤ 2; pane.list and file.search p99 ≤ 20 ms; instructions p99 ≤ 2 ms; ready ≤ 200 ms.');
+
+  mkdirSync(fileURLToPath(new URL('../reports', import.meta.url)), { recursive: true });
+  writeFileSync(
+    fileURLToPath(new URL('../reports/bench.json', import.meta.url)),
+    JSON.stringify({ target: values.target, samples: SAMPLES, date: new Date().toISOString(), rows, readyMs: readies }, null, 2),
+  );
+}
+
+await main();
