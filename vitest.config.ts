@@ -1,6 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
+/** A running hub given by URL is one IDE shared by every spec file: run the files one after another. */
+const sharedTarget = /^https?:/.test(process.env.OPENSPACE_TARGET ?? '');
+
 const shared = {
+  fileParallelism: !sharedTarget,
   testTimeout: 20_000,
   hookTimeout: 30_000,
   pool: 'forks' as const,
