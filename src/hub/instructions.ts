@@ -36,7 +36,7 @@ function describeState(snapshot: PaneStateSnapshot | undefined): string[] {
   const terminals = snapshot.panes.flatMap((p) => p.tabs).filter((t) => t.type === 'terminal');
   lines.push(`- Active file: ${activeFile ? activeFile.contentId : 'none'}`);
   lines.push(`- Terminals: ${terminals.length > 0 ? terminals.map((t) => (t.title === t.contentId ? t.contentId : `${t.contentId} ("${t.title}")`)).join(', ') : 'none'}`);
-  if (snapshot.activePaneId) lines.push(`- Active pane: ${snapshot.activePaneId} (${snapshot.panes.length} panes; geometry via openspace.pane.list)`);
+  if (snapshot.activePaneId) lines.push(`- Active pane: ${snapshot.activePaneId} (${snapshot.panes.length} ${snapshot.panes.length === 1 ? 'pane' : 'panes'}; geometry via openspace.pane.list)`);
   return lines;
 }
 
