@@ -16,6 +16,9 @@ import { HubState } from './state.js';
 
 export const HUB_VERSION = '0.1.0';
 
+/** OPENSPACE_LOG=debug logs every tool call (name, arguments, code, duration) to stderr (NFR-3.4.4). */
+const debug = typeof process !== 'undefined' && process.env.OPENSPACE_LOG === 'debug';
+
 export interface HubOptions {
   /** How the instructions name the IDE, e.g. "a simulated OpenSpace IDE". */
   ideName?: string;
@@ -67,6 +70,15 @@ export class Hub {
 
   /** Tier 2 (namespace), tier 1 (schema), then the IDE; always a structured result. */
   async callTool(name: string, args: unknown): Promise<BridgeResult> {
+    if (!debug) return this.route(name, args);
+    const started = performance.now();
+    const result = await this.route(name, args);
+    const outcome = result.success ? 'ok' : result.code;
+    process.stderr.write(`openspace: ${name} ${JSON.stringify(args)} → ${outcome} in ${(performance.now() - started).toFixed(1)} ms\n`);
+    return result;
+  }
+
+  private async route(name: string, args: unknown): Promise<BridgeResult> {
     const tool = TOOLS_BY_NAME.get(name);
     if (!tool) {
       const why = name.startsWith('openspace.') ? `is not a tool this hub serves` : `is outside the openspace.* namespace this hub serves`;
