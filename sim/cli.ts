@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { clientConfig } from './client-config.js';
+import { clientConfig } from '../src/hub/client-config.js';
 
 const USAGE = `Usage: npm start -- [options]
 

@@ -5,3 +5,4 @@ export * from './router.js';
 export * from './server.js';
 export * from './state.js';
 export * from './http.js';
+export * from './client-config.js';

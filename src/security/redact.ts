@@ -1,0 +1,515 @@
+/**
+ * Streaming secret redaction of terminal output returned to an agent. Browser-safe: no Node
+ * built-ins. Apply it AFTER the sanitizer (src/security/sanitize.ts): its input is plain text with
+ * `\t \n \r \b`.
+ *
+ * Every secret found is replaced by `[REDACTED:<kind>]`; for `key = value` style assignments only the
+ * value is replaced (`password="[REDACTED:password]"`). What is detected:
+ *
+ * | kind                    | what                                                                        |
+ * | ----------------------- | --------------------------------------------------------------------------- |
+ * | `aws_access_key_id`     | `AKIA…` / `ASIA…` + 16 upper-case letters or digits                         |
+ * | `aws_secret_access_key` | the value of `aws_secret_access_key = …` (any case, `_` optional)           |
+ * | `github_token`          | `ghp_ gho_ ghu_ ghs_ ghr_` + 36 or more, `github_pat_` + 22 or more         |
+ * | `private_key`           | a PEM / OpenSSH / PGP / PuTTY private key block, BEGIN through END          |
+ * | `slack_token`           | `xoxb- xoxp- xoxa- xoxr- xoxs-` tokens                                      |
+ * | `slack_webhook`         | `https://hooks.slack.com/services/…` (also `workflows/`, `triggers/`)       |
+ * | `npm_token`             | `npm_` + 36 or more letters and digits                                      |
+ * | `anthropic_key`         | `sk-ant-…`                                                                  |
+ * | `openai_key`            | `sk-…`, `sk-proj-…` (20 or more characters with a letter and a digit)       |
+ * | `jwt`                   | `eyJ….….…` (three base64url parts; the signature may be empty)              |
+ * | `authorization`         | the credentials of `Authorization: Bearer|Basic|Token … <value>`            |
+ * | `bearer_token`          | `Bearer <20 or more token characters>` anywhere else                        |
+ * | `url_credentials`       | the password in `scheme://user:password@host`                               |
+ * | `password`              | the value after a key ending in password / passwd / passphrase             |
+ * | `secret`                | … ending in secret (`client_secret`, `SECRET`)                              |
+ * | `token`                 | … ending in token (`GITHUB_TOKEN`, `accessToken`, `--token`)                |
+ * | `api_key`               | … ending in api_key / apikey / access_key / secret_key / private_key        |
+ * | `truncated`             | the rest of an over-long line that is one long secret candidate (see below) |
+ *
+ * Assignments: the key is any identifier ENDING in one of the keywords (case-insensitive; `tokens`,
+ * `password_hash`, `tokenizer` are not keys), optionally closed by a quote (JSON), then `=`, `:`,
+ * `:=` or `=>` (not `==`, not `::`), then the value: a quoted string (redacted inside the quotes; an
+ * unclosed quote runs to the end of the line) or an unquoted run of non-space characters without
+ * trailing `, ; ) ] } >`. Not redacted, as they are not secrets: empty values, masks (`********`,
+ * `••••`), `[REDACTED…]`, variable references (`$TOKEN`, `${TOKEN}`, `$(cmd)`, `${{ secrets.X }}`,
+ * `%TOKEN%`), templates (`{{ x }}`, `<your-token>`), and — for unquoted values only — code and
+ * type words (`string`, `null`, `true`, `undefined`, `required` …, the keywords themselves, so
+ * `passwd: password updated successfully` stays), function calls (anything with a parenthesis) and
+ * references like `process.env.TOKEN`, `config.secret`, `os.environ[…]`.
+ *
+ * Streaming and what is held back. Terminal output is consumed line-wise (the ring buffer commits a
+ * line on `\n`), so the redactor holds back the current incomplete line: text is released when a
+ * line boundary (`\n` or `\r`) arrives, or at flush(). No secret this module detects contains a
+ * `\r` or `\n`, except private key blocks, which are handled separately. Consequences:
+ * - The ring buffer's uncommitted `partial` line lags until its line ends (a `\r`-driven progress
+ *   bar still advances, since `\r` is a boundary).
+ * - A line held back beyond 16 KiB (`MAX_HELD_LINE`) is released in part: everything except the last
+ *   4 KiB (`CUT_TAIL`), moved back to before any secret candidate (a match, or an unfinished JWT)
+ *   that crosses the cut, and preferably to just after a space. Only when one candidate covers the
+ *   whole held line (a single secret-like run of 12 KiB or more) is the line redacted as far as it
+ *   goes, marked `[REDACTED:truncated]` and the rest of the line dropped.
+ * - A private key block is held from its BEGIN line until its END marker, up to 16 KiB
+ *   (`MAX_PEM_BLOCK`), and replaced by one `[REDACTED:private_key]` (everything between the markers,
+ *   whatever it is, is dropped). A block still open after 16 KiB is marked redacted at once and
+ *   then dropped conservatively line by line: until the END marker, or until a complete line that
+ *   does not look like key material (see isKeyMaterialLine), which is output again. A block still
+ *   open at flush() is redacted whole.
+ *
+ * Splitting the input into chunks does not change the output, except at the over-long-line and
+ * over-long-block bounds above (and then only towards redacting more).
+ *
+ * Limit: redaction works on the character stream, not on the rendered screen. A program that
+ * composes a secret on screen by overwriting (`\r`, `\b`) from pieces that are never contiguous in
+ * the stream is not caught; running redact() over the ring buffer's committed lines catches that too.
+ */
+
+export type SecretKind =
+  | 'aws_access_key_id'
+  | 'aws_secret_access_key'
+  | 'github_token'
+  | 'private_key'
+  | 'slack_token'
+  | 'slack_webhook'
+  | 'npm_token'
+  | 'anthropic_key'
+  | 'openai_key'
+  | 'jwt'
+  | 'authorization'
+  | 'bearer_token'
+  | 'url_credentials'
+  | 'password'
+  | 'secret'
+  | 'token'
+  | 'api_key'
+  | 'truncated';
+
+export interface RedactResult {
+  /** The text with every secret replaced by `[REDACTED:<kind>]`. */
+  text: string;
+  /** Whether anything was replaced in this piece of output. */
+  redacted: boolean;
+}
+
+/** The incomplete line is released in part once longer than this (UTF-16 code units). */
+export const MAX_HELD_LINE = 16 * 1024;
+/** How much of an over-long incomplete line stays held back when the rest is released. */
+export const CUT_TAIL = 4 * 1024;
+/** A private key block is held back up to this size, counted from the BEGIN marker. */
+export const MAX_PEM_BLOCK = 16 * 1024;
+
+export function marker(kind: SecretKind): string {
+  return `[REDACTED:${kind}]`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Detectors (single-line secrets)
+
+interface Detector {
+  kind: SecretKind;
+  /** Global, with indices (`d`). The secret is the first defined group named v…, else the match. */
+  re: RegExp;
+  /** Rejects a found value (quoted: whether it was inside quotes). */
+  accept?: (value: string, quoted: boolean) => boolean;
+}
+
+interface Span {
+  /** The replaced range. */
+  start: number;
+  end: number;
+  /** The whole match (key and separator included), to know which cuts would break it. */
+  matchStart: number;
+  matchEnd: number;
+  kind: SecretKind;
+}
+
+/** Horizontal white space. */
+const H = '[^\\S\\r\\n]*';
+/** Closing quote, or the end of the line for an unclosed one. */
+const CLOSE = (q: string) => `(?:${q}|(?=[\\r\\n]|$))`;
+/** An assignment value: "double", 'single' (possibly unclosed) or unquoted. */
+const VALUE =
+  `(?:"(?<v1>(?:[^"\\\\\\r\\n]|\\\\.)*)${CLOSE('"')}` +
+  `|'(?<v2>[^'\\r\\n]*)${CLOSE("'")}` +
+  `|(?<v3>[^\\s"'\`]*[^\\s"'\`,;)\\]}>]))`;
+/** `=`, `:`, `:=`, `=>`; not `==`, `::`. */
+const SEPARATOR = `${H}(?::=|=>|=(?!=)|:(?!:))${H}`;
+
+/** Unquoted values that are words of code or prose, not secrets. */
+const CODE_WORDS = new Set([
+  'null', 'nil', 'none', 'undefined', 'true', 'false', 'yes', 'no', 'on', 'off',
+  'string', 'number', 'boolean', 'bool', 'any', 'unknown', 'object', 'never', 'void', 'str', 'int', 'bytes',
+  'required', 'optional', 'empty', 'hidden', 'masked', 'redacted', 'not', 'set', 'unset',
+  'await', 'new', 'this', 'self', 'typeof',
+  'password', 'passwd', 'passphrase', 'secret', 'token', 'api_key', 'apikey',
+]);
+const MASK = /^(?:[*•●·]+|\.{3,}|…)$/;
+const VARIABLE = /^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$[({].*|%[A-Za-z_][A-Za-z0-9_]*%|\{\{.*\}\}|<[^<>]*>|\[REDACTED.*)$/s;
+const CODE_REFERENCE =
+  /^(?:process\.env|import\.meta\.env|os\.environ|os\.getenv|env|config|conf|settings|options|opts|args|argv|params|props|self|this|req|request|res|ctx|context|secrets|vars|window|globalThis)[.[]/i;
+
+function acceptValue(value: string, quoted: boolean): boolean {
+  if (value === '' || MASK.test(value) || VARIABLE.test(value)) return false;
+  if (quoted) return true;
+  if (CODE_WORDS.has(value.toLowerCase())) return false;
+  if (value.includes('(') || value.includes(')')) return false;
+  if (CODE_REFERENCE.test(value)) return false;
+  return true;
+}
+
+function assignment(key: string, kind: SecretKind, value = VALUE): Detector {
+  return { kind, re: new RegExp(`(?:${key})(?![A-Za-z0-9_])["']?${SEPARATOR}${value}`, 'gid'), accept: acceptValue };
+}
+
+/** Letters and digits both: tells random keys from words joined by hyphens. */
+function letterAndDigit(value: string): boolean {
+  return /[0-9]/.test(value) && /[A-Za-z]/.test(value);
+}
+
+const AUTH_SCHEMES = new Set(['bearer', 'basic', 'token', 'digest', 'negotiate', 'ntlm']);
+
+/** In priority order: where two matches start at the same place, the first one names the kind. */
+const DETECTORS: Detector[] = [
+  { kind: 'aws_access_key_id', re: /(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/dg },
+  assignment('aws_?secret_?access_?key', 'aws_secret_access_key'),
+  { kind: 'github_token', re: /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})/dg },
+  { kind: 'slack_webhook', re: /https?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+/dgi },
+  { kind: 'slack_token', re: /(?<![A-Za-z0-9])xox[abprs]-[A-Za-z0-9-]{10,}/dg },
+  { kind: 'npm_token', re: /(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36,}/dg },
+  { kind: 'anthropic_key', re: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}/dg },
+  {
+    kind: 'openai_key',
+    re: /(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{20,}/dg,
+    accept: (v) => letterAndDigit(v.slice(3)),
+  },
+  { kind: 'jwt', re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/dg },
+  {
+    kind: 'authorization',
+    re: new RegExp(
+      `(?:proxy-)?authorization["']?${SEPARATOR}["']?(?:(?:bearer|basic|token|digest|negotiate|ntlm)[^\\S\\r\\n]+)?` +
+        `(?<v3>[^\\s"'\`]*[^\\s"'\`,;)\\]}>])`,
+      'gid',
+    ),
+    accept: (v) => !AUTH_SCHEMES.has(v.toLowerCase()) && acceptValue(v, true),
+  },
+  {
+    kind: 'bearer_token',
+    re: /(?<![A-Za-z0-9])bearer[^\S\r\n]+(?<v3>[A-Za-z0-9._~+/-]{20,}=*)/dgi,
+    accept: (v) => acceptValue(v, true),
+  },
+  {
+    kind: 'url_credentials',
+    re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/:@]*:(?<v3>[^\s/@]+)@/dg,
+    accept: (v) => acceptValue(v, true),
+  },
+  assignment('password|passwd|passphrase', 'password'),
+  assignment('secret', 'secret'),
+  assignment('token', 'token'),
+  assignment('api[_-]?key|access[_-]?key|secret[_-]?key|private[_-]?key', 'api_key'),
+];
+
+function findSpans(text: string): Span[] {
+  const found: (Span & { priority: number })[] = [];
+  DETECTORS.forEach((d, priority) => {
+    for (const m of text.matchAll(d.re)) {
+      let range: [number, number] | undefined;
+      let quoted = false;
+      for (const [name, r] of Object.entries(m.indices?.groups ?? {})) {
+        if (r && name.startsWith('v')) {
+          range = r;
+          quoted = name !== 'v3';
+          break;
+        }
+      }
+      const matchStart = m.index;
+      const matchEnd = matchStart + m[0].length;
+      const [start, end] = range ?? [matchStart, matchEnd];
+      if (end <= start) continue;
+      if (d.accept && !d.accept(text.slice(start, end), quoted)) continue;
+      found.push({ start, end, matchStart, matchEnd, kind: d.kind, priority });
+    }
+  });
+  found.sort((a, b) => a.start - b.start || a.priority - b.priority);
+  // Overlapping spans are merged: the union is replaced, named after the first.
+  const merged: Span[] = [];
+  for (const s of found) {
+    const last = merged[merged.length - 1];
+    if (last && s.start < last.end) {
+      last.end = Math.max(last.end, s.end);
+      last.matchStart = Math.min(last.matchStart, s.matchStart);
+      last.matchEnd = Math.max(last.matchEnd, s.matchEnd);
+    } else {
+      merged.push({ start: s.start, end: s.end, matchStart: s.matchStart, matchEnd: s.matchEnd, kind: s.kind });
+    }
+  }
+  return merged;
+}
+
+/** The text with its spans replaced. */
+function render(text: string, spans: Span[]): string {
+  if (spans.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const s of spans) {
+    out += text.slice(at, s.start) + marker(s.kind);
+    at = s.end;
+  }
+  return out + text.slice(at);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Private key blocks
+
+/** `-----BEGIN RSA PRIVATE KEY-----`, `-----BEGIN PGP PRIVATE KEY BLOCK-----`, PuTTY's `---- BEGIN SSH2 … ----`. */
+const PEM_LABEL = '(?: [A-Z0-9]{1,16}){0,4} PRIVATE KEY(?: BLOCK)?';
+const BEGIN_RE = new RegExp(`-{4,5} ?BEGIN${PEM_LABEL} ?-{4,5}`, 'g');
+const END_RE = new RegExp(`-{4,5} ?END${PEM_LABEL} ?-{4,5}`, 'g');
+/** Longer than any BEGIN / END marker: how far back a search resumes to find a marker split across writes. */
+const MARKER_OVERLAP = 128;
+
+/**
+ * Whether a line may belong to a private key block: blank, only base64 characters, ending in a
+ * 16+ character base64 run after a space, tab or colon (`cat -n`, `grep` prefixes), or an armor
+ * header (`Proc-Type:`, `DEK-Info:`, `Comment:`, `Version:`, `Hash:`, `Charset:`).
+ */
+export function isKeyMaterialLine(line: string): boolean {
+  const t = line.trim();
+  return (
+    t === '' ||
+    /^[A-Za-z0-9+/=]+$/.test(t) ||
+    /(?:^|[\s:])[A-Za-z0-9+/]{16,}={0,2}$/.test(t) ||
+    /^(?:Proc-Type|DEK-Info|Comment|Version|Hash|Charset):/i.test(t)
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The streaming redactor
+
+const NORMAL = 0; // holding the current incomplete line
+const PEM = 1; // inside a private key block, holding it all
+const PEM_OVERFLOW = 2; // inside a block past MAX_PEM_BLOCK: dropping key-material lines
+const SKIP_LINE = 3; // dropping the rest of an over-long line that was one secret candidate
+
+/** Secrets that may still be growing at the end of a held line without matching yet. */
+const OPEN_JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*){0,2}$/;
+
+function lastBoundary(text: string, from: number): number {
+  for (let i = text.length - 1; i >= from; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a || c === 0x0d) return i;
+  }
+  return -1;
+}
+
+export class SecretRedactor {
+  private buf = '';
+  private mode = NORMAL;
+  /** NORMAL and PEM: how much of buf has been searched already (for boundaries, BEGIN, END). */
+  private scanned = 0;
+  /** PEM_OVERFLOW: the start of the held line was dropped, so it cannot be judged any more. */
+  private lineTruncated = false;
+
+  private out = '';
+  private redacted = false;
+
+  /** Feed a chunk of sanitized output; returns what can be released now, redacted. */
+  write(chunk: string): RedactResult {
+    this.buf += chunk;
+    while (this.step());
+    return this.take();
+  }
+
+  /** Release everything held back (an open private key block is redacted whole) and reset. */
+  flush(): RedactResult {
+    while (this.step());
+    switch (this.mode) {
+      case NORMAL:
+        this.emitText(this.buf);
+        break;
+      case PEM:
+        this.emitMarker('private_key');
+        break;
+      // PEM_OVERFLOW, SKIP_LINE: the held text is dropped; it was marked already.
+    }
+    this.buf = '';
+    this.mode = NORMAL;
+    this.scanned = 0;
+    this.lineTruncated = false;
+    return this.take();
+  }
+
+  private take(): RedactResult {
+    const result = { text: this.out, redacted: this.redacted };
+    this.out = '';
+    this.redacted = false;
+    return result;
+  }
+
+  private emitText(text: string): void {
+    if (text === '') return;
+    const spans = findSpans(text);
+    if (spans.length > 0) this.redacted = true;
+    this.out += render(text, spans);
+  }
+
+  private emitMarker(kind: SecretKind): void {
+    this.out += marker(kind);
+    this.redacted = true;
+  }
+
+  /** One step of the state machine; true when it should be called again. */
+  private step(): boolean {
+    switch (this.mode) {
+      case NORMAL:
+        return this.stepNormal();
+      case PEM:
+        return this.stepPem();
+      case PEM_OVERFLOW:
+        return this.stepOverflow();
+      default:
+        return this.stepSkipLine();
+    }
+  }
+
+  private stepNormal(): boolean {
+    const buf = this.buf;
+    if (buf === '') return false;
+    BEGIN_RE.lastIndex = Math.max(0, this.scanned - MARKER_OVERLAP);
+    const begin = BEGIN_RE.exec(buf);
+    if (begin) {
+      this.emitText(buf.slice(0, begin.index));
+      this.buf = buf.slice(begin.index);
+      this.mode = PEM;
+      this.scanned = 0;
+      return true;
+    }
+    const b = lastBoundary(buf, this.scanned);
+    if (b >= 0) {
+      this.emitText(buf.slice(0, b + 1));
+      this.buf = buf.slice(b + 1);
+    }
+    this.scanned = this.buf.length;
+    if (this.buf.length > MAX_HELD_LINE) return this.cut();
+    return false;
+  }
+
+  /** Release part of an over-long incomplete line (see the module comment). */
+  private cut(): boolean {
+    const buf = this.buf;
+    const spans = findSpans(buf);
+    let c = buf.length - CUT_TAIL;
+    // Prefer to cut just after white space.
+    for (let i = c - 1; i >= Math.max(0, c - 1024); i--) {
+      const ch = buf.charCodeAt(i);
+      if (ch === 0x20 || ch === 0x09) {
+        c = i + 1;
+        break;
+      }
+    }
+    const open = OPEN_JWT.exec(buf);
+    if (open && open.index < c) c = open.index;
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const s of spans) {
+        if (s.matchStart < c && c < s.matchEnd) {
+          c = s.matchStart;
+          changed = true;
+        }
+      }
+    }
+    if (c > 0) {
+      this.emitText(buf.slice(0, c));
+      this.buf = buf.slice(c);
+      this.scanned = this.buf.length;
+      return false;
+    }
+    // One candidate covers the whole held line: redact what is here, drop the rest of the line.
+    const end = open ? open.index : buf.length;
+    const kept = spans.filter((s) => s.start < end);
+    const last = kept[kept.length - 1];
+    if (last && last.end > end) last.end = end;
+    if (kept.length > 0) this.redacted = true;
+    this.out += render(buf.slice(0, end), kept);
+    this.emitMarker('truncated');
+    this.buf = '';
+    this.scanned = 0;
+    this.mode = SKIP_LINE;
+    return false;
+  }
+
+  private stepPem(): boolean {
+    const buf = this.buf;
+    END_RE.lastIndex = Math.max(1, this.scanned - MARKER_OVERLAP);
+    const end = END_RE.exec(buf);
+    if (end) {
+      this.emitMarker('private_key');
+      this.buf = buf.slice(end.index + end[0].length);
+      this.mode = NORMAL;
+      this.scanned = 0;
+      return true;
+    }
+    if (buf.length > MAX_PEM_BLOCK) {
+      this.emitMarker('private_key');
+      this.buf = buf.slice(buf.lastIndexOf('\n') + 1);
+      this.lineTruncated = false;
+      this.mode = PEM_OVERFLOW;
+      this.scanned = 0;
+      return true;
+    }
+    this.scanned = buf.length;
+    return false;
+  }
+
+  private stepOverflow(): boolean {
+    const buf = this.buf;
+    let start = 0;
+    for (;;) {
+      const nl = buf.indexOf('\n', start);
+      const line = nl < 0 ? buf.slice(start) : buf.slice(start, nl + 1);
+      END_RE.lastIndex = 0;
+      const end = END_RE.exec(line);
+      if (end) {
+        this.buf = buf.slice(start + end.index + end[0].length);
+        this.mode = NORMAL;
+        this.scanned = 0;
+        this.lineTruncated = false;
+        return true;
+      }
+      if (nl < 0) break;
+      if (!this.lineTruncated && !isKeyMaterialLine(line)) {
+        this.buf = buf.slice(start);
+        this.mode = NORMAL;
+        this.scanned = 0;
+        return true;
+      }
+      this.lineTruncated = false;
+      start = nl + 1;
+    }
+    this.buf = buf.slice(start);
+    if (this.buf.length > MAX_HELD_LINE) {
+      this.buf = this.buf.slice(-MARKER_OVERLAP);
+      this.lineTruncated = true;
+    }
+    return false;
+  }
+
+  private stepSkipLine(): boolean {
+    const b = this.buf.search(/[\r\n]/);
+    if (b < 0) {
+      this.buf = '';
+      return false;
+    }
+    this.buf = this.buf.slice(b);
+    this.mode = NORMAL;
+    this.scanned = 0;
+    return true;
+  }
+}
+
+/** Redact a complete text (an open private key block at its end is redacted whole). */
+export function redact(text: string): RedactResult {
+  const redactor = new SecretRedactor();
+  const a = redactor.write(text);
+  const b = redactor.flush();
+  return { text: a.text + b.text, redacted: a.redacted || b.redacted };
+}
