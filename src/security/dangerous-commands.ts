@@ -104,7 +104,7 @@ export interface CheckOptions {
 }
 
 /** Longest text that is analysed; longer text fails closed. */
-export const MAX_COMMAND_LENGTH = 256 * 1024;
+export const MAX_COMMAND_LENGTH = 64 * 1024;
 /** Deepest nesting of code-in-strings (`sh -c 'eval "…"'`) that is analysed; deeper fails closed. */
 export const MAX_PAYLOAD_DEPTH = 12;
 /** Brace expansion is applied up to this many words; beyond that the word counts as non-literal. */
@@ -329,8 +329,14 @@ function wordToArgs(word: Word): Arg[] {
   return [{ ...base, value: word.value, literal: info.literal }];
 }
 
+/** Arguments per command node: nodes are immutable and pipelines look at each stage several times. */
+const argsCache = new WeakMap<Command, Arg[]>();
+
 function commandArgs(cmd: Command): Arg[] {
+  const cached = argsCache.get(cmd);
+  if (cached) return cached;
   const args: Arg[] = [];
+  argsCache.set(cmd, args);
   if (cmd.name) args.push(...wordToArgs(cmd.name));
   for (const a of cmd.args) {
     if (a.type === 'Word') {
@@ -1086,22 +1092,25 @@ function collectCommands(node: SyntaxNode): Command[] {
 
 function checkPipeline(pipe: Pipeline, ctx: Ctx): void {
   const text = slice(ctx, pipe);
-  const out = ctx.shared.out;
+  // Each rule is reported once per pipeline (a 5,000-stage pipeline must not cost 5,000 reasons).
+  const found = new Set<RuleId>();
+  // downloaderUpstream: some stage before the current one runs a downloader (kept linear in the stage count).
+  let downloaderUpstream = false;
   for (let i = 1; i < pipe.commands.length; i++) {
+    downloaderUpstream ||= runsDownloader(pipe.commands[i - 1]);
     const stage = pipe.commands[i] as SyntaxNode;
     // A compound stage (`… | { sh; }`) counts if any command inside reads a program from stdin.
     const stageCmds = stage.type === 'Command' ? [stage] : collectCommands(stage);
     const kinds = stageCmds.map((c) => stdinProgramKind(commandArgs(c))).filter((k) => k !== undefined);
     if (!kinds.length) continue;
-    const upstream = pipe.commands.slice(0, i);
-    if (upstream.some((u) => runsDownloader(u))) {
-      out.add('remote-code', text);
+    if (downloaderUpstream) {
+      found.add('remote-code');
       continue;
     }
     if (!kinds.includes('shell')) continue;
     const prev = pipe.commands[i - 1] as SyntaxNode;
     if (prev.type !== 'Command' || !prev.name) {
-      out.add('pipe-to-shell', text);
+      found.add('pipe-to-shell');
       continue;
     }
     const prevArgs = effectiveArgv(commandArgs(prev));
@@ -1120,9 +1129,10 @@ function checkPipeline(pipe: Pipeline, ctx: Ctx): void {
       // `cat file | sh` runs a file like `sh file` does; `cat <<EOF | sh` runs the here-document.
       checkStdinScript(prev, ctx, text);
     } else {
-      out.add('pipe-to-shell', text);
+      found.add('pipe-to-shell');
     }
   }
+  for (const rule of found) ctx.shared.out.add(rule, text);
 }
 
 // --- rm, find -------------------------------------------------------------------------------
