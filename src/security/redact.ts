@@ -29,14 +29,15 @@
  *
  * Assignments: the key is any identifier ENDING in one of the keywords (case-insensitive; `tokens`,
  * `password_hash`, `tokenizer` are not keys), optionally closed by a quote (JSON), then `=`, `:`,
- * `:=` or `=>` (not `==`, not `::`), then the value: a quoted string (redacted inside the quotes; an
+ * `:=` or `=>` (not ` == `, not `::`), then the value: a quoted string (redacted inside the quotes; an
  * unclosed quote runs to the end of the line) or an unquoted run of non-space characters without
  * trailing `, ; ) ] } >`. Not redacted, as they are not secrets: empty values, masks (`********`,
  * `••••`), `[REDACTED…]`, variable references (`$TOKEN`, `${TOKEN}`, `$(cmd)`, `${{ secrets.X }}`,
  * `%TOKEN%`), templates (`{{ x }}`, `<your-token>`), and — for unquoted values only — code and
  * type words (`string`, `null`, `true`, `undefined`, `required` …, the keywords themselves, so
- * `passwd: password updated successfully` stays), function calls (anything with a parenthesis) and
- * references like `process.env.TOKEN`, `config.secret`, `os.environ[…]`.
+ * `passwd: password updated successfully` stays), calls without arguments (`getToken()`,
+ * `os.getenv("X")`: the value ends at the parenthesis) and references like `process.env.TOKEN`,
+ * `config.secret`, `os.environ[…]`. Code with arguments (`token = sign(payload)`) is redacted.
  *
  * Streaming and what is held back. Terminal output is consumed line-wise (the ring buffer commits a
  * line on `\n`), so the redactor holds back the current incomplete line: text is released when a
@@ -46,15 +47,21 @@
  *   bar still advances, since `\r` is a boundary).
  * - A line held back beyond 16 KiB (`MAX_HELD_LINE`) is released in part: everything except the last
  *   4 KiB (`CUT_TAIL`), moved back to before any secret candidate (a match, or an unfinished JWT)
- *   that crosses the cut, and preferably to just after a space. Only when one candidate covers the
- *   whole held line (a single secret-like run of 12 KiB or more) is the line redacted as far as it
- *   goes, marked `[REDACTED:truncated]` and the rest of the line dropped.
- * - A private key block is held from its BEGIN line until its END marker, up to 16 KiB
- *   (`MAX_PEM_BLOCK`), and replaced by one `[REDACTED:private_key]` (everything between the markers,
- *   whatever it is, is dropped). A block still open after 16 KiB is marked redacted at once and
- *   then dropped conservatively line by line: until the END marker, or until a complete line that
- *   does not look like key material (see isKeyMaterialLine), which is output again. A block still
- *   open at flush() is redacted whole.
+ *   that crosses the cut, and preferably to just after a space. Only when one candidate reaches from
+ *   the start of what is held past the cut (a single secret-like run of 12 KiB or more) is the held
+ *   text released up to the cut with its matches redacted, the rest marked `[REDACTED:truncated]`,
+ *   and the line dropped up to its end.
+ * - A private key block is held from its BEGIN marker (what precedes it on the line is released)
+ *   until its END marker, up to 16 KiB (`MAX_PEM_BLOCK`), and replaced by one
+ *   `[REDACTED:private_key]`; everything between the markers, whatever it is, is dropped. A block
+ *   still open after 16 KiB is marked redacted at once, the lines within those 16 KiB are dropped,
+ *   and from there on the rest is dropped conservatively line by line: until the END marker, or until
+ *   a complete line that does not look like key material (see isKeyMaterialLine), which is output
+ *   again. A block still open at flush() is redacted whole. So a lone BEGIN marker (say, grep output
+ *   over source code) costs up to 16 KiB of following output.
+ * - Over-redaction is preferred to a leak: overlapping matches are replaced as their union (for
+ *   example `https://x-access-token:<token>@github.com/…` reads as a `token:` assignment whose value
+ *   runs to the next space).
  *
  * Splitting the input into chunks does not change the output, except at the over-long-line and
  * over-long-block bounds above (and then only towards redacting more).
@@ -132,8 +139,11 @@ const VALUE =
   `(?:"(?<v1>(?:[^"\\\\\\r\\n]|\\\\.)*)${CLOSE('"')}` +
   `|'(?<v2>[^'\\r\\n]*)${CLOSE("'")}` +
   `|(?<v3>[^\\s"'\`]*[^\\s"'\`,;)\\]}>]))`;
-/** `=`, `:`, `:=`, `=>`; not `==`, `::`. */
-const SEPARATOR = `${H}(?::=|=>|=(?!=)|:(?!:))${H}`;
+/**
+ * `=`, `:`, `:=`, `=>`; not `==` after white space (`token == null`) nor `::` (`token::value`). Right
+ * after the key, `==` is `=` and a value starting with `=` (`PASSWORD==x`).
+ */
+const SEPARATOR = `${H}(?::=|=>|=(?!=)|(?<![\\s=])=(?==)|:(?!:))${H}`;
 
 /** Unquoted values that are words of code or prose, not secrets. */
 const CODE_WORDS = new Set([
@@ -144,21 +154,25 @@ const CODE_WORDS = new Set([
   'password', 'passwd', 'passphrase', 'secret', 'token', 'api_key', 'apikey',
 ]);
 const MASK = /^(?:[*•●·]+|\.{3,}|…)$/;
-const VARIABLE = /^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$[({].*|%[A-Za-z_][A-Za-z0-9_]*%|\{\{.*\}\}|<[^<>]*>|\[REDACTED.*)$/s;
+/** Variable references and templates; the unquoted value ends at a space or `>`, hence the open ends. */
+const VARIABLE = /^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$[({].*|%[A-Za-z_][A-Za-z0-9_]*%|\{\{.*|<[^<>]*>?|\[REDACTED.*)$/s;
+/** `getToken(` of `getToken();`, `os.getenv(` of `os.getenv("X")`: a call, cut where the value ends. */
+const CALL = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\($/;
 const CODE_REFERENCE =
   /^(?:process\.env|import\.meta\.env|os\.environ|os\.getenv|env|config|conf|settings|options|opts|args|argv|params|props|self|this|req|request|res|ctx|context|secrets|vars|window|globalThis)[.[]/i;
 
 function acceptValue(value: string, quoted: boolean): boolean {
   if (value === '' || MASK.test(value) || VARIABLE.test(value)) return false;
   if (quoted) return true;
-  if (CODE_WORDS.has(value.toLowerCase())) return false;
-  if (value.includes('(') || value.includes(')')) return false;
+  if (CODE_WORDS.has(value.replace(/^=+/, '').toLowerCase())) return false;
+  if (CALL.test(value)) return false;
   if (CODE_REFERENCE.test(value)) return false;
   return true;
 }
 
-function assignment(key: string, kind: SecretKind, value = VALUE): Detector {
-  return { kind, re: new RegExp(`(?:${key})(?![A-Za-z0-9_])["']?${SEPARATOR}${value}`, 'gid'), accept: acceptValue };
+/** `<identifier ending in key>["']? <separator> <value>`. */
+function assignment(key: string, kind: SecretKind): Detector {
+  return { kind, re: new RegExp(`(?:${key})(?![A-Za-z0-9_])["']?${SEPARATOR}${VALUE}`, 'gid'), accept: acceptValue };
 }
 
 /** Letters and digits both: tells random keys from words joined by hyphens. */
@@ -262,8 +276,9 @@ function render(text: string, spans: Span[]): string {
 
 /** `-----BEGIN RSA PRIVATE KEY-----`, `-----BEGIN PGP PRIVATE KEY BLOCK-----`, PuTTY's `---- BEGIN SSH2 … ----`. */
 const PEM_LABEL = '(?: [A-Z0-9]{1,16}){0,4} PRIVATE KEY(?: BLOCK)?';
-const BEGIN_RE = new RegExp(`-{4,5} ?BEGIN${PEM_LABEL} ?-{4,5}`, 'g');
-const END_RE = new RegExp(`-{4,5} ?END${PEM_LABEL} ?-{4,5}`, 'g');
+const pemMarker = (word: string) => new RegExp(`-----${word}${PEM_LABEL}-----|---- ${word}${PEM_LABEL} ----`, 'g');
+const BEGIN_RE = pemMarker('BEGIN');
+const END_RE = pemMarker('END');
 /** Longer than any BEGIN / END marker: how far back a search resumes to find a marker split across writes. */
 const MARKER_OVERLAP = 128;
 
@@ -304,7 +319,7 @@ function lastBoundary(text: string, from: number): number {
 export class SecretRedactor {
   private buf = '';
   private mode = NORMAL;
-  /** NORMAL and PEM: how much of buf has been searched already (for boundaries, BEGIN, END). */
+  /** How much of buf has been searched already (for line boundaries, BEGIN and END markers). */
   private scanned = 0;
   /** PEM_OVERFLOW: the start of the held line was dropped, so it cannot be judged any more. */
   private lineTruncated = false;
@@ -329,7 +344,11 @@ export class SecretRedactor {
       case PEM:
         this.emitMarker('private_key');
         break;
-      // PEM_OVERFLOW, SKIP_LINE: the held text is dropped; it was marked already.
+      case PEM_OVERFLOW:
+        // The last, unfinished line of an over-long block: judged like a complete one.
+        if (!this.lineTruncated && !isKeyMaterialLine(this.buf)) this.emitText(this.buf);
+        break;
+      // SKIP_LINE: nothing is held.
     }
     this.buf = '';
     this.mode = NORMAL;
@@ -397,7 +416,8 @@ export class SecretRedactor {
   private cut(): boolean {
     const buf = this.buf;
     const spans = findSpans(buf);
-    let c = buf.length - CUT_TAIL;
+    const target = buf.length - CUT_TAIL;
+    let c = target;
     // Prefer to cut just after white space.
     for (let i = c - 1; i >= Math.max(0, c - 1024); i--) {
       const ch = buf.charCodeAt(i);
@@ -421,13 +441,15 @@ export class SecretRedactor {
       this.emitText(buf.slice(0, c));
       this.buf = buf.slice(c);
       this.scanned = this.buf.length;
-      return false;
+      // Still too long: one candidate reaches from the new start past the cut.
+      return this.buf.length > MAX_HELD_LINE ? this.cut() : false;
     }
-    // One candidate covers the whole held line: redact what is here, drop the rest of the line.
-    const end = open ? open.index : buf.length;
-    const kept = spans.filter((s) => s.start < end);
-    const last = kept[kept.length - 1];
-    if (last && last.end > end) last.end = end;
+    // One candidate covers the held line from its start past the cut: release the line up to the
+    // cut with what was found there redacted (a match crossing the cut is redacted up to it), mark
+    // the rest redacted and drop it up to the end of the line. The last CUT_TAIL characters are never
+    // shown, so no unfinished secret at the end of the held text shows either.
+    const end = Math.min(open ? open.index : buf.length, target);
+    const kept = spans.filter((s) => s.start < end).map((s) => ({ ...s, end: Math.min(s.end, end) }));
     if (kept.length > 0) this.redacted = true;
     this.out += render(buf.slice(0, end), kept);
     this.emitMarker('truncated');
@@ -449,8 +471,10 @@ export class SecretRedactor {
       return true;
     }
     if (buf.length > MAX_PEM_BLOCK) {
+      // The lines within the first 16 KiB are the block; from the line crossing the bound on, lines
+      // are judged one by one.
       this.emitMarker('private_key');
-      this.buf = buf.slice(buf.lastIndexOf('\n') + 1);
+      this.buf = buf.slice(buf.lastIndexOf('\n', MAX_PEM_BLOCK - 1) + 1);
       this.lineTruncated = false;
       this.mode = PEM_OVERFLOW;
       this.scanned = 0;
@@ -461,23 +485,15 @@ export class SecretRedactor {
   }
 
   private stepOverflow(): boolean {
+    // buf starts at a line start; its first `scanned` characters hold no '\n' and no END marker.
     const buf = this.buf;
+    END_RE.lastIndex = Math.max(0, this.scanned - MARKER_OVERLAP);
+    const end = END_RE.exec(buf);
+    const stop = end ? end.index : buf.length;
     let start = 0;
-    for (;;) {
-      const nl = buf.indexOf('\n', start);
-      const line = nl < 0 ? buf.slice(start) : buf.slice(start, nl + 1);
-      END_RE.lastIndex = 0;
-      const end = END_RE.exec(line);
-      if (end) {
-        this.buf = buf.slice(start + end.index + end[0].length);
-        this.mode = NORMAL;
-        this.scanned = 0;
-        this.lineTruncated = false;
-        return true;
-      }
-      if (nl < 0) break;
-      if (!this.lineTruncated && !isKeyMaterialLine(line)) {
-        this.buf = buf.slice(start);
+    for (let nl = buf.indexOf('\n', this.scanned); nl >= 0 && nl < stop; nl = buf.indexOf('\n', start)) {
+      if (!this.lineTruncated && !isKeyMaterialLine(buf.slice(start, nl + 1))) {
+        this.buf = buf.slice(start); // the block is over; this line is output again
         this.mode = NORMAL;
         this.scanned = 0;
         return true;
@@ -485,11 +501,19 @@ export class SecretRedactor {
       this.lineTruncated = false;
       start = nl + 1;
     }
+    if (end) {
+      this.buf = buf.slice(end.index + end[0].length);
+      this.mode = NORMAL;
+      this.scanned = 0;
+      this.lineTruncated = false;
+      return true;
+    }
     this.buf = buf.slice(start);
     if (this.buf.length > MAX_HELD_LINE) {
       this.buf = this.buf.slice(-MARKER_OVERLAP);
       this.lineTruncated = true;
     }
+    this.scanned = this.buf.length;
     return false;
   }
 
