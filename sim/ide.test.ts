@@ -126,3 +126,40 @@ describe('FR-3.7 pane state publishing', () => {
     publisher.dispose();
   });
 });
+
+describe('sensitive and protected files', () => {
+  it('extends the built-in patterns from .openspace/settings.json', async () => {
+    ide = await SimIde.create({
+      workspace: {
+        kind: 'memory',
+        files: {
+          '.openspace/settings.json': JSON.stringify({ 'openspace.security.sensitiveFilePatterns': ['*.secret.txt'], 'openspace.security.protectedFilePatterns': ['dist/**'] }),
+          'db.secret.txt': 'hunter2',
+          'plain.txt': 'ok',
+        },
+      },
+    });
+    expect(await ide.registry.executeCommand('openspace.file.read', { path: 'db.secret.txt' })).toMatchObject({ success: false, code: 'SENSITIVE_FILE' });
+    expect(await ide.registry.executeCommand('openspace.file.read', { path: '.env' })).toMatchObject({ success: false, code: 'SENSITIVE_FILE' });
+    expect(await ide.registry.executeCommand('openspace.file.read', { path: 'plain.txt' })).toMatchObject({ success: true, content: 'ok' });
+    expect(await ide.registry.executeCommand('openspace.file.write', { path: 'dist/x.js', content: '' })).toMatchObject({ success: false, code: 'PROTECTED_PATH' });
+    expect(await ide.registry.executeCommand('openspace.file.read', { path: '.openspace/settings.json' })).toMatchObject({ success: true });
+    expect(await ide.registry.executeCommand('openspace.file.write', { path: '.openspace/settings.json', content: '{}' })).toMatchObject({ success: false, code: 'PROTECTED_PATH' });
+  });
+
+  it('refuses a settings file it cannot use, saying what is wrong', async () => {
+    await expect(SimIde.create({ workspace: { kind: 'memory', files: { '.openspace/settings.json': '{ nope' } } })).rejects.toThrow(/settings\.json in the workspace is not valid JSON/);
+    await expect(
+      SimIde.create({ workspace: { kind: 'memory', files: { '.openspace/settings.json': JSON.stringify({ 'openspace.security.sensitiveFilePatterns': ['/etc/*'] }) } } }),
+    ).rejects.toThrow(/settings\.json/);
+  });
+
+  it('treats a symlink to a sensitive file as sensitive', async () => {
+    ide = await SimIde.create({ workspace: { kind: 'memory', files: { '.env': 'TOKEN=abc', 'notes.txt': 'hi' } } });
+    ide.workspace.fs.symlinkSync('/workspace/.env', '/workspace/innocent.txt');
+    expect(await ide.registry.executeCommand('openspace.file.read', { path: 'innocent.txt' })).toMatchObject({ success: false, code: 'SENSITIVE_FILE' });
+    ide.workspace.fs.symlinkSync('/workspace/.git', '/workspace/gitdir');
+    expect(await ide.registry.executeCommand('openspace.file.write', { path: 'gitdir/config', content: 'x' })).toMatchObject({ success: false, code: 'PROTECTED_PATH' });
+  });
+});
+

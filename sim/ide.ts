@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import type { IdePort } from '../src/commands/port.js';
 import type { CommandBridge } from '../src/hub/bridge.js';
+import { z } from 'zod';
+import { createFilePolicy, type FilePolicy } from '../src/security/file-policy.js';
 import { WorkspaceFiles } from '../src/store/workspace-files.js';
 import { SimEditors } from './editors.js';
 import { SimLayout } from './layout.js';
@@ -48,7 +50,8 @@ export class SimIde {
     if (backend === 'process' && workspace.kind !== 'disk') {
       throw new Error('Process terminals run a real shell and need a real directory: pass --workspace DIR, or use --terminal scripted.');
     }
-    const files = await WorkspaceFiles.create({ fs: workspace.fs, root: workspace.root, kind: workspace.kind });
+    const policy = readSettings(workspace);
+    const files = await WorkspaceFiles.create({ fs: workspace.fs, root: workspace.root, kind: workspace.kind, policy });
     const layout = new SimLayout();
     const spawn = async ({ cwd, shellPath }: { cwd: string; shellPath?: string }) => {
       const absolute = join(workspace.root, cwd);
@@ -64,5 +67,35 @@ export class SimIde {
   dispose(): void {
     this.terminals.dispose();
     this.editors.dispose();
+  }
+}
+
+/** The workspace's `.openspace/settings.json`, the simulated IDE's counterpart of Theia's preferences. */
+export const SETTINGS_FILE = '.openspace/settings.json';
+
+const Settings = z.looseObject({
+  'openspace.security.sensitiveFilePatterns': z.array(z.string()).optional(),
+  'openspace.security.protectedFilePatterns': z.array(z.string()).optional(),
+});
+
+function readSettings(workspace: LoadedWorkspace): FilePolicy {
+  const path = join(workspace.root, SETTINGS_FILE);
+  if (!workspace.fs.existsSync(path)) return createFilePolicy();
+  const where = `${SETTINGS_FILE} in the workspace`;
+  let json: unknown;
+  try {
+    json = JSON.parse(String(workspace.fs.readFileSync(path, 'utf8')));
+  } catch (err) {
+    throw new Error(`${where} is not valid JSON: ${(err as Error).message}`);
+  }
+  const parsed = Settings.safeParse(json);
+  if (!parsed.success) throw new Error(`${where}: ${z.prettifyError(parsed.error)}`);
+  try {
+    return createFilePolicy({
+      sensitivePatterns: parsed.data['openspace.security.sensitiveFilePatterns'],
+      protectedPatterns: parsed.data['openspace.security.protectedFilePatterns'],
+    });
+  } catch (err) {
+    throw new Error(`${where}: ${(err as Error).message}`);
   }
 }

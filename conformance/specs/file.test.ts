@@ -104,4 +104,25 @@ describe('CONTRACT-3.5 file commands', () => {
     const read = await ctx.agent.ok('openspace.editor.read_file', { path: 'shown.txt' });
     expect(read).toMatchObject({ content: 'one\ntwo\n', isOpen: true, isDirty: false, totalLines: 2 });
   });
+
+  it('T6 refuses to read sensitive files (.env, credentials.json), never searches them, and marks them in listings', async () => {
+    const env = await ctx.agent.fails('openspace.file.read', { path: '.env' }, 'SENSITIVE_FILE');
+    expect(env.error).toMatch(/\.env/);
+    expect(env.error).not.toMatch(/fixture-value/);
+    await ctx.agent.fails('openspace.file.read', { path: 'config/credentials.json' }, 'SENSITIVE_FILE');
+    await ctx.agent.fails('openspace.file.read', { path: './CONFIG/../.ENV' }, 'SENSITIVE_FILE');
+    await ctx.agent.fails('openspace.editor.read_file', { path: '.env' }, 'SENSITIVE_FILE');
+    const search = await ctx.agent.ok('openspace.file.search', { query: 'fixture-value' });
+    expect(search.matches).toEqual([]);
+    const root = await ctx.agent.ok('openspace.file.list', {});
+    expect(root.files).toContainEqual(expect.objectContaining({ path: '.env', sensitive: true }));
+    expect(root.files.find((f: { path: string }) => f.path === 'README.md').sensitive).toBeUndefined();
+  });
+
+  it('T7 refuses to write protected paths (.git, node_modules, .openspace) with PROTECTED_PATH, creating nothing', async () => {
+    await ctx.agent.fails('openspace.file.write', { path: '.git/config', content: 'x' }, 'PROTECTED_PATH');
+    await ctx.agent.fails('openspace.file.write', { path: 'node_modules/evil/index.js', content: 'x' }, 'PROTECTED_PATH');
+    await ctx.agent.fails('openspace.file.write', { path: 'sub/.openspace/settings.json', content: '{}' }, 'PROTECTED_PATH');
+    await ctx.agent.fails('openspace.file.list', { path: 'node_modules' }, 'FILE_NOT_FOUND');
+  });
 });

@@ -82,6 +82,7 @@ export const FileInfo = z.object({
   name: z.string(),
   type: z.enum(['file', 'directory', 'symlink']),
   size: z.number().int().optional(),
+  sensitive: z.literal(true).optional().describe('Set on files agents may not read (keys, credentials, .env)'),
 });
 export type FileInfo = z.infer<typeof FileInfo>;
 

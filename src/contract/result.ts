@@ -12,6 +12,8 @@ export const ERROR_CODES = {
   NOT_A_DIRECTORY: 'The path names a file where a directory was expected.',
   BINARY_FILE: 'The file holds binary data, not text.',
   FILE_TOO_LARGE: 'The file is larger than a tool may read at once; read a line range instead.',
+  SENSITIVE_FILE: 'The file matches a sensitive-file pattern (keys, credentials, .env, .git); agents may not read it.',
+  PROTECTED_PATH: 'The path is protected from agent writes (.git, node_modules, .theia, .openspace).',
   PATH_OUTSIDE_WORKSPACE: 'The path, after resolving `..` and symlinks, lies outside the workspace root.',
   PANE_NOT_FOUND: 'No pane or content with that ID is open.',
   EDITOR_NOT_OPEN: 'The file is not open in an editor; open it with openspace.editor.open first.',

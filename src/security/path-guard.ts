@@ -37,6 +37,8 @@ export interface ResolvedPath {
   absolute: string;
   /** The physical path with every symlink resolved, when the path exists; undefined when it does not. */
   real: string | undefined;
+  /** Where the path physically lands, existing or not (symlinks followed, dangling ones too). */
+  physical: string;
 }
 
 /** As many links as Linux follows before ELOOP. */
@@ -103,7 +105,7 @@ export class PathGuard {
 
     const { physical, exists } = await this.physical(absolute, input);
     if (this.within(rootReal, physical) === undefined) throw this.outside(input, true);
-    return { relative, absolute, real: exists ? physical : undefined };
+    return { relative, absolute, real: exists ? physical : undefined, physical };
   }
 
   /** `target` relative to `base` with '/' separators when it lies inside it (component-wise), else undefined. */

@@ -20,6 +20,7 @@ import picomatch from 'picomatch/posix.js';
 import type { Disposable, FileStat, SearchOptions, WorkspacePort } from '../commands/port.js';
 import type { FileInfo, SearchMatch } from '../contract/index.js';
 import { ToolError } from '../contract/result.js';
+import { createFilePolicy, type FilePolicy } from '../security/file-policy.js';
 import { PathGuard, type FsLike } from '../security/path-guard.js';
 
 /** Files larger than this are never read whole. */
@@ -59,6 +60,8 @@ export interface WorkspaceFilesOptions {
   kind: 'disk' | 'memory';
   /** Defaults to true on macOS and Windows disks, false otherwise. */
   caseInsensitive?: boolean;
+  /** Which paths agents may not read (sensitive) or write (protected); defaults to the built-in lists. */
+  policy?: FilePolicy;
 }
 
 type EntryType = 'file' | 'directory' | 'symlink' | 'other';
@@ -206,6 +209,7 @@ export class WorkspaceFiles implements WorkspacePort {
     private readonly fs: WorkspaceFs,
     readonly guard: PathGuard,
     readonly kind: 'disk' | 'memory',
+    readonly policy: FilePolicy,
   ) {
     this.p = kind === 'memory' ? nodePath.posix : nodePath;
   }
@@ -216,7 +220,7 @@ export class WorkspaceFiles implements WorkspacePort {
     const caseInsensitive =
       options.caseInsensitive ?? (options.kind === 'disk' && (process.platform === 'darwin' || process.platform === 'win32'));
     const guard = await PathGuard.create(fs, options.root, { path: p, caseInsensitive });
-    return new WorkspaceFiles(fs, guard, options.kind);
+    return new WorkspaceFiles(fs, guard, options.kind, options.policy ?? createFilePolicy());
   }
 
   /** The workspace root, absolute. */
@@ -238,7 +242,16 @@ export class WorkspaceFiles implements WorkspacePort {
   }
 
   async readText(path: string): Promise<{ text: string; size: number }> {
-    const { real } = await this.guard.resolve(path);
+    const resolved = await this.guard.resolve(path);
+    const { real } = resolved;
+    const pattern = await this.policyMatch(resolved, (p) => this.policy.isSensitive(p));
+    if (pattern !== undefined) {
+      throw new ToolError(
+        'SENSITIVE_FILE',
+        `${describe(path)} matches the sensitive-file pattern "${pattern}" (keys, credentials, .env, .git); agents may not read it. Ask the person for what you need.`,
+        { pattern },
+      );
+    }
     const st = await this.statOrNotFound(real, path);
     if (!st.isFile()) {
       throw new ToolError(
@@ -267,7 +280,16 @@ export class WorkspaceFiles implements WorkspacePort {
   }
 
   async writeText(path: string, text: string): Promise<{ bytes: number; created: boolean }> {
-    const { relative, absolute, real } = await this.guard.resolve(path);
+    const resolved = await this.guard.resolve(path);
+    const { relative, absolute, real } = resolved;
+    const pattern = await this.policyMatch(resolved, (p) => this.policy.isProtected(p));
+    if (pattern !== undefined) {
+      throw new ToolError(
+        'PROTECTED_PATH',
+        `${describe(path)} is protected by the pattern "${pattern}" (.git, node_modules, .theia, .openspace); agents may not write there.`,
+        { pattern },
+      );
+    }
     let target = absolute;
     let mode: number | undefined;
     if (real !== undefined) {
@@ -323,6 +345,7 @@ export class WorkspaceFiles implements WorkspacePort {
         name: e.name,
         type: e.type === 'other' ? 'file' : e.type,
         ...(e.type === 'file' ? { size: e.size } : {}),
+        ...(this.policy.isSensitive(e.rel) !== undefined ? { sensitive: true } : {}),
       });
       return files.length > limit;
     };
@@ -347,7 +370,9 @@ export class WorkspaceFiles implements WorkspacePort {
     const start = await this.directory(options.path ?? '');
     const include = normaliseGlob(options.includePattern);
     const exclude = normaliseGlob(options.excludePattern);
-    const accept = globFilter(include, exclude);
+    const globs = globFilter(include, exclude);
+    // Sensitive files are never searched, so their contents never reach an agent.
+    const accept = (rel: string) => globs(rel) && this.policy.isSensitive(rel) === undefined;
     const maxResults = Math.max(0, options.maxResults);
     const levels = await this.ancestorLevels(start.rel);
     if (levels === undefined) return { matches: [], truncated: false };
@@ -366,6 +391,17 @@ export class WorkspaceFiles implements WorkspacePort {
   }
 
   // ---------------------------------------------------------------------------------------------
+
+  /**
+   * The policy verdict for a path as given and for where it really leads (a symlink named
+   * notes.txt pointing at .env is as sensitive as .env).
+   */
+  private async policyMatch(resolved: { relative: string; physical: string }, match: (rel: string) => string | undefined) {
+    const direct = match(resolved.relative);
+    if (direct !== undefined) return direct;
+    const physical = this.guard.within(await this.guard.realRoot(), resolved.physical);
+    return physical === undefined || physical === resolved.relative ? undefined : match(physical);
+  }
 
   private async statOrNotFound(real: string | undefined, path: string): Promise<StatsLike> {
     if (real === undefined) throw notFound(path);
