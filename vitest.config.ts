@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /** A running hub given by URL is one IDE shared by every spec file: run the files one after another. */
-const sharedTarget = /^https?:/.test(process.env.OPENSPACE_TARGET ?? '');
+const sharedTarget = /^https?:|^theia$/.test(process.env.OPENSPACE_TARGET ?? '');
 
 const shared = {
   fileParallelism: !sharedTarget,

@@ -3,6 +3,7 @@
  *   sim (default)  a hub on the simulated IDE, started in process, on a fresh copy of the fixture workspace:
  *                  in memory with the scripted shell, or with OPENSPACE_SIM_WORKSPACE=disk in a temporary
  *                  directory with real shells (node-pty) and ripgrep;
+ *   theia          the built Theia app on a fresh copy of the fixture, shown in headless Chromium;
  *   <URL>          a running hub (its MCP URL), whatever IDE it serves.
  * Tests talk to every target only through MCP and HTTP; a `probe` gives sim-only views for
  * effects no tool shows (what a person at the keyboard does).
@@ -24,6 +25,8 @@ export interface Target {
   mcpUrl: string;
   /** The simulated IDE itself, when the target is one. */
   sim?: SimIde;
+  /** The browser page showing the IDE, when the target is Theia. */
+  page?: import('playwright-core').Page;
   close(): Promise<void>;
 }
 
@@ -53,6 +56,11 @@ export async function startTarget(options: TargetOptions = {}): Promise<Target> 
         if (dir) await rm(dir, { recursive: true, force: true });
       },
     };
+  }
+  if (target === 'theia') {
+    const { startTheiaTarget } = await import('./theia-target.js');
+    const theia = await startTheiaTarget(FIXTURE_WORKSPACE);
+    return { name: 'theia', origin: theia.origin, mcpUrl: theia.mcpUrl, page: theia.page, close: () => theia.close() };
   }
   if (/^https?:\/\//.test(target)) {
     const url = new URL(target);

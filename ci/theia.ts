@@ -1,0 +1,95 @@
+/**
+ * npm run theia -- --workspace DIR [--port N]
+ * Installs the Theia app on first use, builds it when its sources changed, and starts Theia on
+ * 127.0.0.1 with the OpenSpace hub mounted on the same port; prints the client configuration.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { clientConfig } from '../src/hub/client-config.js';
+
+export const THEIA_APP = fileURLToPath(new URL('../theia-app', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+function newest(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name))));
+}
+
+function run(command: string, args: string[], what: string): void {
+  process.stderr.write(`openspace: ${what}…\n`);
+  const result = spawnSync(command, args, { cwd: THEIA_APP, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (result.status !== 0) {
+    process.stderr.write(`openspace: ${what} failed (exit ${result.status}).\n`);
+    process.exit(1);
+  }
+}
+
+/** Install (npm ci) when node_modules is missing or older than the lock file; build when sources are newer than the bundle. */
+export function prepareTheia(): void {
+  const installed = join(THEIA_APP, 'node_modules', '.package-lock.json');
+  if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(join(THEIA_APP, 'package-lock.json')).mtimeMs) {
+    run('npm', ['ci', '--no-audit', '--no-fund'], 'installing the Theia app (first run, about a minute)');
+  }
+  const bundle = join(THEIA_APP, 'lib', 'backend', 'main.js');
+  const sources = [join(ROOT, 'src'), join(THEIA_APP, 'openspace', 'src'), join(THEIA_APP, 'package.json')];
+  if (!existsSync(bundle) || Math.max(...sources.map(newest)) > statSync(bundle).mtimeMs) {
+    run('npx', ['theia', 'build', '--mode', 'development'], 'building the Theia app');
+  }
+}
+
+/** Start Theia's backend on a workspace; resolves with its origin once it listens. */
+export function startTheia(workspace: string, port: number, stdio: 'inherit' | 'pipe' = 'inherit', env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [join(THEIA_APP, 'lib', 'backend', 'main.js'), workspace, '--hostname', '127.0.0.1', '--port', String(port)], {
+    cwd: THEIA_APP,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', stdio === 'inherit' ? 'inherit' : 'pipe'],
+  });
+  const origin = new Promise<string>((resolveOrigin, reject) => {
+    let seen = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /listening on (http:\/\/[^\s]+?)\.?\s/i.exec(seen);
+      if (match) resolveOrigin(match[1]!.replace(/\/$/, ''));
+    });
+    child.once('exit', (code) => reject(new Error(`Theia exited with code ${code} before listening:\n${seen}`)));
+  });
+  return { child, origin };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { workspace: { type: 'string' }, port: { type: 'string', default: '3000' } } });
+  if (!values.workspace) {
+    process.stderr.write('Usage: npm run theia -- --workspace DIR [--port N]\n');
+    process.exit(2);
+  }
+  const workspace = resolve(values.workspace);
+  if (!existsSync(workspace) || !statSync(workspace).isDirectory()) {
+    process.stderr.write(`openspace: --workspace ${values.workspace} is not a directory\n`);
+    process.exit(2);
+  }
+  prepareTheia();
+  const { child, origin } = startTheia(workspace, Number(values.port));
+  const url = await origin;
+  process.stdout.write(
+    [
+      'OpenSpace on Theia is ready.',
+      `  Open the IDE:  ${url}`,
+      `  Workspace:     ${workspace}`,
+      clientConfig(`${url}/mcp`, `${url}/openspace/instructions`),
+      '',
+      'Agent tools work while a browser window shows the IDE. Press Ctrl+C to stop.',
+      '',
+    ].join('\n'),
+  );
+  child.stdout!.resume();
+  const stop = () => child.kill('SIGTERM');
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  child.once('exit', (code) => process.exit(code ?? 0));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) await main();

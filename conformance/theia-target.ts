@@ -1,0 +1,63 @@
+/**
+ * The real Theia IDE as a conformance target: the built Theia backend on a fresh copy of the
+ * fixture workspace, and a headless Chromium window showing it (agent tools need a window: the
+ * CommandBridge lives in the frontend). Build it first with `npm run theia:build`.
+ */
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startTheia } from '../ci/theia.js';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export interface TheiaTarget {
+  origin: string;
+  mcpUrl: string;
+  workspace: string;
+  browser: Browser;
+  page: Page;
+  close(): Promise<void>;
+}
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** Wait until the hub reports a connected IDE window. */
+export async function waitForBridge(origin: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const health = (await (await fetch(`${origin}/openspace/health`)).json()) as { bridge: { connected: boolean } };
+    if (health.bridge.connected) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`No Theia window connected to the hub at ${origin} within ${timeoutMs} ms`);
+}
+
+export async function startTheiaTarget(fixture: string): Promise<TheiaTarget> {
+  const workspace = await mkdtemp(join(tmpdir(), 'openspace-theia-'));
+  const config = await mkdtemp(join(tmpdir(), 'openspace-theia-config-'));
+  await cp(fixture, workspace, { recursive: true });
+  const { child, origin: listening } = startTheia(workspace, 0, 'pipe', { THEIA_CONFIG_DIR: config });
+  const origin = await listening;
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await page.goto(origin);
+  await waitForBridge(origin);
+  return {
+    origin,
+    mcpUrl: `${origin}/mcp`,
+    workspace,
+    browser,
+    page,
+    async close() {
+      await browser.close();
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      await rm(workspace, { recursive: true, force: true });
+      await rm(config, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { inject, injectable } from '@theia/core/shared/inversify';
+import type { Widget } from '@theia/core/lib/browser/widgets';
+import URI from '@theia/core/lib/common/uri';
+import { EditorWidget } from '@theia/editor/lib/browser/editor-widget';
+import { TerminalWidget } from '@theia/terminal/lib/browser/base/terminal-widget';
+import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
+import type { ContentType } from '../../../../src/contract/index.js';
+
+/** How a widget is named to an agent: a workspace-relative path for editors, the terminal ID, a view ID otherwise. */
+@injectable()
+export class ContentIds {
+  @inject(WorkspaceService) protected readonly workspace!: WorkspaceService;
+
+  get rootUri(): URI | undefined {
+    return this.workspace.tryGetRoots()[0]?.resource;
+  }
+
+  /** The workspace root as a file-system path. */
+  get rootPath(): string {
+    const root = this.rootUri;
+    if (!root) throw new Error('No workspace is open in the IDE.');
+    return root.path.fsPath();
+  }
+
+  uriOf(path: string): URI {
+    const root = this.rootUri;
+    if (!root) throw new Error('No workspace is open in the IDE.');
+    return path === '' ? root : root.resolve(path);
+  }
+
+  pathOf(uri: URI): string {
+    const root = this.rootUri;
+    const relative = root?.relative(uri);
+    return relative !== undefined ? relative.toString() : uri.path.fsPath();
+  }
+
+  typeOf(widget: Widget): ContentType {
+    if (widget instanceof EditorWidget) return 'editor';
+    if (widget instanceof TerminalWidget) return 'terminal';
+    return 'view';
+  }
+
+  idOf(widget: Widget): string {
+    if (widget instanceof EditorWidget) return this.pathOf(widget.editor.uri);
+    return widget.id;
+  }
+}

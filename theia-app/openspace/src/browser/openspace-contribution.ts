@@ -1,0 +1,116 @@
+import { FrontendApplicationContribution } from '@theia/core/lib/browser/frontend-application-contribution';
+import { KeybindingContribution, KeybindingRegistry } from '@theia/core/lib/browser/keybinding';
+import { ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
+import { CommandContribution, CommandRegistry } from '@theia/core/lib/common/command';
+import type { RpcProxy } from '@theia/core/lib/common/messaging/proxy-factory';
+import { MessageService } from '@theia/core/lib/common/message-service';
+import { inject, injectable, interfaces } from '@theia/core/shared/inversify';
+import { COMMANDS, runCommand, type CommandResult } from '../../../../src/commands/index.js';
+import type { IdePort } from '../../../../src/commands/port.js';
+import { StatePublisher } from '../../../../src/commands/state-publisher.js';
+import { BRIDGE_PATH, type BridgeBackend, type BridgeFrontend } from '../common/protocol.js';
+import { HAS_AGENT_HIGHLIGHTS, TheiaEditorPort } from './theia-editor-port.js';
+import { RemoteWorkspacePort } from './remote-workspace-port.js';
+import { TheiaShellPort } from './theia-shell-port.js';
+import { TheiaTerminalPort } from './theia-terminal-port.js';
+
+export const TheiaIdePort = Symbol('TheiaIdePort');
+
+/** Connects this window to the backend's bridge endpoint, exposing `frontend` to it. */
+export const BridgeConnector = Symbol('BridgeConnector');
+export type BridgeConnector = (frontend: BridgeFrontend) => RpcProxy<BridgeBackend>;
+
+export function createBridgeConnector(ctx: interfaces.Context): BridgeConnector {
+  return (frontend) => ServiceConnectionProvider.createProxy<BridgeBackend>(ctx.container, BRIDGE_PATH, frontend);
+}
+
+export function createIdePort(ctx: interfaces.Context): IdePort {
+  return {
+    shell: ctx.container.get(TheiaShellPort),
+    editors: ctx.container.get(TheiaEditorPort),
+    terminals: ctx.container.get(TheiaTerminalPort),
+    workspace: ctx.container.get(RemoteWorkspacePort),
+  };
+}
+
+const CLEAR_ON_ESCAPE = 'openspace.editor.clearHighlightsOnEscape';
+
+/**
+ * Every openspace.* tool as a command in Theia's CommandRegistry (TC-3.1.3), labelled
+ * "OpenSpace: …" for the palette; the agent reaches the very same handlers through the bridge.
+ */
+@injectable()
+export class OpenSpaceCommandContribution implements CommandContribution, KeybindingContribution {
+  @inject(TheiaIdePort) protected readonly ide!: IdePort;
+  @inject(TheiaEditorPort) protected readonly editors!: TheiaEditorPort;
+  @inject(MessageService) protected readonly messages!: MessageService;
+
+  registerCommands(registry: CommandRegistry): void {
+    for (const command of COMMANDS.values()) {
+      registry.registerCommand(
+        { id: command.tool.name, label: `OpenSpace: ${command.tool.title}` },
+        {
+          execute: async (args?: unknown) => {
+            const fromPalette = args === undefined;
+            const result = await runCommand(command, this.ide, args ?? {});
+            if (fromPalette) this.report(command.tool.title, result);
+            return result;
+          },
+        },
+      );
+    }
+    registry.registerCommand({ id: CLEAR_ON_ESCAPE }, { execute: () => this.editors.clearHighlightsInCurrentEditor() });
+  }
+
+  registerKeybindings(keybindings: KeybindingRegistry): void {
+    keybindings.registerKeybinding({ command: CLEAR_ON_ESCAPE, keybinding: 'escape', when: `editorTextFocus && ${HAS_AGENT_HIGHLIGHTS}` });
+  }
+
+  /** A person running a command from the palette sees what it did. */
+  private report(title: string, result: CommandResult): void {
+    if (result.success) void this.messages.info(`OpenSpace: ${title} — done.`);
+    else void this.messages.error(`OpenSpace: ${title} — ${result.error}`);
+  }
+}
+
+/**
+ * BridgeContribution (FR-3.7): offers this window's CommandRegistry to the hub as its
+ * CommandBridge, registers it on start, on reconnection and whenever the window gains focus (the
+ * last focused window serves), and publishes the pane layout to the hub at most once a second.
+ */
+@injectable()
+export class BridgeContribution implements FrontendApplicationContribution {
+  @inject(CommandRegistry) protected readonly commands!: CommandRegistry;
+  @inject(TheiaIdePort) protected readonly ide!: IdePort;
+  @inject(BridgeConnector) protected readonly connect!: BridgeConnector;
+
+  private backend!: RpcProxy<BridgeBackend>;
+  private publisher: StatePublisher | undefined;
+
+  onStart(): void {
+    const frontend: BridgeFrontend = {
+      execute: (commandId, args) => this.commands.executeCommand<CommandResult>(commandId, args) as Promise<CommandResult>,
+    };
+    this.backend = this.connect(frontend);
+    this.backend.onDidOpenConnection(() => void this.register());
+    window.addEventListener('focus', () => void this.register());
+  }
+
+  onDidInitializeLayout(): void {
+    void this.register();
+    this.publisher = new StatePublisher(this.ide, (snapshot) => post('/openspace/state', snapshot));
+  }
+
+  onStop(): void {
+    this.publisher?.dispose();
+  }
+
+  private async register(): Promise<void> {
+    const bridgeId = await this.backend.bridgeId();
+    await post('/openspace/register-bridge', { bridgeId });
+  }
+}
+
+async function post(path: string, body: unknown): Promise<void> {
+  await fetch(new URL(path, window.location.href), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}

@@ -1,0 +1,31 @@
+import { FrontendApplicationContribution } from '@theia/core/lib/browser/frontend-application-contribution';
+import { KeybindingContribution } from '@theia/core/lib/browser/keybinding';
+import { CommandContribution } from '@theia/core/lib/common/command';
+import { ContainerModule } from '@theia/core/shared/inversify';
+import { PreferenceContribution } from '@theia/core/lib/common/preferences/preference-schema';
+import { OpenSpacePreferenceContribution } from '../common/preferences.js';
+import { BridgeConnector, BridgeContribution, createBridgeConnector, createIdePort, OpenSpaceCommandContribution, TheiaIdePort } from './openspace-contribution.js';
+import { ContentIds } from './content-ids.js';
+import { createFilesBackendProxy, FilesBackendProxy, RemoteWorkspacePort } from './remote-workspace-port.js';
+import { TheiaEditorPort } from './theia-editor-port.js';
+import { TheiaShellPort } from './theia-shell-port.js';
+import { TheiaTerminalPort } from './theia-terminal-port.js';
+import './style/openspace.css';
+
+export default new ContainerModule((bind) => {
+  bind(OpenSpacePreferenceContribution).toSelf().inSingletonScope();
+  bind(PreferenceContribution).toService(OpenSpacePreferenceContribution);
+  bind(ContentIds).toSelf().inSingletonScope();
+  bind(TheiaShellPort).toSelf().inSingletonScope();
+  bind(FilesBackendProxy).toDynamicValue(createFilesBackendProxy).inSingletonScope();
+  bind(RemoteWorkspacePort).toSelf().inSingletonScope();
+  bind(TheiaEditorPort).toSelf().inSingletonScope();
+  bind(TheiaTerminalPort).toSelf().inSingletonScope();
+  bind(TheiaIdePort).toDynamicValue(createIdePort).inSingletonScope();
+  bind(OpenSpaceCommandContribution).toSelf().inSingletonScope();
+  bind(CommandContribution).toService(OpenSpaceCommandContribution);
+  bind(KeybindingContribution).toService(OpenSpaceCommandContribution);
+  bind(BridgeConnector).toDynamicValue(createBridgeConnector).inSingletonScope();
+  bind(BridgeContribution).toSelf().inSingletonScope();
+  bind(FrontendApplicationContribution).toService(BridgeContribution);
+});

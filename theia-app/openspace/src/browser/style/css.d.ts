@@ -1,0 +1,2 @@
+/** Theia's esbuild build bundles CSS imported for its side effects. */
+declare module '*.css';

@@ -1,0 +1,199 @@
+import { ContextKeyService, type ContextKey } from '@theia/core/lib/browser/context-key-service';
+import { DisposableCollection } from '@theia/core/lib/common/disposable';
+import { EditorManager } from '@theia/editor/lib/browser/editor-manager';
+import type { EditorWidget } from '@theia/editor/lib/browser/editor-widget';
+import { MonacoEditor } from '@theia/monaco/lib/browser/monaco-editor';
+import * as monaco from '@theia/monaco-editor-core';
+import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
+import { ToolError } from '../../../../src/contract/index.js';
+import type { EditorPort, EditorState, Highlight, Placement, Position } from '../../../../src/commands/port.js';
+import { ContentIds } from './content-ids.js';
+import { RemoteWorkspacePort } from './remote-workspace-port.js';
+import { TheiaShellPort } from './theia-shell-port.js';
+
+/** Context key that lets Escape clear the agent's highlights in the focused editor (AC-3.2.3). */
+export const HAS_AGENT_HIGHLIGHTS = 'openspace.editorHasAgentHighlights';
+
+interface LiveHighlight extends Highlight {
+  decorations: monaco.editor.IEditorDecorationsCollection;
+}
+
+/** Editors over EditorManager and Monaco: reveal in the centre, decorations keyed by highlight ID. */
+@injectable()
+export class TheiaEditorPort implements EditorPort {
+  @inject(EditorManager) protected readonly editors!: EditorManager;
+  @inject(TheiaShellPort) protected readonly shell!: TheiaShellPort;
+  @inject(ContentIds) protected readonly ids!: ContentIds;
+  @inject(RemoteWorkspacePort) protected readonly workspace!: RemoteWorkspacePort;
+  @inject(ContextKeyService) protected readonly contextKeys!: ContextKeyService;
+
+  private readonly live = new Map<string, LiveHighlight>();
+  private readonly classes = new Map<string, string>();
+  private hasHighlights!: ContextKey<boolean>;
+  private styles!: HTMLStyleElement;
+
+  @postConstruct()
+  protected init(): void {
+    this.hasHighlights = this.contextKeys.createKey<boolean>(HAS_AGENT_HIGHLIGHTS, false);
+    this.styles = document.head.appendChild(document.createElement('style'));
+    this.editors.onCreated((widget) => this.watch(widget));
+    this.editors.onCurrentEditorChanged(() => this.updateContextKey());
+    // A write through the file service shows at once in a clean editor, without waiting for the file watcher.
+    this.workspace.onFileWritten((path) => {
+      const model = this.monacoOf(path)?.document;
+      if (model && !model.dirty) void model.sync();
+    });
+  }
+
+  async open(path: string, options: { placement?: Placement; selection?: { start: Position; end: Position } }): Promise<EditorState> {
+    const uri = this.ids.uriOf(path);
+    const selection = options.selection && {
+      start: { line: options.selection.start.line - 1, character: options.selection.start.column - 1 },
+      end: { line: options.selection.end.line - 1, character: options.selection.end.column - 1 },
+    };
+    const existing = this.widgetOf(path);
+    const widget = existing ?? (await this.editors.open(uri, { mode: 'activate', selection, revealOption: 'center' }));
+    const placement = options.placement ?? {};
+    if (existing || placement.splitDirection || placement.targetPaneId || placement.area) await this.shell.place(widget, 'main', placement);
+    if (existing && selection) {
+      widget.editor.selection = { ...selection, direction: 'ltr' } as never;
+      this.monacoOf(path)?.getControl().revealLineInCenter(selection.start.line + 1);
+    }
+    return this.stateOf(widget);
+  }
+
+  get(path: string): EditorState | undefined {
+    const widget = this.widgetOf(path);
+    return widget && this.stateOf(widget);
+  }
+
+  list(): EditorState[] {
+    return this.editors.all.map((w) => this.stateOf(w));
+  }
+
+  current(): string | undefined {
+    const widget = this.editors.currentEditor;
+    return widget && this.ids.pathOf(widget.editor.uri);
+  }
+
+  async close(path: string): Promise<void> {
+    for (const h of [...this.live.values()]) if (h.path === path) await this.removeHighlight(h.highlightId);
+    const widget = this.widgetOf(path);
+    if (widget) await this.shell.closeContent(path);
+  }
+
+  async reveal(path: string, position: Position): Promise<EditorState> {
+    const widget = this.require(path);
+    widget.editor.cursor = { line: position.line - 1, character: position.column - 1 };
+    this.monacoOf(path)?.getControl().revealLineInCenter(position.line);
+    await this.shell.focusContent(path);
+    return this.stateOf(widget);
+  }
+
+  text(path: string): string | undefined {
+    return this.widgetOf(path)?.editor.document.getText();
+  }
+
+  async setHighlight(highlight: Highlight): Promise<void> {
+    const editor = this.monacoOf(highlight.path);
+    if (!editor) throw new ToolError('EDITOR_NOT_OPEN', `${highlight.path} is not open in an editor.`);
+    await this.removeHighlight(highlight.highlightId);
+    const className = this.classFor(highlight.color);
+    const decorations = editor.getControl().createDecorationsCollection(
+      highlight.ranges.map((r) => ({
+        range: new monaco.Range(r.startLine, r.startColumn ?? 1, r.endLine, r.endColumn ?? Number.MAX_SAFE_INTEGER),
+        options: {
+          className: `openspace-highlight ${className}`,
+          isWholeLine: r.startColumn === undefined && r.endColumn === undefined,
+          overviewRuler: { color: highlight.color, position: monaco.editor.OverviewRulerLane.Full },
+          stickiness: monaco.editor.TrackedRangeStickiness.NeverGrowsWhenTypingAtEdges,
+        },
+      })),
+    );
+    this.live.set(highlight.highlightId, { ...highlight, decorations });
+    this.updateContextKey();
+  }
+
+  async removeHighlight(highlightId: string): Promise<void> {
+    this.live.get(highlightId)?.decorations.clear();
+    this.live.delete(highlightId);
+    this.updateContextKey();
+  }
+
+  highlights(): Highlight[] {
+    return [...this.live.values()].map(({ highlightId, path, ranges, color }) => ({ highlightId, path, ranges, color }));
+  }
+
+  /** Escape in an editor: clear the agent's highlights shown there. */
+  clearHighlightsInCurrentEditor(): string[] {
+    const path = this.current();
+    const cleared = [...this.live.values()].filter((h) => h.path === path).map((h) => h.highlightId);
+    for (const id of cleared) void this.removeHighlight(id);
+    return cleared;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private watch(widget: EditorWidget): void {
+    const toDispose = new DisposableCollection();
+    const monacoEditor = MonacoEditor.get(widget);
+    if (monacoEditor) toDispose.push(monacoEditor.document.onDirtyChanged(() => this.shell.notify()));
+    widget.disposed.connect(() => {
+      toDispose.dispose();
+      const path = this.ids.pathOf(widget.editor.uri);
+      for (const h of [...this.live.values()]) if (h.path === path) void this.removeHighlight(h.highlightId);
+    });
+  }
+
+  private updateContextKey(): void {
+    const path = this.current();
+    this.hasHighlights.set([...this.live.values()].some((h) => h.path === path));
+  }
+
+  /** One CSS class per colour, so an agent's colour choice becomes a background. */
+  private classFor(color: string): string {
+    let name = this.classes.get(color);
+    if (!name) {
+      name = `openspace-highlight-${this.classes.size}`;
+      this.classes.set(color, name);
+      this.styles.sheet?.insertRule(`.monaco-editor .${name} { background-color: ${color}; }`);
+    }
+    return name;
+  }
+
+  private widgetOf(path: string): EditorWidget | undefined {
+    return this.editors.all.find((w) => this.ids.pathOf(w.editor.uri) === path);
+  }
+
+  private require(path: string): EditorWidget {
+    const widget = this.widgetOf(path);
+    if (!widget) throw new ToolError('EDITOR_NOT_OPEN', `${path} is not open in an editor.`);
+    return widget;
+  }
+
+  private monacoOf(path: string): MonacoEditor | undefined {
+    const widget = this.widgetOf(path);
+    return widget && MonacoEditor.get(widget);
+  }
+
+  private stateOf(widget: EditorWidget): EditorState {
+    const editor = widget.editor;
+    const path = this.ids.pathOf(editor.uri);
+    const visible = MonacoEditor.get(widget)?.getControl().getVisibleRanges()[0];
+    const selection = editor.selection;
+    const lines = editor.document.lineCount;
+    return {
+      path,
+      editorId: widget.id,
+      paneId: this.shell.paneOf(widget) ?? '',
+      lineCount: lines,
+      cursor: { line: editor.cursor.line + 1, column: editor.cursor.character + 1 },
+      selection: {
+        start: { line: selection.start.line + 1, column: selection.start.character + 1 },
+        end: { line: selection.end.line + 1, column: selection.end.character + 1 },
+      },
+      visibleRange: visible ? { startLine: visible.startLineNumber, endLine: visible.endLineNumber } : { startLine: 1, endLine: Math.min(lines, 1) },
+      isDirty: editor.document.dirty,
+    };
+  }
+}

@@ -1,0 +1,273 @@
+import { ApplicationShell } from '@theia/core/lib/browser/shell/application-shell';
+import { Saveable } from '@theia/core/lib/browser/saveable';
+import type { TabBar, Widget } from '@theia/core/lib/browser/widgets';
+import { Emitter } from '@theia/core/lib/common/event';
+import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
+import { ToolError, type ContentType, type Geometry, type PaneArea, type PaneInfo } from '../../../../src/contract/index.js';
+import type { Disposable, Listener, PaneLayout, Placement, ShellPort } from '../../../../src/commands/port.js';
+import { ContentIds } from './content-ids.js';
+
+interface Pane {
+  id: string;
+  area: PaneArea;
+  widgets: Widget[];
+  current: Widget | undefined;
+  /** Element whose box is the pane's tab strip, and one whose box is its content. */
+  boxes: Element[];
+}
+
+/** Lumino's DockLayout configuration, the part we edit to resize main-area panes. */
+type AreaConfig =
+  | { type: 'tab-area'; widgets: Widget[]; currentIndex: number }
+  | { type: 'split-area'; orientation: 'horizontal' | 'vertical'; children: AreaConfig[]; sizes: number[] };
+
+const MIN_PERCENT = 5;
+
+/**
+ * PaneService (FR-3.1) over Theia's ApplicationShell: panes are tab bars — `main-N` in the editor
+ * area, `bottom`/`bottom-N` in the bottom panel, `left` and `right` for the side panels — with
+ * geometry in percent of the window measured from the DOM.
+ */
+@injectable()
+export class TheiaShellPort implements ShellPort {
+  @inject(ApplicationShell) protected readonly shell!: ApplicationShell;
+  @inject(ContentIds) protected readonly ids!: ContentIds;
+
+  private readonly paneIds = new WeakMap<TabBar<Widget>, string>();
+  /** The pane each widget was last seen in: Lumino replaces tab bars when it relayouts, the widgets stay. */
+  private readonly lastPaneOf = new WeakMap<Widget, string>();
+  private mainCounter = 0;
+  private bottomCounter = 0;
+  private readonly changed = new Emitter<void>();
+
+  @postConstruct()
+  protected init(): void {
+    const fire = () => this.changed.fire();
+    this.shell.mainPanel.layoutModified.connect(fire);
+    this.shell.bottomPanel.layoutModified.connect(fire);
+    this.shell.onDidAddWidget(fire);
+    this.shell.onDidRemoveWidget(fire);
+    this.shell.onDidChangeActiveWidget(fire);
+    this.shell.onDidChangeCurrentWidget(fire);
+    window.addEventListener('resize', fire);
+  }
+
+  /** Tell listeners about a change the shell does not signal (an editor's dirty state, say). */
+  notify(): void {
+    this.changed.fire();
+  }
+
+  onLayoutChanged(listener: Listener): Disposable {
+    return this.changed.event(listener);
+  }
+
+  layout(): PaneLayout {
+    const panes = this.panes();
+    const active = this.shell.activeWidget ?? this.shell.currentWidget;
+    const activePane = active && panes.find((p) => p.widgets.includes(active));
+    return {
+      panes: panes.map((p) => this.info(p)),
+      activePaneId: activePane?.id,
+      activeContentId: active ? this.ids.idOf(active) : undefined,
+    };
+  }
+
+  async openContent(request: { type: ContentType; contentId: string; title: string } & Placement): Promise<{ paneId: string }> {
+    const widget = this.widgetOf(request.contentId);
+    if (!widget) throw new ToolError('PANE_NOT_FOUND', `Nothing in the IDE can show "${request.contentId}".`);
+    await this.place(widget, request.type === 'terminal' ? 'bottom' : 'main', request);
+    return { paneId: this.paneOf(widget)! };
+  }
+
+  /**
+   * Add or move a widget according to a placement: into the target pane, or into a new pane split
+   * off it ('vertical' → to the right, 'horizontal' → below). Already shown and no split: just activate.
+   */
+  async place(widget: Widget, defaultArea: PaneArea, placement: Placement): Promise<void> {
+    const target = placement.targetPaneId !== undefined ? this.requirePane(placement.targetPaneId) : undefined;
+    const area = target?.area ?? placement.area ?? defaultArea;
+    const ref = target?.current ?? target?.widgets[0] ?? (area === 'main' ? this.currentIn('main') : undefined);
+    const shown = widget.isAttached && this.paneOf(widget) !== undefined;
+    if (shown && !placement.splitDirection && (!target || target.widgets.includes(widget)) && (!placement.area || this.shell.getAreaFor(widget) === placement.area)) {
+      await this.shell.activateWidget(widget.id);
+      return;
+    }
+    const mode = placement.splitDirection === 'vertical' ? 'split-right' : placement.splitDirection === 'horizontal' ? 'split-bottom' : 'tab-after';
+    await this.shell.addWidget(widget, { area, mode, ref: ref && ref !== widget ? ref : undefined });
+    await this.shell.activateWidget(widget.id);
+  }
+
+  async closeContent(contentId: string): Promise<void> {
+    const widget = this.widgetOf(contentId);
+    if (!widget) throw new ToolError('PANE_NOT_FOUND', `Nothing open shows "${contentId}".`);
+    await this.shell.closeWidget(widget.id, { save: false });
+  }
+
+  async closePane(paneId: string): Promise<string[]> {
+    const pane = this.requirePane(paneId);
+    for (const widget of pane.widgets) await this.shell.closeWidget(widget.id, { save: false });
+    return pane.widgets.map((w) => this.ids.idOf(w));
+  }
+
+  async focusPane(paneId: string): Promise<void> {
+    const pane = this.requirePane(paneId);
+    const widget = pane.current ?? pane.widgets[0];
+    if (widget) await this.shell.activateWidget(widget.id);
+  }
+
+  async focusContent(contentId: string): Promise<{ paneId: string }> {
+    const widget = this.widgetOf(contentId);
+    const paneId = widget && this.paneOf(widget);
+    if (!widget || !paneId) throw new ToolError('PANE_NOT_FOUND', `Nothing open shows "${contentId}".`);
+    await this.shell.activateWidget(widget.id);
+    return { paneId };
+  }
+
+  async resizePane(paneId: string, size: { width?: number; height?: number }): Promise<void> {
+    const pane = this.requirePane(paneId);
+    if (pane.area === 'main') return this.resizeMain(pane, size);
+    const value = pane.area === 'bottom' ? size.height : size.width;
+    if (value === undefined) return;
+    const total = pane.area === 'bottom' ? window.innerHeight : window.innerWidth;
+    this.shell.resize(Math.round((clamp(value) / 100) * total), pane.area);
+    this.changed.fire();
+  }
+
+  /** The pane ID of the tab bar showing a widget. */
+  paneOf(widget: Widget): string | undefined {
+    return this.panes().find((p) => p.widgets.includes(widget))?.id;
+  }
+
+  /** The widget showing some content, by content ID. */
+  widgetOf(contentId: string): Widget | undefined {
+    for (const area of ['main', 'bottom', 'left', 'right'] as const) {
+      const found = this.shell.getWidgets(area).find((w) => this.ids.idOf(w) === contentId);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private panes(): Pane[] {
+    const panes: Pane[] = [];
+    const taken = new Set<string>();
+    for (const bar of this.shell.mainAreaTabBars) panes.push(this.dockPane(bar, 'main', taken));
+    if (this.shell.isExpanded('bottom')) for (const bar of this.shell.bottomAreaTabBars) panes.push(this.dockPane(bar, 'bottom', taken));
+    for (const area of ['left', 'right'] as const) {
+      const handler = area === 'left' ? this.shell.leftPanelHandler : this.shell.rightPanelHandler;
+      const widgets = handler.tabBar.titles.map((t) => t.owner);
+      if (widgets.length === 0) continue;
+      const expanded = this.shell.isExpanded(area);
+      panes.push({ id: area, area, widgets, current: handler.tabBar.currentTitle?.owner, boxes: expanded ? [handler.container.node] : [] });
+    }
+    return panes;
+  }
+
+  /**
+   * A stable ID for a dock area's tab bar: its own, else the one most of its widgets were last seen
+   * in (a relayout replaced the tab bar), else a new one.
+   */
+  private dockPane(bar: TabBar<Widget>, area: 'main' | 'bottom', taken: Set<string>): Pane {
+    const widgets = bar.titles.map((t) => t.owner);
+    let id = this.paneIds.get(bar);
+    if (!id || taken.has(id)) {
+      const votes = new Map<string, number>();
+      for (const w of widgets) {
+        const previous = this.lastPaneOf.get(w);
+        if (previous?.startsWith(area) && !taken.has(previous)) votes.set(previous, (votes.get(previous) ?? 0) + 1);
+      }
+      id = [...votes].sort((a, b) => b[1] - a[1])[0]?.[0];
+      id ??= area === 'main' ? `main-${++this.mainCounter}` : this.bottomCounter++ === 0 ? 'bottom' : `bottom-${this.bottomCounter}`;
+      this.paneIds.set(bar, id);
+    }
+    taken.add(id);
+    for (const w of widgets) this.lastPaneOf.set(w, id);
+    const current = bar.currentTitle?.owner;
+    return { id, area, widgets, current, boxes: current ? [bar.node, current.node] : [bar.node] };
+  }
+
+  private info(pane: Pane): PaneInfo {
+    return {
+      id: pane.id,
+      area: pane.area,
+      tabs: pane.widgets.map((w) => ({
+        contentId: this.ids.idOf(w),
+        type: this.ids.typeOf(w),
+        title: w.title.label,
+        isDirty: Saveable.isDirty(w),
+      })),
+      activeTabIndex: pane.current ? pane.widgets.indexOf(pane.current) : -1,
+      geometry: this.geometry(pane.boxes),
+    };
+  }
+
+  /** The union of the elements' boxes in percent of the window, rounded to 2 decimals. */
+  private geometry(elements: Element[]): Geometry {
+    const rects = elements.map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0 || r.height > 0);
+    if (rects.length === 0) return { x: 0, y: 0, width: 0, height: 0 };
+    const left = Math.min(...rects.map((r) => r.left));
+    const top = Math.min(...rects.map((r) => r.top));
+    const right = Math.max(...rects.map((r) => r.right));
+    const bottom = Math.max(...rects.map((r) => r.bottom));
+    const pct = (v: number, of: number) => Math.round((v / of) * 10000) / 100;
+    return { x: pct(left, window.innerWidth), y: pct(top, window.innerHeight), width: pct(right - left, window.innerWidth), height: pct(bottom - top, window.innerHeight) };
+  }
+
+  private currentIn(area: 'main'): Widget | undefined {
+    return this.shell.getTabBarFor(area)?.currentTitle?.owner ?? this.shell.getWidgets(area)[0];
+  }
+
+  private requirePane(paneId: string): Pane {
+    const panes = this.panes();
+    const pane = panes.find((p) => p.id === paneId);
+    if (!pane) throw new ToolError('PANE_NOT_FOUND', `No pane "${paneId}". Open panes: ${panes.map((p) => p.id).join(', ')}.`);
+    return pane;
+  }
+
+  /**
+   * Resize a main-area pane by editing the split sizes in the dock layout: the nearest split of the
+   * matching orientation gives its child holding the pane the share that makes the pane `size` wide
+   * (or high), the siblings keep their proportions.
+   */
+  private resizeMain(pane: Pane, size: { width?: number; height?: number }): void {
+    const panel = this.shell.mainPanel;
+    const config = panel.saveLayout() as { main: AreaConfig | null };
+    if (!config.main) return;
+    const current = this.geometry(pane.boxes);
+    for (const [axis, want] of [['horizontal', size.width], ['vertical', size.height]] as const) {
+      if (want === undefined) continue;
+      const path = pathTo(config.main, pane.widgets) ?? [];
+      const split = [...path].reverse().find((step) => step.node.type === 'split-area' && step.node.orientation === axis);
+      if (!split || split.node.type !== 'split-area') continue;
+      const sizes = normalise(split.node.sizes);
+      const share = sizes[split.index]!;
+      const have = axis === 'horizontal' ? current.width : current.height;
+      const whole = have / share;
+      const target = Math.min(Math.max(clamp(want) / whole, MIN_PERCENT / whole), 1 - (sizes.length - 1) * (MIN_PERCENT / whole));
+      const rest = 1 - share;
+      split.node.sizes = sizes.map((s, i) => (i === split.index ? target : rest > 0 ? (s / rest) * (1 - target) : (1 - target) / (sizes.length - 1)));
+    }
+    panel.restoreLayout(config as never);
+    this.changed.fire();
+  }
+}
+
+function clamp(percent: number): number {
+  return Math.min(100 - MIN_PERCENT, Math.max(MIN_PERCENT, percent));
+}
+
+function normalise(sizes: number[]): number[] {
+  const sum = sizes.reduce((a, b) => a + b, 0) || 1;
+  return sizes.map((s) => s / sum);
+}
+
+/** The splits from the root down to the tab area holding these widgets, with the child index taken at each. */
+function pathTo(node: AreaConfig, widgets: Widget[]): { node: AreaConfig; index: number }[] | undefined {
+  if (node.type === 'tab-area') return node.widgets.some((w) => widgets.includes(w)) ? [] : undefined;
+  for (let i = 0; i < node.children.length; i++) {
+    const below = pathTo(node.children[i]!, widgets);
+    if (below) return [{ node, index: i }, ...below];
+  }
+  return undefined;
+}

@@ -1,0 +1,121 @@
+import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
+import { TerminalService } from '@theia/terminal/lib/browser/base/terminal-service';
+import type { TerminalWidget } from '@theia/terminal/lib/browser/base/terminal-widget';
+import { TerminalExitReason } from '@theia/terminal/lib/common/base-terminal-protocol';
+import { ToolError, type TerminalInfo } from '../../../../src/contract/index.js';
+import type { TerminalPort, TerminalRead } from '../../../../src/commands/port.js';
+import { TerminalRingBuffer } from '../../../../src/commands/ring-buffer.js';
+import { TerminalSanitizer } from '../../../../src/security/sanitize.js';
+import { ContentIds } from './content-ids.js';
+import { TheiaShellPort } from './theia-shell-port.js';
+
+interface Captured {
+  widget: TerminalWidget;
+  cwd: string;
+  buffer: TerminalRingBuffer;
+}
+
+/**
+ * Terminals over Theia's TerminalService. Every terminal's output stream (what the shell printed,
+ * not the keys typed) is sanitized into a ring buffer, whoever created the terminal.
+ */
+@injectable()
+export class TheiaTerminalPort implements TerminalPort {
+  @inject(TerminalService) protected readonly terminals!: TerminalService;
+  @inject(TheiaShellPort) protected readonly shell!: TheiaShellPort;
+  @inject(ContentIds) protected readonly ids!: ContentIds;
+
+  private readonly captured = new Map<string, Captured>();
+  /** Terminals whose process exited: Theia closes their widget, the agent can still read how they ended. */
+  private readonly exited = new Map<string, { info: TerminalInfo; buffer: TerminalRingBuffer }>();
+  private lastActive: string | undefined;
+
+  @postConstruct()
+  protected init(): void {
+    this.terminals.onDidCreateTerminal((widget) => this.capture(widget, ''));
+  }
+
+  async create(options: { terminalId: string; title: string; cwd: string; shellPath?: string }): Promise<TerminalInfo> {
+    const widget = await this.terminals.newTerminal({
+      id: options.terminalId,
+      title: options.title,
+      cwd: this.ids.uriOf(options.cwd).toString(),
+      shellPath: options.shellPath,
+      useServerTitle: false,
+      destroyTermOnClose: true,
+    });
+    this.capture(widget, options.cwd).cwd = options.cwd;
+    await widget.start();
+    await this.shell.place(widget, 'bottom', { area: 'bottom' });
+    this.lastActive = options.terminalId;
+    return this.info(this.captured.get(options.terminalId)!);
+  }
+
+  list(): TerminalInfo[] {
+    return [...this.terminals.all.map((w) => this.info(this.capture(w, ''))), ...[...this.exited.values()].map((e) => ({ ...e.info }))];
+  }
+
+  activeTerminalId(): string | undefined {
+    return this.terminals.lastUsedTerminal?.id ?? this.lastActive;
+  }
+
+  async send(terminalId: string, data: string): Promise<void> {
+    const gone = this.exited.get(terminalId);
+    if (gone) throw new ToolError('TERMINAL_EXITED', `Terminal ${terminalId} has exited (code ${gone.info.exitCode}); create a new one.`);
+    const terminal = this.require(terminalId);
+    if (terminal.widget.exitStatus) {
+      throw new ToolError('TERMINAL_EXITED', `Terminal ${terminalId} has exited (code ${terminal.widget.exitStatus.code}); create a new one.`);
+    }
+    this.lastActive = terminalId;
+    terminal.widget.sendText(data);
+  }
+
+  cursor(terminalId: string): number {
+    return (this.exited.get(terminalId) ?? this.require(terminalId)).buffer.cursor();
+  }
+
+  read(terminalId: string, options: { lines: number; since?: number }): TerminalRead {
+    return (this.exited.get(terminalId) ?? this.require(terminalId)).buffer.read(options);
+  }
+
+  async close(terminalId: string): Promise<void> {
+    if (this.exited.delete(terminalId)) return;
+    const terminal = this.require(terminalId);
+    this.captured.delete(terminalId);
+    terminal.widget.dispose();
+  }
+
+  private capture(widget: TerminalWidget, cwd: string): Captured {
+    let captured = this.captured.get(widget.id);
+    if (captured) return captured;
+    const sanitizer = new TerminalSanitizer();
+    const buffer = new TerminalRingBuffer();
+    widget.onOutput((data) => buffer.append(sanitizer.write(data)));
+    widget.onTerminalDidClose(() => this.shell.notify());
+    widget.disposed.connect(() => {
+      const entry = this.captured.get(widget.id);
+      this.captured.delete(widget.id);
+      if (entry && widget.exitStatus?.reason === TerminalExitReason.Process) this.exited.set(widget.id, { info: this.info(entry), buffer: entry.buffer });
+    });
+    captured = { widget, cwd, buffer };
+    this.captured.set(widget.id, captured);
+    return captured;
+  }
+
+  private info(terminal: Captured): TerminalInfo {
+    const exit = terminal.widget.exitStatus;
+    return {
+      terminalId: terminal.widget.id,
+      title: terminal.widget.title.label,
+      cwd: terminal.cwd,
+      running: exit === undefined,
+      ...(exit?.code !== undefined ? { exitCode: exit.code } : {}),
+    };
+  }
+
+  private require(terminalId: string): Captured {
+    const widget = this.terminals.getById(terminalId);
+    if (!widget) throw new ToolError('TERMINAL_NOT_FOUND', `No terminal "${terminalId}".`);
+    return this.capture(widget, '');
+  }
+}
