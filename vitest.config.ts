@@ -16,7 +16,7 @@ export default defineConfig({
     projects: [
       { test: { ...shared, name: 'unit', include: ['src/**/*.test.ts', 'sim/**/*.test.ts'] } },
       // The target-agnostic suite, against the simulated IDE in memory (scripted shell) …
-      { test: { ...shared, name: 'conformance:sim', include: ['conformance/**/*.test.ts'] } },
+      { test: { ...shared, name: 'conformance', include: ['conformance/**/*.test.ts'] } },
       // … and on a real directory (real shells through node-pty, ripgrep).
       { test: { ...shared, name: 'conformance:sim-disk', include: ['conformance/**/*.test.ts'], env: { OPENSPACE_SIM_WORKSPACE: 'disk' } } },
     ],

@@ -1,5 +1,5 @@
 /**
- * npm run theia -- --workspace DIR [--port N]
+ * npm run theia -- --workspace DIR [--port N]      (npm run theia:build: install and build only)
  * Installs the Theia app on first use, builds it when its sources changed, and starts Theia on
  * 127.0.0.1 with the OpenSpace hub mounted on the same port; prints the client configuration.
  */
@@ -61,7 +61,11 @@ export function startTheia(workspace: string, port: number, stdio: 'inherit' | '
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { workspace: { type: 'string' }, port: { type: 'string', default: '3000' } } });
+  const { values } = parseArgs({ options: { workspace: { type: 'string' }, port: { type: 'string', default: '3000' }, build: { type: 'boolean', default: false } } });
+  if (values.build) {
+    prepareTheia();
+    return;
+  }
   if (!values.workspace) {
     process.stderr.write('Usage: npm run theia -- --workspace DIR [--port N]\n');
     process.exit(2);

@@ -78,8 +78,14 @@ export class SimEditors implements EditorPort, Disposable {
   }
 
   async setHighlight(highlight: Highlight): Promise<void> {
-    this.require(highlight.path);
+    const model = this.require(highlight.path);
     this.decorations.set(highlight.highlightId, { ...highlight, ranges: highlight.ranges.map((r) => ({ ...r })) });
+    // Like Monaco's revealRangeInCenterIfOutsideViewport: scroll, without moving the cursor.
+    const first = highlight.ranges[0]!;
+    const { visibleRange } = this.state(model);
+    if (first.startLine < visibleRange.startLine || first.startLine > visibleRange.endLine) {
+      model.topLine = Math.max(1, Math.floor((first.startLine + first.endLine) / 2) - Math.floor(this.viewportLines / 2));
+    }
   }
 
   async removeHighlight(highlightId: string): Promise<void> {

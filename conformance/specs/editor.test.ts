@@ -76,6 +76,16 @@ describe('US-3.2 agent highlights code regions', () => {
     expect(cleared.cleared.sort()).toEqual([a.highlightId, b.highlightId].sort());
   });
 
+  it('scrolls a highlight that is out of view into view', async () => {
+    const atEnd = await ctx.agent.ok('openspace.editor.open', { path: 'src/index.ts', line: 90 });
+    expect(atEnd.visibleRange.startLine).toBeGreaterThan(6);
+    await ctx.agent.ok('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 5, endLine: 6 }], highlightId: 'far' });
+    const after = await ctx.agent.ok('openspace.editor.open', { path: 'src/index.ts' });
+    expect(after.visibleRange.startLine).toBeLessThanOrEqual(5);
+    expect(after.visibleRange.endLine).toBeGreaterThanOrEqual(6);
+    await ctx.agent.ok('openspace.editor.clear_highlight', { highlightId: 'far' });
+  });
+
   it('replaces a highlight when its ID is reused', async () => {
     await ctx.agent.ok('openspace.editor.open', { path: 'src/index.ts' });
     await ctx.agent.ok('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 5, endLine: 6 }], highlightId: 'same' });

@@ -94,6 +94,9 @@ export class BridgeContribution implements FrontendApplicationContribution {
     this.backend = this.connect(frontend);
     this.backend.onDidOpenConnection(() => void this.register());
     window.addEventListener('focus', () => void this.register());
+    // A read-only probe for E2E tests: xterm draws on a canvas, so its text is not in the DOM.
+    const terminals = this.ide.terminals as TheiaTerminalPort;
+    Object.assign(window, { openspaceProbe: { terminalScreen: (id: string) => terminals.screen(id) } });
   }
 
   onDidInitializeLayout(): void {

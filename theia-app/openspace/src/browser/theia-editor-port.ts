@@ -111,6 +111,9 @@ export class TheiaEditorPort implements EditorPort {
       })),
     );
     this.live.set(highlight.highlightId, { ...highlight, decorations });
+    // The person should see what the agent points at: scroll to it unless it is already in view.
+    const first = highlight.ranges[0]!;
+    editor.getControl().revealRangeInCenterIfOutsideViewport(new monaco.Range(first.startLine, 1, first.endLine, 1));
     this.updateContextKey();
   }
 

@@ -70,6 +70,12 @@ export class TheiaTerminalPort implements TerminalPort {
     terminal.widget.sendText(data);
   }
 
+  /** What a terminal's screen and scrollback show (xterm's buffer), for tests that check what a person sees. */
+  screen(terminalId: string): string[] {
+    const widget = this.terminals.getById(terminalId);
+    return widget ? widget.buffer.getLines(0, widget.buffer.length, true) : [];
+  }
+
   cursor(terminalId: string): number {
     return (this.exited.get(terminalId) ?? this.require(terminalId)).buffer.cursor();
   }
