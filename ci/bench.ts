@@ -106,16 +106,26 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t;
 }
 
+/** Theia on a copy of the fixture workspace with a Chromium window, as the conformance target starts it. */
+async function startTheiaHub(): Promise<{ readyMs: number; mcpUrl: string; origin: string; stop(): void }> {
+  const { startTheiaTarget } = await import('../conformance/theia-target.js');
+  const started = performance.now();
+  const theia = await startTheiaTarget(fileURLToPath(new URL('../conformance/fixtures/workspace', import.meta.url)));
+  return { readyMs: performance.now() - started, mcpUrl: theia.mcpUrl, origin: theia.origin, stop: () => void theia.close() };
+}
+
 async function main(): Promise<void> {
-  if (values.target !== 'sim') throw new Error(`--target ${values.target} is not available yet`);
+  if (values.target !== 'sim' && values.target !== 'theia') throw new Error(`--target must be sim or theia, not ${values.target}`);
+  const theia = values.target === 'theia';
 
   const readies: number[] = [];
-  for (let i = 0; i < 9; i++) {
+  for (let i = 0; i < (theia ? 0 : 9); i++) {
     const hub = await startHub();
     readies.push(hub.readyMs);
     hub.stop();
   }
-  const hub = await startHub();
+  const hub = theia ? await startTheiaHub() : await startHub();
+  if (theia) readies.push(hub.readyMs);
   const client = await connect(hub.mcpUrl);
   await client.listTools();
   const call = async (name: string, args: Record<string, unknown>) => {
@@ -125,7 +135,7 @@ async function main(): Promise<void> {
   await call('openspace.editor.open', { path: 'src/index.ts' });
   await call('openspace.terminal.create', { title: 'bench' });
 
-  const ops: { name: string; kind: 'simple' | 'complex'; run: () => Promise<unknown> }[] = [
+  const allOps: { name: string; kind: 'simple' | 'complex'; run: () => Promise<unknown> }[] = [
     { name: 'editor.open', kind: 'simple', run: () => call('openspace.editor.open', { path: 'src/index.ts', line: 42 }) },
     { name: 'editor.highlight', kind: 'simple', run: () => call('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 42, endLine: 50 }], highlightId: 'bench' }) },
     { name: 'file.read', kind: 'simple', run: () => call('openspace.file.read', { path: 'src/index.ts' }) },
@@ -134,6 +144,8 @@ async function main(): Promise<void> {
     { name: 'file.search', kind: 'complex', run: () => call('openspace.file.search', { query: 'TODO' }) },
   ];
 
+  // On Theia the bridged round trip is what is measured: the tools that cross into the browser.
+  const ops = theia ? allOps.filter((o) => ['editor.open', 'editor.highlight', 'pane.list', 'terminal.send'].includes(o.name)) : allOps;
   const rows: Record<string, unknown>[] = [];
   for (const op of ops) {
     for (let i = 0; i < 50; i++) {
@@ -175,12 +187,17 @@ async function main(): Promise<void> {
   for (const r of rows) {
     console.log(`| ${r.op} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${f(r.pingP50)} | ${f(r.pingP99)} | ${f(r.ratioP50)} | ${f(r.ratioP99)} |`);
   }
-  console.log(`\nhub start to ready (spawn → first tools/list), ${readies.length} starts: p50 ${ready.p50.toFixed(0)} ms, min ${Math.min(...readies).toFixed(0)} ms, max ${Math.max(...readies).toFixed(0)} ms`);
-  console.log('\nAims: simple tools ×ping p50 ≤ 1.3 and ×ping p99 ≤ 2; pane.list and file.search p99 ≤ 20 ms; instructions p99 ≤ 2 ms; ready ≤ 200 ms.');
+  if (theia) {
+    console.log(`\nTheia backend start to a connected window (incl. Chromium launch and page load): ${readies[0]!.toFixed(0)} ms`);
+    console.log('\nAim: p99 ≤ 30 ms for the simple tools (the spec\'s budget is 100 ms).');
+  } else {
+    console.log(`\nhub start to ready (spawn → first tools/list), ${readies.length} starts: p50 ${ready.p50.toFixed(0)} ms, min ${Math.min(...readies).toFixed(0)} ms, max ${Math.max(...readies).toFixed(0)} ms`);
+    console.log('\nAims: simple tools ×ping p50 ≤ 1.3 and ×ping p99 ≤ 2; pane.list and file.search p99 ≤ 20 ms; instructions p99 ≤ 2 ms; ready ≤ 200 ms.');
+  }
 
   mkdirSync(fileURLToPath(new URL('../reports', import.meta.url)), { recursive: true });
   writeFileSync(
-    fileURLToPath(new URL('../reports/bench.json', import.meta.url)),
+    fileURLToPath(new URL(`../reports/bench-${values.target}.json`, import.meta.url)),
     JSON.stringify({ target: values.target, samples: SAMPLES, date: new Date().toISOString(), rows, readyMs: readies }, null, 2),
   );
 }
