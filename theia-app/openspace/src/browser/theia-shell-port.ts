@@ -42,7 +42,17 @@ export class TheiaShellPort implements ShellPort {
 
   @postConstruct()
   protected init(): void {
-    const fire = () => this.changed.fire();
+    // Panels expand and settle after the event that changed them: tell listeners again once they have.
+    let settling = false;
+    const fire = () => {
+      this.changed.fire();
+      if (settling) return;
+      settling = true;
+      setTimeout(() => {
+        settling = false;
+        this.changed.fire();
+      }, 250);
+    };
     this.shell.mainPanel.layoutModified.connect(fire);
     this.shell.bottomPanel.layoutModified.connect(fire);
     this.shell.onDidAddWidget(fire);
@@ -153,7 +163,12 @@ export class TheiaShellPort implements ShellPort {
     const panes: Pane[] = [];
     const taken = new Set<string>();
     for (const bar of this.shell.mainAreaTabBars) panes.push(this.dockPane(bar, 'main', taken));
-    if (this.shell.isExpanded('bottom')) for (const bar of this.shell.bottomAreaTabBars) panes.push(this.dockPane(bar, 'bottom', taken));
+    const bottomShown = this.shell.isExpanded('bottom');
+    for (const bar of this.shell.bottomAreaTabBars) {
+      const pane = this.dockPane(bar, 'bottom', taken);
+      if (pane.widgets.length === 0) continue;
+      panes.push(bottomShown ? pane : { ...pane, boxes: [] });
+    }
     for (const area of ['left', 'right'] as const) {
       const handler = area === 'left' ? this.shell.leftPanelHandler : this.shell.rightPanelHandler;
       const widgets = handler.tabBar.titles.map((t) => t.owner);
