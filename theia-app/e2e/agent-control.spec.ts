@@ -131,3 +131,39 @@ test('GET /openspace/instructions names the open file', async () => {
   const text = await (await fetch(`${theia.origin}/openspace/instructions`)).text();
   expect(text).toMatch(/Terminals: .*test-runner/);
 });
+
+test('the last focused window serves; with none open calls fail at once; a new window serves again', async () => {
+  const { browser, origin } = theia;
+  const open = async (contentId: string) =>
+    (await agent.ok('openspace.pane.list')).panes.some((p: { tabs: { contentId: string }[] }) => p.tabs.some((t) => t.contentId === contentId));
+  expect(await open('src/auth.ts')).toBe(true);
+
+  // A second window registers when it has loaded: it serves now, and it has no auth.ts open.
+  const second = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await second.goto(origin);
+  await expect.poll(() => open('src/auth.ts'), { timeout: 60_000 }).toBe(false);
+  await agent.ok('openspace.editor.open', { path: 'notes.txt' });
+  await expect(second.locator('.lm-TabBar-tabLabel', { hasText: /^notes\.txt$/ })).toBeVisible();
+
+  // Focusing the first window makes it serve again.
+  await theia.page.bringToFront();
+  await theia.page.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await expect.poll(() => open('src/auth.ts')).toBe(true);
+
+  // Closing the first window hands the calls back to the second.
+  await theia.page.close();
+  await expect.poll(() => open('notes.txt'), { timeout: 30_000 }).toBe(true);
+
+  // No window at all: calls fail at once.
+  await second.close();
+  await expect.poll(async () => (await agent.call('openspace.pane.list')).code, { timeout: 30_000 }).toBe('BRIDGE_UNAVAILABLE');
+  const started = Date.now();
+  expect((await agent.call('openspace.editor.open', { path: 'src/index.ts' })).code).toBe('BRIDGE_UNAVAILABLE');
+  expect(Date.now() - started).toBeLessThan(1000);
+
+  // A window that comes back serves again.
+  const third = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await third.goto(origin);
+  await expect.poll(async () => (await agent.call('openspace.pane.list')).success, { timeout: 60_000 }).toBe(true);
+  theia.page = third;
+});
