@@ -3,7 +3,7 @@ import { KeybindingContribution } from '@theia/core/lib/browser/keybinding';
 import { CommandContribution } from '@theia/core/lib/common/command';
 import { ContainerModule } from '@theia/core/shared/inversify';
 import { PreferenceContribution } from '@theia/core/lib/common/preferences/preference-schema';
-import { OpenSpacePreferenceContribution } from '../common/preferences.js';
+import { OpenSpacePreferenceDefaults } from '../common/preferences.js';
 import { BridgeConnector, BridgeContribution, createBridgeConnector, createIdePort, OpenSpaceCommandContribution, TheiaIdePort } from './openspace-contribution.js';
 import { ContentIds } from './content-ids.js';
 import { createFilesBackendProxy, FilesBackendProxy, RemoteWorkspacePort } from './remote-workspace-port.js';
@@ -13,8 +13,8 @@ import { TheiaTerminalPort } from './theia-terminal-port.js';
 import './style/openspace.css';
 
 export default new ContainerModule((bind) => {
-  bind(OpenSpacePreferenceContribution).toSelf().inSingletonScope();
-  bind(PreferenceContribution).toService(OpenSpacePreferenceContribution);
+  bind(OpenSpacePreferenceDefaults).toSelf().inSingletonScope();
+  bind(PreferenceContribution).toService(OpenSpacePreferenceDefaults);
   bind(ContentIds).toSelf().inSingletonScope();
   bind(TheiaShellPort).toSelf().inSingletonScope();
   bind(FilesBackendProxy).toDynamicValue(createFilesBackendProxy).inSingletonScope();

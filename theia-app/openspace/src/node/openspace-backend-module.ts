@@ -3,7 +3,7 @@ import { ConnectionHandler, RpcConnectionHandler, type RpcProxy } from '@theia/c
 import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
 import { ContainerModule, inject, injectable } from '@theia/core/shared/inversify';
 import { PreferenceContribution } from '@theia/core/lib/common/preferences/preference-schema';
-import { OpenSpacePreferenceContribution } from '../common/preferences.js';
+import { OpenSpacePreferenceDefaults } from '../common/preferences.js';
 import type { Application } from '@theia/core/shared/express';
 import { WorkspaceServer } from '@theia/workspace/lib/common/workspace-protocol';
 import { FileUri } from '@theia/core/lib/common/file-uri';
@@ -76,8 +76,8 @@ export class FilesBackendImpl implements FilesBackend {
 }
 
 export default new ContainerModule((bind) => {
-  bind(OpenSpacePreferenceContribution).toSelf().inSingletonScope();
-  bind(PreferenceContribution).toService(OpenSpacePreferenceContribution);
+  bind(OpenSpacePreferenceDefaults).toSelf().inSingletonScope();
+  bind(PreferenceContribution).toService(OpenSpacePreferenceDefaults);
   bind(OpenSpaceHub).toSelf().inSingletonScope();
   bind(HubContribution).toSelf().inSingletonScope();
   bind(BackendApplicationContribution).toService(HubContribution);
