@@ -1,7 +1,6 @@
 import { ToolError, type TerminalInfo } from '../src/contract/index.js';
 import type { Disposable, TerminalPort, TerminalRead } from '../src/commands/port.js';
-import { TerminalRingBuffer } from '../src/commands/ring-buffer.js';
-import { TerminalSanitizer } from '../src/security/sanitize.js';
+import { TerminalOutput } from '../src/commands/terminal-output.js';
 import type { SimLayout } from './layout.js';
 import type { ScriptedResponse, ShellBackend } from './shells.js';
 
@@ -17,8 +16,7 @@ export interface SimTerminalsOptions {
 interface SimTerminal {
   info: TerminalInfo;
   backend: ShellBackend;
-  sanitizer: TerminalSanitizer;
-  buffer: TerminalRingBuffer;
+  output: TerminalOutput;
 }
 
 /**
@@ -40,10 +38,9 @@ export class SimTerminals implements TerminalPort, Disposable {
     const terminal: SimTerminal = {
       info: { terminalId: options.terminalId, title: options.title, cwd: options.cwd, running: true },
       backend,
-      sanitizer: new TerminalSanitizer(),
-      buffer: new TerminalRingBuffer(this.options.ringBuffer),
+      output: new TerminalOutput(this.options.ringBuffer),
     };
-    backend.onData((chunk) => terminal.buffer.append(terminal.sanitizer.write(chunk)));
+    backend.onData((chunk) => terminal.output.write(chunk));
     backend.onExit((code) => {
       terminal.info.running = false;
       terminal.info.exitCode = code;
@@ -73,11 +70,11 @@ export class SimTerminals implements TerminalPort, Disposable {
   }
 
   cursor(terminalId: string): number {
-    return this.require(terminalId).buffer.cursor();
+    return this.require(terminalId).output.cursor();
   }
 
   read(terminalId: string, options: { lines: number; since?: number }): TerminalRead {
-    return this.require(terminalId).buffer.read(options);
+    return this.require(terminalId).output.read(options);
   }
 
   async close(terminalId: string): Promise<void> {

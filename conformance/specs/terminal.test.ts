@@ -110,4 +110,18 @@ describe('US-3.3 agent creates a terminal and runs a command', () => {
     const { panes } = await ctx.agent.ok('openspace.pane.list');
     expect(JSON.stringify(panes)).not.toContain(`"${terminalId}"`);
   });
+
+  it('replaces secrets a command prints with [REDACTED:<kind>] and says redacted:true', async () => {
+    // Built at run time so no token-shaped literal sits in the source.
+    const token = `ghp_${'Z9y8X7w6V5'.repeat(3)}uvwxyz`;
+    const { terminalId } = await ctx.agent.ok('openspace.terminal.create', { title: 'secrets' });
+    const sent = await ctx.agent.ok('openspace.terminal.send', { terminalId, text: `echo token=${token}` });
+    const read = await waitForLine(terminalId, /^token=\[REDACTED:github_token\]$/, sent.cursor);
+    expect(read.redacted).toBe(true);
+    expect(JSON.stringify(read)).not.toContain(token.slice(4, 24));
+    const clean = await ctx.agent.ok('openspace.terminal.send', { terminalId, text: 'echo nothing-secret-here' });
+    const plain = await waitForLine(terminalId, /^nothing-secret-here$/, clean.cursor);
+    expect(plain.redacted).toBe(false);
+  });
 });
+

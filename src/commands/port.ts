@@ -114,6 +114,8 @@ export interface TerminalRead {
   cursor: number;
   dropped: number;
   more: boolean;
+  /** Whether any of the text returned had a secret replaced by a [REDACTED:…] marker. */
+  redacted: boolean;
 }
 
 export interface TerminalPort {

@@ -18,6 +18,9 @@
  */
 import type { TerminalRead } from './port.js';
 
+/** A read of the screen lines: everything an agent gets but the redaction flag. */
+export type ScreenRead = Omit<TerminalRead, 'redacted'>;
+
 export interface TerminalRingBufferOptions {
   /** Most committed lines kept (default 10 000). */
   maxLines?: number;
@@ -95,6 +98,19 @@ export class TerminalRingBuffer {
     }
   }
 
+  /**
+   * The current line as it would read after `extra` (text without newlines) were appended, without
+   * appending it: for showing output that is still held back elsewhere.
+   */
+  preview(extra: string): string {
+    if (extra === '') return this.line;
+    const saved = { line: this.line, lineLength: this.lineLength, column: this.column, pendingHigh: this.pendingHigh, total: this.total };
+    this.append(extra.replace(/[\r\n]/g, ''));
+    const line = this.line;
+    Object.assign(this, saved);
+    return line;
+  }
+
   /** The output cursor: the number of lines ever committed. */
   cursor(): number {
     return this.total;
@@ -106,7 +122,7 @@ export class TerminalRingBuffer {
    * after since were evicted before this read (the returned cursor is past them), `more` whether
    * further committed lines follow the cursor. A since beyond the cursor reads from the cursor.
    */
-  read(options: { lines: number; since?: number }): TerminalRead {
+  read(options: { lines: number; since?: number }): ScreenRead {
     const limit = Math.max(0, Math.floor(options.lines));
     const first = this.total - this.count;
     if (options.since === undefined) {

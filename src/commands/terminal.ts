@@ -70,6 +70,7 @@ export const terminalReadOutputCommand = defineCommand(terminalReadOutput, async
     cursor: read.cursor,
     dropped: read.dropped,
     more: read.more,
+    redacted: read.redacted,
     running: terminal.running,
     exitCode: terminal.exitCode,
   };

@@ -55,6 +55,7 @@ export const terminalReadOutput = defineTool({
     cursor: z.number().int().describe('Pass as since to continue after these lines'),
     dropped: z.number().int().describe('Lines after since that were evicted from the buffer before this read'),
     more: z.boolean().describe('True when more complete lines follow the cursor'),
+    redacted: z.boolean().describe('True when secrets (keys, tokens, passwords) in this output were replaced by [REDACTED:<kind>]'),
     running: z.boolean(),
     exitCode: z.number().int().optional(),
   }),

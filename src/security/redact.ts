@@ -334,6 +334,14 @@ export class SecretRedactor {
     return this.take();
   }
 
+  /** What flush() would release now, without releasing it: the held line, redacted (to show a prompt). */
+  peek(): RedactResult {
+    const copy = Object.assign(Object.create(SecretRedactor.prototype) as object, this) as SecretRedactor;
+    copy.out = '';
+    copy.redacted = false;
+    return copy.flush();
+  }
+
   /** Release everything held back (an open private key block is redacted whole) and reset. */
   flush(): RedactResult {
     while (this.step());

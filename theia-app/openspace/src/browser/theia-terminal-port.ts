@@ -4,15 +4,14 @@ import type { TerminalWidget } from '@theia/terminal/lib/browser/base/terminal-w
 import { TerminalExitReason } from '@theia/terminal/lib/common/base-terminal-protocol';
 import { ToolError, type TerminalInfo } from '../../../../src/contract/index.js';
 import type { TerminalPort, TerminalRead } from '../../../../src/commands/port.js';
-import { TerminalRingBuffer } from '../../../../src/commands/ring-buffer.js';
-import { TerminalSanitizer } from '../../../../src/security/sanitize.js';
+import { TerminalOutput } from '../../../../src/commands/terminal-output.js';
 import { ContentIds } from './content-ids.js';
 import { TheiaShellPort } from './theia-shell-port.js';
 
 interface Captured {
   widget: TerminalWidget;
   cwd: string;
-  buffer: TerminalRingBuffer;
+  buffer: TerminalOutput;
 }
 
 /**
@@ -27,7 +26,7 @@ export class TheiaTerminalPort implements TerminalPort {
 
   private readonly captured = new Map<string, Captured>();
   /** Terminals whose process exited: Theia closes their widget, the agent can still read how they ended. */
-  private readonly exited = new Map<string, { info: TerminalInfo; buffer: TerminalRingBuffer }>();
+  private readonly exited = new Map<string, { info: TerminalInfo; buffer: TerminalOutput }>();
   private lastActive: string | undefined;
 
   @postConstruct()
@@ -94,9 +93,8 @@ export class TheiaTerminalPort implements TerminalPort {
   private capture(widget: TerminalWidget, cwd: string): Captured {
     let captured = this.captured.get(widget.id);
     if (captured) return captured;
-    const sanitizer = new TerminalSanitizer();
-    const buffer = new TerminalRingBuffer();
-    widget.onOutput((data) => buffer.append(sanitizer.write(data)));
+    const buffer = new TerminalOutput();
+    widget.onOutput((data) => buffer.write(data));
     widget.onTerminalDidClose(() => this.shell.notify());
     widget.disposed.connect(() => {
       const entry = this.captured.get(widget.id);
