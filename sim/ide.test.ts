@@ -163,3 +163,36 @@ describe('sensitive and protected files', () => {
   });
 });
 
+describe('dangerous terminal commands (NFR-3.6.3)', () => {
+  const read = async (id: string) => ((await ide.registry.executeCommand('openspace.terminal.read_output', { terminalId: id })) as unknown as { output: string[] }).output;
+
+  it('refuses a dangerous command with CONFIRMATION_REQUIRED, typing nothing, and sends ordinary ones', async () => {
+    ide = await SimIde.create({ workspace: { kind: 'memory', files: { 'build/x.o': 'x' } } });
+    await ide.registry.executeCommand('openspace.terminal.create', { title: 't' });
+    const refused = await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'ls && rm -fr build' });
+    expect(refused).toMatchObject({ success: false, code: 'CONFIRMATION_REQUIRED' });
+    expect((refused as unknown as { error: string }).error).toMatch(/Agent wants to run: ls && rm -fr build — .*recursive/);
+    expect((refused as unknown as { reasons: { rule: string }[] }).reasons.map((r) => r.rule)).toContain('rm-recursive');
+    expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'echo fine' })).toMatchObject({ success: true });
+    await new Promise((r) => setImmediate(r));
+    expect((await read('t')).join('\n')).not.toContain('rm -fr');
+  });
+
+  it('checks a command typed in pieces when Enter comes, and lets Ctrl-C through', async () => {
+    ide = await SimIde.create({ workspace: { kind: 'memory', files: {} } });
+    await ide.registry.executeCommand('openspace.terminal.create', { title: 't' });
+    expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'rebo', enter: false })).toMatchObject({ success: true });
+    expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'ot' })).toMatchObject({ success: false, code: 'CONFIRMATION_REQUIRED' });
+    expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: '\u0003', enter: false })).toMatchObject({ success: true });
+    expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'echo ok' })).toMatchObject({ success: true });
+  });
+
+  it('sends dangerous commands when the workspace settings turn confirmation off', async () => {
+    ide = await SimIde.create({
+      workspace: { kind: 'memory', files: { '.openspace/settings.json': JSON.stringify({ 'openspace.security.confirmDangerousCommands': false }), 'build/x.o': 'x' } },
+    });
+    await ide.registry.executeCommand('openspace.terminal.create', { title: 't' });
+    expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'rm -rf build' })).toMatchObject({ success: true });
+  });
+});
+

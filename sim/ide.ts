@@ -38,8 +38,10 @@ export class SimIde {
     readonly editors: SimEditors,
     readonly terminals: SimTerminals,
     readonly terminalBackend: TerminalBackendKind,
+    confirmDangerousCommands: boolean,
   ) {
-    this.port = { shell: layout, editors, terminals, workspace: files };
+    // No one to ask in the simulated IDE: dangerous commands answer CONFIRMATION_REQUIRED unless turned off.
+    this.port = { shell: layout, editors, terminals, workspace: files, security: { confirmDangerousCommands: () => confirmDangerousCommands } };
     registerOpenSpaceCommands(this.registry, this.port);
     this.bridge = registryBridge(this.registry);
   }
@@ -50,8 +52,8 @@ export class SimIde {
     if (backend === 'process' && workspace.kind !== 'disk') {
       throw new Error('Process terminals run a real shell and need a real directory: pass --workspace DIR, or use --terminal scripted.');
     }
-    const policy = readSettings(workspace);
-    const files = await WorkspaceFiles.create({ fs: workspace.fs, root: workspace.root, kind: workspace.kind, policy });
+    const settings = readSettings(workspace);
+    const files = await WorkspaceFiles.create({ fs: workspace.fs, root: workspace.root, kind: workspace.kind, policy: settings.policy });
     const layout = new SimLayout();
     const spawn = async ({ cwd, shellPath }: { cwd: string; shellPath?: string }) => {
       const absolute = join(workspace.root, cwd);
@@ -61,7 +63,7 @@ export class SimIde {
     };
     const terminals = new SimTerminals(layout, { backend, spawn, ringBuffer: options.ringBuffer });
     const editors = new SimEditors(layout, files, options.viewportLines);
-    return new SimIde(workspace, files, layout, editors, terminals, backend);
+    return new SimIde(workspace, files, layout, editors, terminals, backend, settings.confirmDangerousCommands);
   }
 
   dispose(): void {
@@ -76,11 +78,17 @@ export const SETTINGS_FILE = '.openspace/settings.json';
 const Settings = z.looseObject({
   'openspace.security.sensitiveFilePatterns': z.array(z.string()).optional(),
   'openspace.security.protectedFilePatterns': z.array(z.string()).optional(),
+  'openspace.security.confirmDangerousCommands': z.boolean().optional(),
 });
 
-function readSettings(workspace: LoadedWorkspace): FilePolicy {
+interface SimSettings {
+  policy: FilePolicy;
+  confirmDangerousCommands: boolean;
+}
+
+function readSettings(workspace: LoadedWorkspace): SimSettings {
   const path = join(workspace.root, SETTINGS_FILE);
-  if (!workspace.fs.existsSync(path)) return createFilePolicy();
+  if (!workspace.fs.existsSync(path)) return { policy: createFilePolicy(), confirmDangerousCommands: true };
   const where = `${SETTINGS_FILE} in the workspace`;
   let json: unknown;
   try {
@@ -91,10 +99,11 @@ function readSettings(workspace: LoadedWorkspace): FilePolicy {
   const parsed = Settings.safeParse(json);
   if (!parsed.success) throw new Error(`${where}: ${z.prettifyError(parsed.error)}`);
   try {
-    return createFilePolicy({
+    const policy = createFilePolicy({
       sensitivePatterns: parsed.data['openspace.security.sensitiveFilePatterns'],
       protectedPatterns: parsed.data['openspace.security.protectedFilePatterns'],
     });
+    return { policy, confirmDangerousCommands: parsed.data['openspace.security.confirmDangerousCommands'] ?? true };
   } catch (err) {
     throw new Error(`${where}: ${(err as Error).message}`);
   }

@@ -166,9 +166,18 @@ export interface WorkspacePort {
   onFileWritten(listener: (path: string, text: string) => void): Disposable;
 }
 
+/** What the IDE's person decides about risky agent actions. */
+export interface SecurityPort {
+  /** Whether terminal commands that look dangerous wait for a person's confirmation (default: yes). */
+  confirmDangerousCommands(): boolean;
+  /** Ask the person (e.g. "Agent wants to run: rm -rf build — deletes files recursively"); true for Allow. Absent when there is no one to ask. */
+  confirm?(message: string): Promise<boolean>;
+}
+
 export interface IdePort {
   readonly shell: ShellPort;
   readonly editors: EditorPort;
   readonly terminals: TerminalPort;
   readonly workspace: WorkspacePort;
+  readonly security?: SecurityPort;
 }

@@ -7,6 +7,7 @@ import {
   ToolError,
   type TerminalInfo,
 } from '../contract/index.js';
+import { checkCommandSync, formatConfirmation } from '../security/dangerous-commands.js';
 import { defineCommand } from './command.js';
 import { requireDirectory } from './file.js';
 import type { IdePort } from './port.js';
@@ -52,10 +53,54 @@ export const terminalCreateCommand = defineCommand(terminalCreate, async (ide, a
   return { terminalId: created.terminalId, title: created.title, cwd: created.cwd };
 });
 
+/**
+ * NFR-3.6.3: text that would run a dangerous command (found by parsing it as bash) is sent only
+ * after a person allows it; without anyone to ask it is refused, and nothing is typed.
+ */
+async function confirmIfDangerous(ide: IdePort, text: string): Promise<void> {
+  if (!(ide.security?.confirmDangerousCommands() ?? true)) return;
+  const verdict = checkCommandSync(text.replace(/[\r\n]+$/, ''));
+  if (!verdict.dangerous) return;
+  const message = formatConfirmation(text, verdict);
+  const reasons = verdict.reasons.map(({ command, rule, why }) => ({ command, rule, why }));
+  if (!ide.security?.confirm) {
+    throw new ToolError(
+      'CONFIRMATION_REQUIRED',
+      `${message}. A person must confirm this, and this IDE has no one to ask; nothing was sent. ` +
+        'Ask the person to run it, or to turn off openspace.security.confirmDangerousCommands.',
+      { reasons },
+    );
+  }
+  if (!(await ide.security.confirm(message))) {
+    throw new ToolError('CONFIRMATION_DENIED', `The person did not allow it: ${message}. Nothing was sent; do not retry without asking them.`, { reasons });
+  }
+}
+
+/** Keys that edit or interrupt the line rather than type a command: Ctrl-C, Ctrl-D, Ctrl-U, Ctrl-Z, Escape. */
+const CONTROL_KEYS = /^[\u0003\u0004\u0015\u001a\u001b]+$/;
+const CLEARS_LINE = /[\u0003\u0015]/;
+
+/**
+ * What an agent typed into each terminal since its last Enter: a command typed in pieces is checked
+ * whole when Enter comes, so `rm -r` then ` -f /` then Enter is caught.
+ */
+const typedAhead = new WeakMap<IdePort, Map<string, string>>();
+
 export const terminalSendCommand = defineCommand(terminalSend, async (ide, args) => {
   const { terminalId } = resolveTerminal(ide, args.terminalId);
-  const cursor = ide.terminals.cursor(terminalId);
   const enter = (args.enter ?? true) && !/[\r\n]$/.test(args.text);
+  const pending = typedAhead.get(ide) ?? new Map<string, string>();
+  typedAhead.set(ide, pending);
+  if (CONTROL_KEYS.test(args.text)) {
+    if (CLEARS_LINE.test(args.text)) pending.delete(terminalId);
+  } else {
+    const line = (pending.get(terminalId) ?? '') + args.text;
+    const submits = enter || /[\r\n]/.test(args.text);
+    await confirmIfDangerous(ide, submits ? line : args.text);
+    if (submits) pending.delete(terminalId);
+    else pending.set(terminalId, line);
+  }
+  const cursor = ide.terminals.cursor(terminalId);
   await ide.terminals.send(terminalId, enter ? `${args.text}\r` : args.text);
   return { terminalId, cursor };
 });

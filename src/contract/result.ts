@@ -22,6 +22,8 @@ export const ERROR_CODES = {
   RANGE_INVALID: 'A line or column range lies outside the file, or ends before it starts.',
   TERMINAL_NOT_FOUND: 'No terminal has that ID or title.',
   TERMINAL_EXITED: 'The terminal\'s process has exited; create a new terminal.',
+  CONFIRMATION_REQUIRED: 'The terminal command looks dangerous and needs a person to confirm it, which this IDE cannot ask; nothing was sent.',
+  CONFIRMATION_DENIED: 'A person was asked to confirm the dangerous terminal command and refused (or did not answer); nothing was sent.',
   BRIDGE_UNAVAILABLE: 'No IDE is connected to the hub; start the IDE or the simulated IDE.',
   TIMEOUT: 'The IDE did not answer within the time limit.',
   INTERNAL: 'An unexpected failure inside OpenSpace; the message has details.',

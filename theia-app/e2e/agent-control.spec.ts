@@ -124,6 +124,27 @@ test('the palette lists the OpenSpace commands, and one run from it works', asyn
   await expect(page.locator('#theia-bottom-content-panel .lm-TabBar-tabLabel', { hasText: /^Terminal 3$/ })).toBeVisible();
 });
 
+test('a dangerous command waits for the person: Deny refuses it, Allow runs it', async () => {
+  const { page } = theia;
+  const text = 'rm -r no-such-dir-42';
+  const dialog = page.locator('.dialogBlock', { hasText: `Agent wants to run: ${text}` });
+  const denied = agent.call('openspace.terminal.send', { terminalId: 'test-runner', text });
+  await expect(dialog).toBeVisible();
+  await shot(page, 'confirm-dangerous');
+  await dialog.getByRole('button', { name: 'Deny' }).click();
+  expect((await denied).code).toBe('CONFIRMATION_DENIED');
+  const before = await agent.ok('openspace.terminal.read_output', { terminalId: 'test-runner' });
+  expect(before.output.join('\n')).not.toContain(text);
+
+  const allowed = agent.call('openspace.terminal.send', { terminalId: 'test-runner', text });
+  await dialog.getByRole('button', { name: 'Allow' }).click();
+  const sent = await allowed;
+  expect(sent.success).toBe(true);
+  await expect
+    .poll(async () => (await agent.ok('openspace.terminal.read_output', { terminalId: 'test-runner', since: sent.cursor })).output.join('\n'))
+    .toMatch(/no-such-dir-42.*No such file or directory/);
+});
+
 test('GET /openspace/instructions names the open file', async () => {
   await expect
     .poll(async () => (await fetch(`${theia.origin}/openspace/instructions`)).text())
@@ -134,8 +155,11 @@ test('GET /openspace/instructions names the open file', async () => {
 
 test('the last focused window serves; with none open calls fail at once; a new window serves again', async () => {
   const { browser, origin } = theia;
-  const open = async (contentId: string) =>
-    (await agent.ok('openspace.pane.list')).panes.some((p: { tabs: { contentId: string }[] }) => p.tabs.some((t) => t.contentId === contentId));
+  // While a window closes, a call can still reach it and fail (BRIDGE_UNAVAILABLE): polls retry those.
+  const open = async (contentId: string) => {
+    const list = await agent.call('openspace.pane.list');
+    return list.success ? list.panes.some((p: { tabs: { contentId: string }[] }) => p.tabs.some((t) => t.contentId === contentId)) : undefined;
+  };
   expect(await open('src/auth.ts')).toBe(true);
 
   // A second window registers when it has loaded: it serves now, and it has no auth.ts open.

@@ -12,6 +12,7 @@ import { BRIDGE_PATH, type BridgeBackend, type BridgeFrontend } from '../common/
 import { HAS_AGENT_HIGHLIGHTS, TheiaEditorPort } from './theia-editor-port.js';
 import { RemoteWorkspacePort } from './remote-workspace-port.js';
 import { TheiaShellPort } from './theia-shell-port.js';
+import { TheiaSecurityPort } from './theia-security-port.js';
 import { TheiaTerminalPort } from './theia-terminal-port.js';
 
 export const TheiaIdePort = Symbol('TheiaIdePort');
@@ -30,6 +31,7 @@ export function createIdePort(ctx: interfaces.Context): IdePort {
     editors: ctx.container.get(TheiaEditorPort),
     terminals: ctx.container.get(TheiaTerminalPort),
     workspace: ctx.container.get(RemoteWorkspacePort),
+    security: ctx.container.get(TheiaSecurityPort),
   };
 }
 

@@ -9,6 +9,7 @@ import { ContentIds } from './content-ids.js';
 import { createFilesBackendProxy, FilesBackendProxy, RemoteWorkspacePort } from './remote-workspace-port.js';
 import { TheiaEditorPort } from './theia-editor-port.js';
 import { TheiaShellPort } from './theia-shell-port.js';
+import { TheiaSecurityPort } from './theia-security-port.js';
 import { TheiaTerminalPort } from './theia-terminal-port.js';
 import './style/openspace.css';
 
@@ -21,6 +22,7 @@ export default new ContainerModule((bind) => {
   bind(RemoteWorkspacePort).toSelf().inSingletonScope();
   bind(TheiaEditorPort).toSelf().inSingletonScope();
   bind(TheiaTerminalPort).toSelf().inSingletonScope();
+  bind(TheiaSecurityPort).toSelf().inSingletonScope();
   bind(TheiaIdePort).toDynamicValue(createIdePort).inSingletonScope();
   bind(OpenSpaceCommandContribution).toSelf().inSingletonScope();
   bind(CommandContribution).toService(OpenSpaceCommandContribution);
