@@ -25,7 +25,8 @@ export const terminalSend = defineTool({
   title: 'Send Text to Terminal',
   description:
     'Type text into a terminal. A newline is added to run it unless the text already ends with one or enter is false ' +
-    '(use enter:false for keystrokes such as "\\u0003" for Ctrl-C). Read what it printed with openspace.terminal.read_output.',
+    '(use enter:false for keystrokes such as "\\u0003" for Ctrl-C). Read what it printed with openspace.terminal.read_output. ' +
+    'Commands that look dangerous (rm -r, sudo, curl | sh, git reset --hard …) wait for the person to allow them (CONFIRMATION_DENIED if not, CONFIRMATION_REQUIRED where no one can be asked).',
   input: z.strictObject({
     terminalId: TerminalRef,
     text: z.string().max(100_000),
