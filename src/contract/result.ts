@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   TERMINAL_EXITED: 'The terminal\'s process has exited; create a new terminal.',
   CONFIRMATION_REQUIRED: 'The terminal command looks dangerous and needs a person to confirm it, which this IDE cannot ask; nothing was sent.',
   CONFIRMATION_DENIED: 'A person was asked to confirm the dangerous terminal command and refused (or did not answer); nothing was sent.',
+  RATE_LIMITED: 'Too many tool calls are waiting in this session (at most 10 at once); wait for answers before sending more.',
   BRIDGE_UNAVAILABLE: 'No IDE is connected to the hub; start the IDE or the simulated IDE.',
   TIMEOUT: 'The IDE did not answer within the time limit.',
   INTERNAL: 'An unexpected failure inside OpenSpace; the message has details.',

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectAgent, type Agent } from '../../conformance/client.js';
+import { eventually } from '../../conformance/setup.js';
 import type { CommandBridge } from './bridge.js';
 import { Hub } from './hub.js';
 import { startHubServer, type HubServer } from './server.js';
@@ -100,6 +101,32 @@ describe('bridges', () => {
     const text = await (await fetch(`${server!.origin}/openspace/instructions`)).text();
     expect(text).toContain('Active file: src/new.ts');
     expect(text).not.toContain('src/old.ts');
+  });
+});
+
+describe('limits (NFR-3.1.4)', () => {
+  it('answers the 11th call a session has waiting with RATE_LIMITED at once, and serves the others', async () => {
+    const hub = new Hub();
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // An IDE that is busy until released.
+    hub.bridges.offer('slow', { execute: async () => (await gate, { success: true, panes: [] }) });
+    hub.bridges.register('slow');
+    const a = await serve(hub);
+    const calls = Array.from({ length: 10 }, () => a.call('openspace.pane.list'));
+    // The health endpoint counts them once they have all arrived.
+    await eventually(async () => {
+      const health = (await (await fetch(`${server!.origin}/openspace/health`)).json()) as { pendingCalls: number };
+      expect(health.pendingCalls).toBe(10);
+    });
+    const started = Date.now();
+    const eleventh = await a.fails('openspace.pane.list', {}, 'RATE_LIMITED');
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(eleventh.error).toMatch(/at most 10/);
+    release();
+    expect((await Promise.all(calls)).every((r) => r.success)).toBe(true);
+    // With the queue drained, calls are taken again.
+    await a.ok('openspace.pane.list');
   });
 });
 

@@ -24,7 +24,12 @@ export interface HubOptions {
   ideName?: string;
   /** How long the hub waits for the IDE to answer one command. */
   callTimeoutMs?: number;
+  /** Tool calls one session may have waiting or running at once (NFR-3.1.4); more answer RATE_LIMITED. */
+  maxConcurrentCalls?: number;
 }
+
+/** Calls waiting across all sessions at which the hub logs a warning (NFR-3.1.4). */
+export const QUEUE_WARNING_DEPTH = 50;
 
 let listedTools: Tool[] | undefined;
 
@@ -62,10 +67,18 @@ export class Hub {
   readonly bridges = new BridgeRegistry();
   readonly state: HubState;
   private readonly callTimeoutMs: number;
+  private readonly maxConcurrentCalls: number;
+  private inFlight = 0;
+
+  /** Tool calls waiting or running, all sessions together. */
+  get pendingCalls(): number {
+    return this.inFlight;
+  }
 
   constructor(options: HubOptions = {}) {
     this.state = new HubState(this.bridges, options.ideName ?? 'Theia OpenSpace IDE');
     this.callTimeoutMs = options.callTimeoutMs ?? 30_000;
+    this.maxConcurrentCalls = options.maxConcurrentCalls ?? 10;
   }
 
   /** Tier 2 (namespace), tier 1 (schema), then the IDE; always a structured result. */
@@ -98,11 +111,25 @@ export class Hub {
       { capabilities: { tools: { listChanged: false } }, instructions: this.state.instructions, jsonSchemaValidator: lazyValidator },
     );
     let queue: Promise<unknown> = Promise.resolve();
+    let pending = 0;
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedToolDefinitions() }));
     server.setRequestHandler(CallToolRequestSchema, (request) => {
+      if (pending >= this.maxConcurrentCalls) {
+        return toCallToolResult(
+          failure('RATE_LIMITED', `${pending} tool calls of this session are still waiting or running (at most ${this.maxConcurrentCalls}); wait for their answers, then retry.`),
+        );
+      }
+      pending++;
+      if (++this.inFlight === QUEUE_WARNING_DEPTH) {
+        process.stderr.write(`openspace: warning: ${this.inFlight} tool calls are waiting for the IDE across all sessions\n`);
+      }
       const run = queue.then(() => this.callTool(request.params.name, request.params.arguments)).then(toCallToolResult);
-      queue = run.catch(() => undefined);
-      return run;
+      const settled = run.finally(() => {
+        pending--;
+        this.inFlight--;
+      });
+      queue = settled.catch(() => undefined);
+      return settled;
     });
     return server;
   }

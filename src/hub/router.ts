@@ -89,6 +89,7 @@ export function createHubRouter(hub: Hub, options: HubRouterOptions = {}): HubRo
       status: 'ok',
       bridge: { connected: hub.bridges.current !== undefined, bridgeId: hub.bridges.currentId },
       sessions: sessions.size,
+      pendingCalls: hub.pendingCalls,
       tools: TOOLS.length,
       uptimeMs: Date.now() - startedAt,
     });
