@@ -32,6 +32,16 @@ describe('CONTRACT-3.5 file commands', () => {
     expect((await ctx.agent.ok('openspace.file.read', { path: 'new.txt' })).content).toBe('hello again');
   });
 
+  it('writes and reads back a file of several hundred kilobytes', async () => {
+    const content = Array.from({ length: 6000 }, (_, i) => `line ${i + 1}: ${'x'.repeat(40)}`).join('\n') + '\n';
+    const written = await ctx.agent.ok('openspace.file.write', { path: 'big/large.txt', content });
+    expect(written.bytes).toBe(Buffer.byteLength(content));
+    expect(written.bytes).toBeGreaterThan(250_000);
+    const read = await ctx.agent.ok('openspace.file.read', { path: 'big/large.txt', startLine: 5999, endLine: 6000 });
+    expect(read.content).toBe(`line 5999: ${'x'.repeat(40)}\nline 6000: ${'x'.repeat(40)}`);
+    expect(read.totalLines).toBe(6000);
+  });
+
   it('T3 lists a directory, and recursively without .gitignored files', async () => {
     const src = await ctx.agent.ok('openspace.file.list', { path: 'src' });
     expect(src.files).toEqual([

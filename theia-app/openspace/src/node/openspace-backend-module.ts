@@ -1,10 +1,9 @@
 import * as nodeFs from 'node:fs';
 import { ConnectionHandler, RpcConnectionHandler, type RpcProxy } from '@theia/core/lib/common/messaging';
-import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
+import { BackendApplicationContribution, EarlyExpressMiddleware } from '@theia/core/lib/node/backend-application';
 import { ContainerModule, inject, injectable } from '@theia/core/shared/inversify';
 import { PreferenceContribution } from '@theia/core/lib/common/preferences/preference-schema';
 import { OpenSpacePreferenceDefaults } from '../common/preferences.js';
-import type { Application } from '@theia/core/shared/express';
 import { WorkspaceServer } from '@theia/workspace/lib/common/workspace-protocol';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { ToolError } from '../../../../src/contract/index.js';
@@ -19,13 +18,18 @@ export class OpenSpaceHub {
   readonly hub = new Hub({ ideName: 'Theia OpenSpace IDE' });
 }
 
-/** Mounts the hub (/mcp, /openspace/*) on Theia's own Express app, so it shares Theia's port. */
+/**
+ * Mounts the hub (/mcp, /openspace/*) on Theia's own Express app, so it shares Theia's port. It goes
+ * in ahead of Theia's own middleware: a JSON body parser with a 100 kB limit that @theia/filesystem
+ * adds to every path would otherwise refuse larger tool calls (a file.write of a big file).
+ */
 @injectable()
 export class HubContribution implements BackendApplicationContribution {
   @inject(OpenSpaceHub) protected readonly openspace!: OpenSpaceHub;
+  @inject(EarlyExpressMiddleware) protected readonly early!: EarlyExpressMiddleware;
 
-  configure(app: Application): void {
-    app.use(createHubRouter(this.openspace.hub));
+  initialize(): void {
+    this.early.handlers.push(createHubRouter(this.openspace.hub));
   }
 }
 
