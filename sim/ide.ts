@@ -61,7 +61,7 @@ export class SimIde {
         ? spawnPty({ shell: shellPath, cwd: absolute })
         : createScriptedShell({ fs: workspace.fs, root: workspace.root, cwd: absolute, responses: options.scriptedResponses });
     };
-    const terminals = new SimTerminals(layout, { backend, spawn, ringBuffer: options.ringBuffer });
+    const terminals = new SimTerminals(layout, { spawn, ringBuffer: options.ringBuffer });
     const editors = new SimEditors(layout, files, options.viewportLines);
     return new SimIde(workspace, files, layout, editors, terminals, backend, settings.confirmDangerousCommands);
   }

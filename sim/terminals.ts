@@ -2,12 +2,11 @@ import { ToolError, type TerminalInfo } from '../src/contract/index.js';
 import type { Disposable, TerminalPort, TerminalRead } from '../src/commands/port.js';
 import { TerminalOutput } from '../src/commands/terminal-output.js';
 import type { SimLayout } from './layout.js';
-import type { ScriptedResponse, ShellBackend } from './shells.js';
+import type { ShellBackend } from './shells.js';
 
 export type TerminalBackendKind = 'process' | 'scripted';
 
 export interface SimTerminalsOptions {
-  backend: TerminalBackendKind;
   /** Start a backend for a terminal: cwd is workspace-relative. */
   spawn(options: { cwd: string; shellPath?: string }): Promise<ShellBackend>;
   ringBuffer?: { maxLines?: number; maxBytes?: number };
@@ -97,4 +96,3 @@ export class SimTerminals implements TerminalPort, Disposable {
   }
 }
 
-export type { ScriptedResponse };

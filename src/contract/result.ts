@@ -74,7 +74,3 @@ export function toFailure(err: unknown): Failure {
   const message = err instanceof Error ? err.message : String(err);
   return failure('INTERNAL', `Internal error: ${message}`);
 }
-
-export function isFailure(value: unknown): value is Failure {
-  return typeof value === 'object' && value !== null && (value as { success?: unknown }).success === false;
-}

@@ -6,8 +6,6 @@ export type BudgetClass = 'simple' | 'complex';
 /** Becomes the MCP annotations readOnlyHint / destructiveHint / idempotentHint. */
 export type SideEffect = 'read-only' | 'write' | 'destructive';
 
-export const BUDGET_MS: Record<BudgetClass, number> = { simple: 100, complex: 500 };
-
 export interface ToolDefinition<
   I extends z.ZodObject = z.ZodObject,
   O extends z.ZodObject = z.ZodObject,

@@ -7,6 +7,7 @@ import { Volume, createFsFromVolume } from 'memfs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolError, type ErrorCode } from '../contract/result.js';
 import { PathGuard, type FsLike } from './path-guard.js';
+import { codeOf } from '../contract/test-helpers.js';
 
 /** A file system to build fixtures in, synchronously, plus what the guard gets. */
 interface Env {
@@ -50,15 +51,6 @@ function memoryEnv(): Env {
   };
 }
 
-async function codeOf(promise: Promise<unknown>): Promise<ErrorCode | 'none'> {
-  try {
-    await promise;
-    return 'none';
-  } catch (err) {
-    if (err instanceof ToolError) return err.code;
-    throw err;
-  }
-}
 
 for (const [kind, makeEnv] of [
   ['disk', diskEnv],

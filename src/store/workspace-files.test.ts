@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { SearchOptions } from '../commands/port.js';
 import { ToolError, type ErrorCode } from '../contract/result.js';
 import { MAX_TEXT_FILE_BYTES, WorkspaceFiles, rebaseGitignore } from './workspace-files.js';
+import { codeOf } from '../contract/test-helpers.js';
 
 /** A workspace plus synchronous helpers to arrange it, on disk or in memfs. */
 interface Env {
@@ -91,15 +92,6 @@ async function memoryEnv(): Promise<Env> {
   };
 }
 
-async function codeOf(promise: Promise<unknown>): Promise<ErrorCode | 'none'> {
-  try {
-    await promise;
-    return 'none';
-  } catch (err) {
-    if (err instanceof ToolError) return err.code;
-    throw err;
-  }
-}
 
 async function errorOf(promise: Promise<unknown>): Promise<ToolError> {
   const err = await promise.then(
