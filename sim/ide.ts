@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { IdePort } from '../src/commands/port.js';
 import type { CommandBridge } from '../src/hub/bridge.js';
 import { z } from 'zod';
+import { AUDIT_LOG_FILE, NdjsonAuditLog } from '../src/security/audit-log.js';
 import { createFilePolicy, type FilePolicy } from '../src/security/file-policy.js';
 import { WorkspaceFiles } from '../src/store/workspace-files.js';
 import { SimEditors } from './editors.js';
@@ -30,6 +31,8 @@ export class SimIde {
   readonly registry = new SimCommandRegistry();
   readonly bridge: CommandBridge;
   readonly port: IdePort;
+  /** The workspace's .openspace/audit.ndjson (in the memfs volume for an in-memory workspace). */
+  readonly audit: NdjsonAuditLog;
 
   private constructor(
     readonly workspace: LoadedWorkspace,
@@ -42,6 +45,7 @@ export class SimIde {
   ) {
     // No one to ask in the simulated IDE: dangerous commands answer CONFIRMATION_REQUIRED unless turned off.
     this.port = { shell: layout, editors, terminals, workspace: files, security: { confirmDangerousCommands: () => confirmDangerousCommands } };
+    this.audit = new NdjsonAuditLog(workspace.fs.promises, join(workspace.root, AUDIT_LOG_FILE));
     registerOpenSpaceCommands(this.registry, this.port);
     this.bridge = registryBridge(this.registry);
   }

@@ -1,4 +1,4 @@
-import { failure } from '../src/contract/index.js';
+import { failure, type CallContext } from '../src/contract/index.js';
 import { COMMANDS, runCommand, type CommandResult } from '../src/commands/index.js';
 import type { Disposable, IdePort } from '../src/commands/port.js';
 import type { CommandBridge } from '../src/hub/bridge.js';
@@ -8,9 +8,11 @@ export interface CommandInfo {
   label: string;
 }
 
-interface Registered extends CommandInfo {
-  execute(args: unknown): Promise<CommandResult>;
+interface Handler {
+  execute(args: unknown, context?: CallContext): Promise<CommandResult>;
 }
+
+type Registered = CommandInfo & Handler;
 
 /**
  * The simulated IDE's command registry, the counterpart of Theia's CommandRegistry: the command
@@ -19,7 +21,7 @@ interface Registered extends CommandInfo {
 export class SimCommandRegistry {
   private readonly commands = new Map<string, Registered>();
 
-  registerCommand(command: CommandInfo, handler: { execute(args: unknown): Promise<CommandResult> }): Disposable {
+  registerCommand(command: CommandInfo, handler: Handler): Disposable {
     if (this.commands.has(command.id)) throw new Error(`Command ${command.id} is already registered`);
     this.commands.set(command.id, { ...command, execute: handler.execute });
     return { dispose: () => this.commands.delete(command.id) };
@@ -30,10 +32,11 @@ export class SimCommandRegistry {
     return [...this.commands.values()].map(({ id, label }) => ({ id, label }));
   }
 
-  async executeCommand(id: string, args?: unknown): Promise<CommandResult> {
+  /** `context` is the agent's (through the bridge); a person's palette call passes none. */
+  async executeCommand(id: string, args?: unknown, context?: CallContext): Promise<CommandResult> {
     const command = this.commands.get(id);
     if (!command) return failure('UNKNOWN_TOOL', `No command "${id}" is registered in the IDE.`);
-    return command.execute(args);
+    return command.execute(args, context);
   }
 }
 
@@ -42,12 +45,12 @@ export function registerOpenSpaceCommands(registry: SimCommandRegistry, ide: Ide
   for (const command of COMMANDS.values()) {
     registry.registerCommand(
       { id: command.tool.name, label: `OpenSpace: ${command.tool.title}` },
-      { execute: (args) => runCommand(command, ide, args) },
+      { execute: (args, context) => runCommand(command, ide, args, context) },
     );
   }
 }
 
 /** The in-process CommandBridge: hub requests become executeCommand calls on the registry. */
 export function registryBridge(registry: SimCommandRegistry): CommandBridge {
-  return { execute: (commandId, args) => registry.executeCommand(commandId, args) };
+  return { execute: (commandId, args, context) => registry.executeCommand(commandId, args, context) };
 }

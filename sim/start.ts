@@ -1,5 +1,6 @@
 import { StatePublisher } from '../src/commands/state-publisher.js';
 import { Hub } from '../src/hub/hub.js';
+import type { AuditSink } from '../src/security/audit-log.js';
 import { startHubServer, type HubServer } from '../src/hub/server.js';
 import type { SimIde, SimIdeOptions } from './ide.js';
 
@@ -28,17 +29,18 @@ export interface SimHub {
  * simulated IDE's modules are imported lazily, so the hub answers tools/list sooner).
  */
 export function connectSimIde(options: SimConnectOptions & { loadDelayMs?: number } = {}) {
-  const hub = new Hub({ ideName: 'a simulated OpenSpace IDE', callTimeoutMs: options.callTimeoutMs });
   let load: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (load = resolve)).then(() => import('./ide.js')).then(({ SimIde }) => SimIde.create(options));
+  const audit: AuditSink = { record: (entry) => void ready.then((ide) => ide.audit.record(entry), () => undefined) };
+  const hub = new Hub({ ideName: 'a simulated OpenSpace IDE', callTimeoutMs: options.callTimeoutMs, audit });
   // Loading the IDE waits a moment so it does not hold up a client's first initialize and tools/list;
   // the first command loads it at once.
   const timer = setTimeout(load, options.loadDelayMs ?? 0);
   hub.bridges.offer(SIM_BRIDGE_ID, {
-    execute: async (commandId, args) => {
+    execute: async (commandId, args, context) => {
       clearTimeout(timer);
       load();
-      return (await ready).bridge.execute(commandId, args);
+      return (await ready).bridge.execute(commandId, args, context);
     },
   });
   hub.bridges.register(SIM_BRIDGE_ID);
@@ -70,8 +72,9 @@ export async function startSimHub(options: SimHubOptions & { loadDelayMs?: numbe
     ide: sim.ide,
     server,
     async close() {
-      sim.dispose();
       await server.close();
+      sim.dispose();
+      await sim.ide.audit.flush();
     },
   };
 }

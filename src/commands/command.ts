@@ -1,16 +1,17 @@
 import type { z } from 'zod';
-import { parseArguments, toFailure, type Failure, type ToolArgs, type ToolDefinition } from '../contract/index.js';
+import { failure, parseArguments, toFailure, type CallContext, type Failure, type ToolArgs, type ToolDefinition } from '../contract/index.js';
 import type { IdePort } from './port.js';
 
 /** A command implementation: the tool it implements and what it does, written once against the IDE port. */
 export interface Command<T extends ToolDefinition = ToolDefinition> {
   tool: T;
-  run(ide: IdePort, args: ToolArgs<T>): Promise<z.output<T['output']>>;
+  /** `context` is present when an agent calls (through the hub), absent when a person runs the command. */
+  run(ide: IdePort, args: ToolArgs<T>, context?: CallContext): Promise<z.output<T['output']>>;
 }
 
 export function defineCommand<T extends ToolDefinition>(
   tool: T,
-  run: (ide: IdePort, args: ToolArgs<T>) => Promise<z.output<T['output']>>,
+  run: (ide: IdePort, args: ToolArgs<T>, context?: CallContext) => Promise<z.output<T['output']>>,
 ): Command<T> {
   return { tool, run };
 }
@@ -19,13 +20,21 @@ export type CommandResult = ({ success: true } & Record<string, unknown>) | Fail
 
 /**
  * Run a command the way every caller does (the hub through a bridge, the command palette, a test):
- * arguments checked against the tool's schema, every failure turned into a structured result.
+ * arguments checked against the tool's schema, an agent's call (one with a context) only after the
+ * person consented, every failure turned into a structured result.
  */
-export async function runCommand(command: Command, ide: IdePort, args: unknown): Promise<CommandResult> {
+export async function runCommand(command: Command, ide: IdePort, args: unknown, context?: CallContext): Promise<CommandResult> {
   const parsed = parseArguments(command.tool, args);
   if (!parsed.ok) return parsed.failure;
   try {
-    const result = await command.run(ide, parsed.args);
+    if (context && ide.security?.agentConsent && !(await ide.security.agentConsent(context))) {
+      return failure(
+        'CONSENT_REQUIRED',
+        'The person has not allowed AI agents to run commands in this workspace; nothing was done. ' +
+          'Ask them to allow it (the IDE asks on the first agent command), then retry.',
+      );
+    }
+    const result = await command.run(ide, parsed.args, context);
     return { success: true, ...result };
   } catch (err) {
     return toFailure(err);

@@ -8,6 +8,7 @@
  * Ports signal failures by throwing ToolError with a code from src/contract/result.ts.
  */
 import type {
+  CallContext,
   ContentType,
   FileInfo,
   LineRange,
@@ -172,6 +173,11 @@ export interface SecurityPort {
   confirmDangerousCommands(): boolean;
   /** Ask the person (e.g. "Agent wants to run: rm -rf build — deletes files recursively"); true for Allow. Absent when there is no one to ask. */
   confirm?(message: string): Promise<boolean>;
+  /**
+   * NFR-3.8.2: whether the person allows agents to run commands in this workspace, asking them the
+   * first time if the IDE can (a dialog, or `context.ask` at the agent's side). Absent: always allowed.
+   */
+  agentConsent?(context: CallContext): Promise<boolean>;
 }
 
 export interface IdePort {

@@ -5,6 +5,7 @@ import {
   terminalReadOutput,
   terminalSend,
   ToolError,
+  type CallContext,
   type TerminalInfo,
 } from '../contract/index.js';
 import { checkCommandSync, formatConfirmation } from '../security/dangerous-commands.js';
@@ -57,21 +58,22 @@ export const terminalCreateCommand = defineCommand(terminalCreate, async (ide, a
  * NFR-3.6.3: text that would run a dangerous command (found by parsing it as bash) is sent only
  * after a person allows it; without anyone to ask it is refused, and nothing is typed.
  */
-async function confirmIfDangerous(ide: IdePort, text: string): Promise<void> {
+async function confirmIfDangerous(ide: IdePort, text: string, context: CallContext | undefined): Promise<void> {
   if (!(ide.security?.confirmDangerousCommands() ?? true)) return;
   const verdict = checkCommandSync(text.replace(/[\r\n]+$/, ''));
   if (!verdict.dangerous) return;
   const message = formatConfirmation(text, verdict);
   const reasons = verdict.reasons.map(({ command, rule, why }) => ({ command, rule, why }));
-  if (!ide.security?.confirm) {
+  const confirm = ide.security?.confirm?.bind(ide.security) ?? context?.ask;
+  if (!confirm) {
     throw new ToolError(
       'CONFIRMATION_REQUIRED',
-      `${message}. A person must confirm this, and this IDE has no one to ask; nothing was sent. ` +
+      `${message}. A person must confirm this; this IDE has no one to ask and the MCP client offers no way to ask (elicitation); nothing was sent. ` +
         'Ask the person to run it, or to turn off openspace.security.confirmDangerousCommands.',
       { reasons },
     );
   }
-  if (!(await ide.security.confirm(message))) {
+  if (!(await confirm(message))) {
     throw new ToolError('CONFIRMATION_DENIED', `The person did not allow it: ${message}. Nothing was sent; do not retry without asking them.`, { reasons });
   }
 }
@@ -86,7 +88,7 @@ const CLEARS_LINE = /[\u0003\u0015]/;
  */
 const typedAhead = new WeakMap<IdePort, Map<string, string>>();
 
-export const terminalSendCommand = defineCommand(terminalSend, async (ide, args) => {
+export const terminalSendCommand = defineCommand(terminalSend, async (ide, args, context) => {
   const { terminalId } = resolveTerminal(ide, args.terminalId);
   const enter = (args.enter ?? true) && !/[\r\n]$/.test(args.text);
   const pending = typedAhead.get(ide) ?? new Map<string, string>();
@@ -96,7 +98,7 @@ export const terminalSendCommand = defineCommand(terminalSend, async (ide, args)
   } else {
     const line = (pending.get(terminalId) ?? '') + args.text;
     const submits = enter || /[\r\n]/.test(args.text);
-    await confirmIfDangerous(ide, submits ? line : args.text);
+    await confirmIfDangerous(ide, submits ? line : args.text, context);
     if (submits) pending.delete(terminalId);
     else pending.set(terminalId, line);
   }

@@ -4,6 +4,7 @@ import editorTools from './editor.js';
 import terminalTools from './terminal.js';
 import fileTools from './file.js';
 
+export * from './call-context.js';
 export * from './common.js';
 export * from './result.js';
 export * from './tool.js';

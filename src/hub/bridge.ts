@@ -1,4 +1,4 @@
-import { failure, type Failure } from '../contract/index.js';
+import { failure, type CallContext, type Failure } from '../contract/index.js';
 
 export type BridgeResult = ({ success: true } & Record<string, unknown>) | Failure;
 
@@ -7,7 +7,8 @@ export type BridgeResult = ({ success: true } & Record<string, unknown>) | Failu
  * command's structured result. The simulated IDE bridges in process; Theia over its RPC channel.
  */
 export interface CommandBridge {
-  execute(commandId: string, args: unknown): Promise<BridgeResult>;
+  /** `context` says which agent session calls; a bridge over RPC passes on only its serializable part. */
+  execute(commandId: string, args: unknown, context: CallContext): Promise<BridgeResult>;
 }
 
 /**
@@ -65,7 +66,13 @@ export const NO_BRIDGE: Failure = failure(
 );
 
 /** Run a bridge call with a time limit, turning a late or thrown answer into a structured failure. */
-export async function executeWithTimeout(bridge: CommandBridge, commandId: string, args: unknown, timeoutMs: number): Promise<BridgeResult> {
+export async function executeWithTimeout(
+  bridge: CommandBridge,
+  commandId: string,
+  args: unknown,
+  context: CallContext,
+  timeoutMs: number,
+): Promise<BridgeResult> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<BridgeResult>((resolve) => {
     timer = setTimeout(
@@ -74,7 +81,7 @@ export async function executeWithTimeout(bridge: CommandBridge, commandId: strin
     );
   });
   try {
-    return await Promise.race([bridge.execute(commandId, args), timeout]);
+    return await Promise.race([bridge.execute(commandId, args, context), timeout]);
   } catch (err) {
     return failure('BRIDGE_UNAVAILABLE', `The IDE connection failed while running ${commandId}: ${err instanceof Error ? err.message : String(err)}`);
   } finally {

@@ -9,8 +9,10 @@ import {
   outputJsonSchema,
   parseArguments,
   TOOLS,
+  type CallContext,
   TOOLS_BY_NAME,
 } from '../contract/index.js';
+import { redactArguments, type AuditSink } from '../security/audit-log.js';
 import { BridgeRegistry, executeWithTimeout, NO_BRIDGE, type BridgeResult } from './bridge.js';
 import { HubState } from './state.js';
 
@@ -26,10 +28,15 @@ export interface HubOptions {
   callTimeoutMs?: number;
   /** Tool calls one session may have waiting or running at once (NFR-3.1.4); more answer RATE_LIMITED. */
   maxConcurrentCalls?: number;
+  /** Where each tool call is logged (the workspace's .openspace/audit.ndjson). */
+  audit?: AuditSink;
 }
 
 /** Calls waiting across all sessions at which the hub logs a warning (NFR-3.1.4). */
 export const QUEUE_WARNING_DEPTH = 50;
+
+/** How long a question to the person at the agent's side (elicitation) may wait for an answer. */
+export const ASK_TIMEOUT_MS = 25_000;
 
 let listedTools: Tool[] | undefined;
 
@@ -68,6 +75,7 @@ export class Hub {
   readonly state: HubState;
   private readonly callTimeoutMs: number;
   private readonly maxConcurrentCalls: number;
+  private readonly audit: AuditSink | undefined;
   private inFlight = 0;
 
   /** Tool calls waiting or running, all sessions together. */
@@ -79,19 +87,30 @@ export class Hub {
     this.state = new HubState(this.bridges, options.ideName ?? 'Theia OpenSpace IDE');
     this.callTimeoutMs = options.callTimeoutMs ?? 30_000;
     this.maxConcurrentCalls = options.maxConcurrentCalls ?? 10;
+    this.audit = options.audit;
   }
 
   /** Tier 2 (namespace), tier 1 (schema), then the IDE; always a structured result. */
-  async callTool(name: string, args: unknown): Promise<BridgeResult> {
-    if (!debug) return this.route(name, args);
+  async callTool(name: string, args: unknown, context: CallContext): Promise<BridgeResult> {
     const started = performance.now();
-    const result = await this.route(name, args);
-    const outcome = result.success ? 'ok' : result.code;
-    process.stderr.write(`openspace: ${name} ${JSON.stringify(args)} → ${outcome} in ${(performance.now() - started).toFixed(1)} ms\n`);
+    const result = await this.route(name, args, context);
+    const durationMs = Math.round((performance.now() - started) * 100) / 100;
+    const code = result.success ? 'OK' : result.code;
+    this.audit?.record({
+      type: 'call',
+      time: new Date().toISOString(),
+      session: context.sessionId,
+      client: context.clientName,
+      tool: name,
+      args: redactArguments(args),
+      code,
+      durationMs,
+    });
+    if (debug) process.stderr.write(`openspace: ${name} ${JSON.stringify(args)} → ${code} in ${durationMs} ms\n`);
     return result;
   }
 
-  private async route(name: string, args: unknown): Promise<BridgeResult> {
+  private async route(name: string, args: unknown, context: CallContext): Promise<BridgeResult> {
     const tool = TOOLS_BY_NAME.get(name);
     if (!tool) {
       const why = name.startsWith('openspace.') ? `is not a tool this hub serves` : `is outside the openspace.* namespace this hub serves`;
@@ -101,7 +120,7 @@ export class Hub {
     if (!parsed.ok) return parsed.failure;
     const bridge = this.bridges.current;
     if (!bridge) return NO_BRIDGE;
-    return executeWithTimeout(bridge, name, parsed.args, this.callTimeoutMs);
+    return executeWithTimeout(bridge, name, parsed.args, context, this.callTimeoutMs);
   }
 
   /** One MCP server per session; calls within a session run one at a time, in order (NFR-3.3.2). */
@@ -113,7 +132,7 @@ export class Hub {
     let queue: Promise<unknown> = Promise.resolve();
     let pending = 0;
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedToolDefinitions() }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => {
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
       if (pending >= this.maxConcurrentCalls) {
         return toCallToolResult(
           failure('RATE_LIMITED', `${pending} tool calls of this session are still waiting or running (at most ${this.maxConcurrentCalls}); wait for their answers, then retry.`),
@@ -123,7 +142,8 @@ export class Hub {
       if (++this.inFlight === QUEUE_WARNING_DEPTH) {
         process.stderr.write(`openspace: warning: ${this.inFlight} tool calls are waiting for the IDE across all sessions\n`);
       }
-      const run = queue.then(() => this.callTool(request.params.name, request.params.arguments)).then(toCallToolResult);
+      const context = this.callContext(server, extra.sessionId, extra.requestId);
+      const run = queue.then(() => this.callTool(request.params.name, request.params.arguments, context)).then(toCallToolResult);
       const settled = run.finally(() => {
         pending--;
         this.inFlight--;
@@ -132,5 +152,27 @@ export class Hub {
       return settled;
     });
     return server;
+  }
+
+  /** Who calls, and a way to ask the person at the agent's side when the client supports elicitation. */
+  private callContext(server: Server, sessionId = 'stdio', requestId?: string | number): CallContext {
+    const clientName = server.getClientVersion()?.name;
+    if (!server.getClientCapabilities()?.elicitation) return { sessionId, clientName };
+    // Sent on the tool call's own stream; no answer within ASK_TIMEOUT_MS counts as a no.
+    const ask = async (message: string): Promise<boolean> => {
+      try {
+        const answer = await server.elicitInput(
+          {
+            message,
+            requestedSchema: { type: 'object', properties: { allow: { type: 'boolean', title: 'Allow', description: message, default: false } }, required: ['allow'] },
+          },
+          { relatedRequestId: requestId, timeout: ASK_TIMEOUT_MS },
+        );
+        return answer.action === 'accept' && answer.content?.allow === true;
+      } catch {
+        return false;
+      }
+    };
+    return { sessionId, clientName, ask };
   }
 }

@@ -122,7 +122,9 @@ describe('file policy: defaults', () => {
 
   it('exports the default lists, frozen', () => {
     expect(DEFAULT_SENSITIVE_PATTERNS).toContain('.git/**');
-    expect(DEFAULT_SENSITIVE_PATTERNS).toHaveLength(13);
+    expect(DEFAULT_SENSITIVE_PATTERNS).toHaveLength(15);
+    expect(DEFAULT_SENSITIVE_PATTERNS).toContain('.openspace/audit.ndjson');
+    expect(createFilePolicy().isSensitive('.openspace/snapshots/src/a.ts/3')).toBe('.openspace/snapshots/**');
     expect(DEFAULT_PROTECTED_PATTERNS).toEqual(['.git/**', 'node_modules/**', '.theia/**', '.openspace/**']);
     expect(Object.isFrozen(DEFAULT_SENSITIVE_PATTERNS)).toBe(true);
     expect(Object.isFrozen(DEFAULT_PROTECTED_PATTERNS)).toBe(true);

@@ -47,6 +47,9 @@ export const DEFAULT_SENSITIVE_PATTERNS: readonly string[] = Object.freeze([
   'secrets.*',
   '**/secrets/**',
   '.aws/credentials',
+  // OpenSpace's own records: agents see them through tools (file.snapshots), not as files.
+  '.openspace/audit.ndjson',
+  '.openspace/snapshots/**',
 ]);
 
 /** Writes refused. */

@@ -7,6 +7,7 @@ import { MessageService } from '@theia/core/lib/common/message-service';
 import { inject, injectable, interfaces } from '@theia/core/shared/inversify';
 import { COMMANDS, runCommand, type CommandResult } from '../../../../src/commands/index.js';
 import type { IdePort } from '../../../../src/commands/port.js';
+import type { CallContext } from '../../../../src/contract/index.js';
 import { StatePublisher } from '../../../../src/commands/state-publisher.js';
 import { BRIDGE_PATH, type BridgeBackend, type BridgeFrontend } from '../common/protocol.js';
 import { HAS_AGENT_HIGHLIGHTS, TheiaEditorPort } from './theia-editor-port.js';
@@ -52,9 +53,10 @@ export class OpenSpaceCommandContribution implements CommandContribution, Keybin
       registry.registerCommand(
         { id: command.tool.name, label: `OpenSpace: ${command.tool.title}` },
         {
-          execute: async (args?: unknown) => {
+          // The bridge passes the agent's CallContext; the palette and keybindings pass nothing.
+          execute: async (args?: unknown, context?: CallContext) => {
             const fromPalette = args === undefined;
-            const result = await runCommand(command, this.ide, args ?? {});
+            const result = await runCommand(command, this.ide, args ?? {}, context);
             if (fromPalette) this.report(command.tool.title, result);
             return result;
           },
@@ -91,7 +93,7 @@ export class BridgeContribution implements FrontendApplicationContribution {
 
   onStart(): void {
     const frontend: BridgeFrontend = {
-      execute: (commandId, args) => this.commands.executeCommand<CommandResult>(commandId, args) as Promise<CommandResult>,
+      execute: (commandId, args, context) => this.commands.executeCommand<CommandResult>(commandId, args, context) as Promise<CommandResult>,
     };
     this.backend = this.connect(frontend);
     this.backend.onDidOpenConnection(() => void this.register());

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../../../src/contract/index.js';
+import type { CallContext, ErrorCode } from '../../../../src/contract/index.js';
 import type { BridgeResult } from '../../../../src/hub/bridge.js';
 
 /** RPC path of the CommandBridge: the backend (hub) calls into a frontend window. */
@@ -6,7 +6,8 @@ export const BRIDGE_PATH = '/services/openspace/bridge';
 
 /** Implemented by each frontend window: run a command in its CommandRegistry. */
 export interface BridgeFrontend {
-  execute(commandId: string, args: unknown): Promise<BridgeResult>;
+  /** `context` arrives without `ask` (functions do not cross RPC). */
+  execute(commandId: string, args: unknown, context?: CallContext): Promise<BridgeResult>;
 }
 
 /** Implemented by the backend per window connection. */

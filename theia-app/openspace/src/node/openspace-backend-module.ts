@@ -6,7 +6,7 @@ import { PreferenceContribution } from '@theia/core/lib/common/preferences/prefe
 import { OpenSpacePreferenceDefaults } from '../common/preferences.js';
 import { WorkspaceServer } from '@theia/workspace/lib/common/workspace-protocol';
 import { FileUri } from '@theia/core/lib/common/file-uri';
-import { ToolError } from '../../../../src/contract/index.js';
+import { serializableContext, ToolError } from '../../../../src/contract/index.js';
 import { Hub } from '../../../../src/hub/hub.js';
 import { createHubRouter } from '../../../../src/hub/router.js';
 import { WorkspaceFiles } from '../../../../src/store/workspace-files.js';
@@ -38,7 +38,7 @@ let windows = 0;
 /** One per window connection: offers the window's CommandBridge to the hub until the connection closes. */
 function bridgeFor(hub: Hub, frontend: RpcProxy<BridgeFrontend>): BridgeBackend {
   const id = `theia-window-${++windows}`;
-  hub.bridges.offer(id, { execute: (commandId, args) => frontend.execute(commandId, args) });
+  hub.bridges.offer(id, { execute: (commandId, args, context) => frontend.execute(commandId, args, serializableContext(context)) });
   frontend.onDidCloseConnection(() => hub.bridges.withdraw(id));
   return { bridgeId: async () => id };
 }

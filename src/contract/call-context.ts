@@ -1,0 +1,21 @@
+/**
+ * Who is calling a command. The hub passes one with every agent call; a person running a command
+ * from the palette or a keybinding passes none. It crosses the IDE's RPC channel as plain data
+ * (`ask` is dropped there: Theia asks the person with its own dialogs).
+ */
+export interface CallContext {
+  /** The MCP session the call came in on. */
+  sessionId: string;
+  /** The MCP client's name from `initialize` (e.g. "claude-code"), when it gave one. */
+  clientName?: string;
+  /**
+   * Ask the person at the agent's side a yes/no question (MCP elicitation), when the client
+   * supports it; resolves true only for an explicit yes.
+   */
+  ask?: (message: string) => Promise<boolean>;
+}
+
+/** The part of a CallContext that can cross a process boundary. */
+export function serializableContext(context: CallContext | undefined): CallContext | undefined {
+  return context && { sessionId: context.sessionId, clientName: context.clientName };
+}
