@@ -148,6 +148,12 @@ export class SimLayout implements ShellPort {
     this.change(() => (tab.isDirty = dirty));
   }
 
+  /** A person pins or unpins the tab showing contentId (pinned tabs outlive the agent's session). Throws PANE_NOT_FOUND. */
+  setPinned(contentId: string, pinned: boolean): void {
+    const tab = this.tabShowing(contentId);
+    this.change(() => (pinned ? (tab.pinned = true) : delete tab.pinned));
+  }
+
   /** Rename the tab showing contentId. Throws PANE_NOT_FOUND. */
   setTitle(contentId: string, title: string): void {
     const tab = this.tabShowing(contentId);

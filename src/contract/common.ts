@@ -45,6 +45,7 @@ export const TabInfo = z.object({
   type: ContentType,
   title: z.string(),
   isDirty: z.boolean(),
+  pinned: z.boolean().optional().describe('A person pinned the tab: it stays open when the agent session that opened it ends'),
 });
 export type TabInfo = z.infer<typeof TabInfo>;
 
