@@ -1,0 +1,160 @@
+/**
+ * The report of one run — a conformance run or a scenario playback — against one target, and
+ * `writeReports`, which writes it as JSON (the model itself), a Markdown summary, JUnit XML and a
+ * self-contained HTML page (inline CSS and SVG, no external assets).
+ *
+ * Producers fill a RunReport and call writeReports(report, 'reports', 'conformance-sim');
+ * `latencySeries` turns raw samples into percentiles checked against a budget.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { renderHtml } from './html.js';
+import { renderJUnit } from './junit.js';
+import { renderMarkdown } from './markdown.js';
+
+export type Status = 'pass' | 'fail' | 'skip';
+
+/** One test of a conformance spec, or one step of a scenario. */
+export interface StepResult {
+  name: string;
+  status: Status;
+  durationMs: number;
+  /** The tool family (`editor`, `terminal`, …), or a group such as `hub`, `mcp`, `properties`. */
+  family?: string;
+  /** The tool the test or step is about, e.g. `openspace.editor.open`. */
+  tool?: string;
+  /** Why it failed (the first line is the headline), or why it was skipped. */
+  error?: string;
+}
+
+/** A test (conformance) or a scenario; steps are optional detail. */
+export interface TestResult extends StepResult {
+  /** The spec file or scenario file it comes from. */
+  file?: string;
+  steps?: StepResult[];
+}
+
+/** Which budget a latency series is measured against (NFR-3.2). */
+export type BudgetName = 'simple' | 'complex' | 'instructions' | 'ready';
+
+/** Budgets in milliseconds, from REQ NFR-3.2.1–3.2.3: a percentile at or above the budget is a breach. */
+export const BUDGET_MS: Readonly<Record<BudgetName, number>> = { simple: 100, complex: 500, instructions: 50, ready: 200 };
+
+/** The percentiles that must stay under the budget. */
+export const CHECKED_PERCENTILES = ['p50', 'p95', 'p99'] as const;
+
+export interface LatencySeries {
+  /** A tool name, or `GET /openspace/instructions`, or `hub ready`. */
+  tool: string;
+  budget: BudgetName;
+  budgetMs: number;
+  /** Every measured round trip, in milliseconds, in the order taken. */
+  samples: number[];
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  /** True when p50, p95 and p99 are all under budgetMs. */
+  withinBudget: boolean;
+}
+
+export interface Summary {
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  /** Latency series over budget. */
+  budgetBreaches: number;
+}
+
+export interface RunReport {
+  kind: 'conformance' | 'scenario' | 'mcp';
+  /** Headline, e.g. `OpenSpace conformance`. */
+  title: string;
+  /** `sim`, `theia`, or an MCP URL. */
+  target: string;
+  /** ISO 8601 times. */
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  tests: TestResult[];
+  latency: LatencySeries[];
+  summary: Summary;
+  /** Free-form facts worth showing (node version, sample count, commit). */
+  meta?: Record<string, string>;
+}
+
+/** Nearest-rank percentile (p in 0..100) of unsorted samples; NaN for none. */
+export function percentile(samples: readonly number[], p: number): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}
+
+export function latencySeries(tool: string, budget: BudgetName, samples: readonly number[], budgetMs = BUDGET_MS[budget]): LatencySeries {
+  const p50 = percentile(samples, 50);
+  const p95 = percentile(samples, 95);
+  const p99 = percentile(samples, 99);
+  return {
+    tool,
+    budget,
+    budgetMs,
+    samples: [...samples],
+    p50,
+    p95,
+    p99,
+    max: samples.length ? Math.max(...samples) : Number.NaN,
+    withinBudget: samples.length > 0 && [p50, p95, p99].every((v) => v < budgetMs),
+  };
+}
+
+export function summarize(tests: readonly TestResult[], latency: readonly LatencySeries[] = []): Summary {
+  const count = (s: Status) => tests.filter((t) => t.status === s).length;
+  return {
+    total: tests.length,
+    passed: count('pass'),
+    failed: count('fail'),
+    skipped: count('skip'),
+    budgetBreaches: latency.filter((l) => !l.withinBudget).length,
+  };
+}
+
+/** A run fails when any test failed or any latency series breached its budget. */
+export function reportPassed(report: RunReport): boolean {
+  return report.summary.failed === 0 && report.summary.budgetBreaches === 0;
+}
+
+/** Fills in summary and durationMs from the rest; producers may build a report with this. */
+export function finishReport(report: Omit<RunReport, 'summary' | 'durationMs'> & Partial<Pick<RunReport, 'summary' | 'durationMs'>>): RunReport {
+  return {
+    ...report,
+    durationMs: report.durationMs ?? Date.parse(report.finishedAt) - Date.parse(report.startedAt),
+    summary: summarize(report.tests, report.latency),
+  };
+}
+
+export interface WrittenReports {
+  json: string;
+  markdown: string;
+  junit: string;
+  html: string;
+}
+
+/** Writes `<dir>/<basename>.{json,md,xml,html}` and returns their paths. */
+export async function writeReports(report: RunReport, dir: string, basename: string): Promise<WrittenReports> {
+  await mkdir(dir, { recursive: true });
+  const paths: WrittenReports = {
+    json: join(dir, `${basename}.json`),
+    markdown: join(dir, `${basename}.md`),
+    junit: join(dir, `${basename}.xml`),
+    html: join(dir, `${basename}.html`),
+  };
+  await Promise.all([
+    writeFile(paths.json, JSON.stringify(report, null, 2) + '\n'),
+    writeFile(paths.markdown, renderMarkdown(report)),
+    writeFile(paths.junit, renderJUnit(report)),
+    writeFile(paths.html, renderHtml(report)),
+  ]);
+  return paths;
+}
