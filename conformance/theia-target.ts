@@ -3,11 +3,12 @@
  * fixture workspace, and a headless Chromium window showing it (agent tools need a window: the
  * CommandBridge lives in the frontend). Build it first with `npm run theia:build`.
  */
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTheia } from '../ci/theia.js';
+import { AGENT_CONSENT_SETTING, CONSENT_VERSION } from '../src/security/consent.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -36,10 +37,19 @@ export async function waitForBridge(origin: string, timeoutMs = 60_000): Promise
   throw new Error(`No Theia window connected to the hub at ${origin} within ${timeoutMs} ms`);
 }
 
-export async function startTheiaTarget(fixture: string): Promise<TheiaTarget> {
+export interface TheiaTargetOptions {
+  /**
+   * The user settings Theia starts with (THEIA_CONFIG_DIR/settings.json). By default the agent-consent
+   * notice counts as accepted for good, as a person's "Don't show this again" stores it.
+   */
+  userSettings?: Record<string, unknown>;
+}
+
+export async function startTheiaTarget(fixture: string, options: TheiaTargetOptions = {}): Promise<TheiaTarget> {
   const workspace = await mkdtemp(join(tmpdir(), 'openspace-theia-'));
   const config = await mkdtemp(join(tmpdir(), 'openspace-theia-config-'));
   await cp(fixture, workspace, { recursive: true });
+  await writeFile(join(config, 'settings.json'), JSON.stringify(options.userSettings ?? { [AGENT_CONSENT_SETTING]: CONSENT_VERSION }, null, 2));
   const { child, origin: listening } = startTheia(workspace, 0, 'pipe', { THEIA_CONFIG_DIR: config });
   const origin = await listening;
   const browser = await launchChromium();

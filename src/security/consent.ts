@@ -1,0 +1,27 @@
+/**
+ * The agent-consent notice (NFR-3.8.2, TECHSPEC §17.8): what a person is told before an agent's first
+ * command, and the version under which "Don't show this again" is stored. Shared by the IDEs that ask
+ * and by test harnesses that preconfigure consent the way a person's answer stores it.
+ */
+
+/** Theia's user-scope preference holding the notice version the person accepted for good ('' = ask). */
+export const AGENT_CONSENT_SETTING = 'openspace.security.agentConsent';
+
+/** Bump when the notice says something new (agents may do more): everyone is asked again. */
+export const CONSENT_VERSION = '1';
+
+/** The notice, naming the agent when its MCP client gave a name. */
+export function consentNotice(clientName: string | undefined): { title: string; lines: string[] } {
+  const agent = clientName ? `The AI agent "${clientName}"` : 'An AI agent';
+  return {
+    title: 'OpenSpace: allow an AI agent to control this IDE?',
+    lines: [
+      `${agent} wants to control your IDE. If you allow it, agents connected to OpenSpace can:`,
+      '• open, read and edit files in this workspace',
+      '• create terminals and run commands in them',
+      '• arrange panes and layouts, highlight code',
+      'Commands are validated and sandboxed to your workspace: sensitive files (.env, keys, credentials) ' +
+        'stay unreadable, and dangerous terminal commands wait for your confirmation.',
+    ],
+  };
+}
