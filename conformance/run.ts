@@ -1,0 +1,125 @@
+/**
+ * npm run conformance -- --target sim|theia|<MCP URL> [--samples N] [--out DIR] [--test-timeout MS] [filter …]
+ *
+ * Runs the conformance specs (conformance/specs) and the property tests of paths, the ring buffer and
+ * output sanitization through Vitest against one target, prints progress as it goes, and writes
+ * <out>/conformance-<target>.{json,md,xml,html}. Exits 1 when any test fails or any latency budget is
+ * breached, 2 on bad options.
+ *   sim      a hub on the simulated IDE, started per spec file on a fresh copy of the fixture workspace
+ *   theia    the Theia app (installed and built first, as `npm run test:theia` does) on a fresh copy
+ *   <URL>    a running hub serving a copy of conformance/fixtures/workspace; the files run one by one
+ * Filters select spec files by name, as Vitest's do (`npm run conformance -- editor latency`).
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startVitest } from 'vitest/node';
+import { reportPassed, writeReports } from './report/model.js';
+import { ConformanceReporter } from './report/vitest-reporter.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** What a conformance run includes besides the specs: the property tests the issue names. */
+export const PROPERTY_TESTS = [
+  'src/security/path-guard.test.ts',
+  'src/security/file-policy.test.ts',
+  'src/security/sanitize.test.ts',
+  'src/security/redact.test.ts',
+  'src/commands/ring-buffer.test.ts',
+];
+
+const USAGE = 'Usage: npm run conformance -- --target sim|theia|<MCP URL> [--samples N] [--out DIR] [--test-timeout MS] [filter …]\n';
+
+/** `conformance-sim`, `conformance-theia`, `conformance-127.0.0.1-3200-mcp` */
+export function reportName(target: string): string {
+  const slug = target
+    .replace(/^https?:\/\//, '')
+    .replace(/[^a-zA-Z0-9.]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return `conformance-${slug}`;
+}
+
+async function main(): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: {
+        target: { type: 'string', default: 'sim' },
+        samples: { type: 'string' },
+        out: { type: 'string', default: 'reports' },
+        'test-timeout': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const target = values.target;
+  if (target !== 'sim' && target !== 'theia' && !/^https?:\/\/[^/]+/.test(target)) {
+    process.stderr.write(`--target must be sim, theia or a hub's MCP URL (http://127.0.0.1:3100/mcp), not "${target}"\n${USAGE}`);
+    return 2;
+  }
+  for (const [name, value] of [['samples', values.samples], ['test-timeout', values['test-timeout']]] as const) {
+    if (value !== undefined && !(Number.isInteger(Number(value)) && Number(value) > 0)) {
+      process.stderr.write(`--${name} must be a positive whole number, not "${value}"\n`);
+      return 2;
+    }
+  }
+  if (target === 'theia') {
+    const { prepareTheia } = await import('../ci/theia.js');
+    prepareTheia();
+  }
+  process.env.OPENSPACE_TARGET = target;
+  if (values.samples) process.env.OPENSPACE_LATENCY_SAMPLES = values.samples;
+
+  const sharedTarget = target !== 'sim';
+  const reporter = new ConformanceReporter({
+    target,
+    root: ROOT,
+    meta: {
+      node: process.version,
+      'latency samples per tool': process.env.OPENSPACE_LATENCY_SAMPLES ?? '30',
+      ...(positionals.length ? { filters: positionals.join(' ') } : {}),
+    },
+  });
+  process.stdout.write(`OpenSpace conformance against ${target}\n`);
+  const vitest = await startVitest(
+    'test',
+    positionals,
+    {
+      config: false,
+      root: ROOT,
+      watch: false,
+      include: ['conformance/specs/**/*.test.ts', ...PROPERTY_TESTS],
+      exclude: ['**/node_modules/**', 'conformance/fixtures/**'],
+      pool: 'forks',
+      // A running hub or Theia is one IDE shared by every file: one file at a time.
+      fileParallelism: !sharedTarget,
+      testTimeout: values['test-timeout'] ? Number(values['test-timeout']) : 20_000,
+      hookTimeout: target === 'theia' ? 120_000 : 30_000,
+      reporters: [reporter],
+    },
+    {},
+  );
+  await vitest.close();
+  const report = reporter.report;
+  if (!report || report.summary.total === 0) {
+    process.stderr.write('No tests ran: check the filters.\n');
+    return 1;
+  }
+  const paths = await writeReports(report, resolve(ROOT, values.out), reportName(target));
+  const passed = reportPassed(report);
+  process.stdout.write(`${passed ? 'PASS' : 'FAIL'}: reports in ${paths.html} (also .json, .md, .xml)\n`);
+  return passed ? 0 : 1;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
+  process.exitCode = await main();
+}
