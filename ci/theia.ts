@@ -8,6 +8,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { lockFilePath, readLockFile } from '../src/hub/auth.js';
 import { clientConfig } from '../src/hub/client-config.js';
 
 export const THEIA_APP = fileURLToPath(new URL('../theia-app', import.meta.url));
@@ -78,12 +79,14 @@ async function main(): Promise<void> {
   prepareTheia();
   const { child, origin } = startTheia(workspace, Number(values.port));
   const url = await origin;
+  const lock = await readLockFile(Number(new URL(url).port), 10_000);
   process.stdout.write(
     [
       'OpenSpace on Theia is ready.',
       `  Open the IDE:  ${url}`,
       `  Workspace:     ${workspace}`,
-      clientConfig(`${url}/mcp`, `${url}/openspace/instructions`),
+      clientConfig(`${url}/mcp`, `${url}/openspace/instructions`, lock?.authToken),
+      lock ? `\nThe URL and token are also in ${lockFilePath(Number(new URL(url).port))} (readable by you only).` : '',
       '',
       'Agent tools work while a browser window shows the IDE. Press Ctrl+C to stop.',
       '',

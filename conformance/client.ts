@@ -17,10 +17,15 @@ export interface Agent {
   close(): Promise<void>;
 }
 
-/** An MCP client over Streamable HTTP, as an agent would connect. */
-export async function connectAgent(mcpUrl: string, name = 'conformance-agent'): Promise<Agent> {
+/** Where to connect: a hub's MCP URL, with its access token when it requires one. */
+export type AgentTarget = string | { mcpUrl: string; token?: string };
+
+/** An MCP client over Streamable HTTP, as an agent would connect (sending the hub's bearer token). */
+export async function connectAgent(target: AgentTarget, name = 'conformance-agent'): Promise<Agent> {
+  const { mcpUrl, token } = typeof target === 'string' ? { mcpUrl: target, token: undefined } : target;
   const client = new Client({ name, version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
+  const requestInit = token ? { headers: { authorization: `Bearer ${token}` } } : undefined;
+  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit }));
   // The client validates structuredContent against each tool's outputSchema once it has listed them.
   await client.listTools();
   const call = async (tool: string, args: Record<string, unknown> = {}) => {

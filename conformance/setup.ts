@@ -12,7 +12,7 @@ export function useTarget(options?: TargetOptions): TargetContext {
   const ctx = {} as TargetContext;
   beforeAll(async () => {
     ctx.target = await startTarget(options);
-    ctx.agent = await connectAgent(ctx.target.mcpUrl);
+    ctx.agent = await connectAgent(ctx.target);
   });
   afterAll(async () => {
     await ctx.agent?.close();

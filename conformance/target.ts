@@ -4,7 +4,8 @@
  *                  in memory with the scripted shell, or with OPENSPACE_SIM_WORKSPACE=disk in a temporary
  *                  directory with real shells (node-pty) and ripgrep;
  *   theia          the built Theia app on a fresh copy of the fixture, shown in headless Chromium;
- *   <URL>          a running hub (its MCP URL), whatever IDE it serves.
+ *   <URL>          a running hub (its MCP URL), whatever IDE it serves; its token comes from
+ *                  OPENSPACE_TOKEN or the hub's lock file (~/.openspace/ide/<port>.lock).
  * Tests talk to every target only through MCP and HTTP; a `probe` gives sim-only views for
  * effects no tool shows (what a person at the keyboard does).
  */
@@ -13,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSimHub } from '../sim/start.js';
+import { readLockFile } from '../src/hub/auth.js';
 import type { SimIde } from '../sim/ide.js';
 import type { SimIdeOptions } from '../sim/ide.js';
 
@@ -23,6 +25,12 @@ export interface Target {
   /** e.g. http://127.0.0.1:3100 */
   origin: string;
   mcpUrl: string;
+  /** The hub's access token (from the hub we started, or the lock file / OPENSPACE_TOKEN for a URL). */
+  token?: string;
+  /** The headers a raw HTTP request to the hub needs (the bearer token). */
+  headers: Record<string, string>;
+  /** The workspace directory, when the target works on one on disk (sim-disk, Theia). */
+  workspaceDir?: string;
   /** The simulated IDE itself, when the target is one. */
   sim?: SimIde;
   /** The browser page showing the IDE, when the target is Theia. */
@@ -30,9 +38,18 @@ export interface Target {
   close(): Promise<void>;
 }
 
-export interface TargetOptions extends Pick<SimIdeOptions, 'scriptedResponses' | 'terminal' | 'workspace'> {
+export interface TargetOptions extends Pick<SimIdeOptions, 'scriptedResponses' | 'terminal' | 'workspace' | 'consent'> {
   publishIntervalMs?: number;
+  /**
+   * Tool calls per agent turn on a target the suite starts. Default 0 (no limit): specs poll and
+   * sample far more than an agent turn would; the limit itself has its own spec.
+   */
+  maxCallsPerTurn?: number;
+  /** How long an idle MCP session lives on a sim target (default 30 min). */
+  sessionIdleMs?: number;
 }
+
+export const authHeaders = (token: string | undefined): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});
 
 export async function startTarget(options: TargetOptions = {}): Promise<Target> {
   const target = process.env.OPENSPACE_TARGET ?? 'sim';
@@ -45,11 +62,18 @@ export async function startTarget(options: TargetOptions = {}): Promise<Target> 
       terminal: options.terminal,
       scriptedResponses: options.scriptedResponses,
       publishIntervalMs: options.publishIntervalMs,
+      consent: options.consent ?? 'granted',
+      maxCallsPerTurn: options.maxCallsPerTurn ?? 0,
+      sessionIdleMs: options.sessionIdleMs,
+      lockFile: false,
     });
     return {
       name: dir ? 'sim (disk)' : 'sim',
       origin: sim.server.origin,
       mcpUrl: sim.server.mcpUrl,
+      token: sim.server.token,
+      headers: authHeaders(sim.server.token),
+      workspaceDir: options.workspace?.kind === 'disk' ? options.workspace.root : dir,
       sim: sim.ide,
       async close() {
         await sim.close();
@@ -60,11 +84,21 @@ export async function startTarget(options: TargetOptions = {}): Promise<Target> 
   if (target === 'theia') {
     const { startTheiaTarget } = await import('./theia-target.js');
     const theia = await startTheiaTarget(FIXTURE_WORKSPACE);
-    return { name: 'theia', origin: theia.origin, mcpUrl: theia.mcpUrl, page: theia.page, close: () => theia.close() };
+    return {
+      name: 'theia',
+      origin: theia.origin,
+      mcpUrl: theia.mcpUrl,
+      token: theia.token,
+      headers: authHeaders(theia.token),
+      workspaceDir: theia.workspace,
+      page: theia.page,
+      close: () => theia.close(),
+    };
   }
   if (/^https?:\/\//.test(target)) {
     const url = new URL(target);
-    return { name: target, origin: url.origin, mcpUrl: url.href, close: async () => {} };
+    const token = process.env.OPENSPACE_TOKEN ?? (await readLockFile(Number(url.port)))?.authToken;
+    return { name: target, origin: url.origin, mcpUrl: url.href, token, headers: authHeaders(token), close: async () => {} };
   }
   throw new Error(`OPENSPACE_TARGET must be "sim" or a hub's MCP URL, not "${target}"`);
 }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTheia } from '../ci/theia.js';
+import { readLockFile } from '../src/hub/auth.js';
 import { AGENT_CONSENT_SETTING, CONSENT_VERSION } from '../src/security/consent.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -16,6 +17,8 @@ export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic',
 export interface TheiaTarget {
   origin: string;
   mcpUrl: string;
+  /** The hub's access token, from the lock file Theia's backend wrote. */
+  token: string | undefined;
   workspace: string;
   browser: Browser;
   page: Page;
@@ -27,10 +30,11 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /** Wait until the hub reports a connected IDE window. */
-export async function waitForBridge(origin: string, timeoutMs = 60_000): Promise<void> {
+export async function waitForBridge(origin: string, token?: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  const headers = token ? { authorization: `Bearer ${token}` } : undefined;
   while (Date.now() < deadline) {
-    const health = (await (await fetch(`${origin}/openspace/health`)).json()) as { bridge: { connected: boolean } };
+    const health = (await (await fetch(`${origin}/openspace/health`, { headers })).json()) as { bridge: { connected: boolean } };
     if (health.bridge.connected) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -50,15 +54,17 @@ export async function startTheiaTarget(fixture: string, options: TheiaTargetOpti
   const config = await mkdtemp(join(tmpdir(), 'openspace-theia-config-'));
   await cp(fixture, workspace, { recursive: true });
   await writeFile(join(config, 'settings.json'), JSON.stringify(options.userSettings ?? { [AGENT_CONSENT_SETTING]: CONSENT_VERSION }, null, 2));
-  const { child, origin: listening } = startTheia(workspace, 0, 'pipe', { THEIA_CONFIG_DIR: config });
+  const { child, origin: listening } = startTheia(workspace, 0, 'pipe', { THEIA_CONFIG_DIR: config, OPENSPACE_MAX_CALLS_PER_TURN: '0' });
   const origin = await listening;
+  const token = (await readLockFile(Number(new URL(origin).port), 10_000))?.authToken;
   const browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(origin);
-  await waitForBridge(origin);
+  await waitForBridge(origin, token);
   return {
     origin,
     mcpUrl: `${origin}/mcp`,
+    token,
     workspace,
     browser,
     page,

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,13 +13,15 @@ import { eventually } from '../conformance/setup.js';
 const CLI = fileURLToPath(new URL('../dist/openspace-sim.mjs', import.meta.url));
 
 const children: ChildProcess[] = [];
+/** Where the CLIs started here write their lock files. */
+const lockDir = join(tmpdir(), `openspace-cli-locks-${process.pid}`);
 afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGTERM');
 });
 
 /** Start the CLI and wait for its banner; returns the printed text and the MCP URL. */
-async function startCli(args: string[]): Promise<{ output: string; mcpUrl: string; instructionsUrl: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+async function startCli(args: string[]): Promise<{ output: string; mcpUrl: string; instructionsUrl: string; token?: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OPENSPACE_LOCK_DIR: lockDir } });
   children.push(child);
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
@@ -27,7 +29,8 @@ async function startCli(args: string[]): Promise<{ output: string; mcpUrl: strin
   await eventually(() => expect(output).toContain('Press Ctrl+C to stop.'), 10_000);
   const mcpUrl = /MCP endpoint:\s+(\S+)/.exec(output)![1]!;
   const instructionsUrl = /Instructions:\s+(\S+)/.exec(output)![1]!;
-  return { output, mcpUrl, instructionsUrl, child };
+  const token = /Access token:\s+([\w-]{40,})/.exec(output)?.[1];
+  return { output, mcpUrl, instructionsUrl, token, child };
 }
 
 function exitOf(child: ChildProcess): Promise<{ code: number | null; output: string }> {
@@ -39,15 +42,26 @@ function exitOf(child: ChildProcess): Promise<{ code: number | null; output: str
 
 describe('npm start (the simulated IDE CLI)', () => {
   it('prints the MCP URL, the instructions URL and ready-to-paste client config, and serves the 20 tools', async () => {
-    const { output, mcpUrl, instructionsUrl } = await startCli(['--port', '0']);
+    const { output, mcpUrl, instructionsUrl, token } = await startCli(['--port', '0']);
     expect(mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-    expect(output).toContain(`claude mcp add --transport http openspace ${mcpUrl}`);
+    expect(token).toBeDefined();
+    expect(output).toContain(`claude mcp add --transport http openspace ${mcpUrl} --header "Authorization: Bearer ${token}"`);
     expect(output).toContain('"mcpServers"');
+    expect(output).toContain(`"Authorization": "Bearer ${token}"`);
     expect(output).toContain('"type": "remote"');
-    expect(output).toContain(`"${instructionsUrl}"`);
+    expect(output).toContain(`"${instructionsUrl}?access_token=${token}"`);
     expect(output).toContain('Workspace:     demo (in memory)');
 
-    const agent = await connectAgent(mcpUrl);
+    // The lock file holds the URL and the token, readable by the owner only.
+    const lockFile = join(lockDir, `${new URL(mcpUrl).port}.lock`);
+    expect(output).toContain(lockFile);
+    expect((await stat(lockFile)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(lockFile, 'utf8'))).toMatchObject({ mcpUrl, authToken: token, pid: expect.any(Number) });
+
+    // Without the token the hub refuses; with it, it serves.
+    expect((await fetch(mcpUrl, { method: 'POST', body: '{}' })).status).toBe(401);
+    expect((await fetch(instructionsUrl)).status).toBe(401);
+    const agent = await connectAgent({ mcpUrl, token });
     try {
       expect((await agent.client.listTools()).tools).toHaveLength(20);
       // The demo workspace has TypeScript files long enough to open at line 42.
@@ -60,7 +74,7 @@ describe('npm start (the simulated IDE CLI)', () => {
         expect(read.output).toContain('hello');
       });
       const text = await eventually(async () => {
-        const t = await (await fetch(instructionsUrl)).text();
+        const t = await (await fetch(`${instructionsUrl}?access_token=${token}`)).text();
         expect(t).toMatch(/Main area: editor: src\/index\.ts/);
         expect(t).toMatch(/Terminals: test-runner/);
         return t;
@@ -75,9 +89,9 @@ describe('npm start (the simulated IDE CLI)', () => {
     const dir = await mkdtemp(join(tmpdir(), 'openspace-cli-'));
     try {
       await writeFile(join(dir, 'hello.txt'), 'from disk\n');
-      const { output, mcpUrl } = await startCli(['--port', '0', '--workspace', dir]);
+      const { output, mcpUrl, token } = await startCli(['--port', '0', '--workspace', dir, '--consent']);
       expect(output).toContain('Terminals:     process');
-      const agent = await connectAgent(mcpUrl);
+      const agent = await connectAgent({ mcpUrl, token });
       try {
         expect((await agent.ok('openspace.file.read', { path: 'hello.txt' })).content).toBe('from disk\n');
         await agent.ok('openspace.terminal.create', { title: 'sh' });
@@ -95,6 +109,32 @@ describe('npm start (the simulated IDE CLI)', () => {
     }
   });
 
+  it('on a real directory, asks for consent first: CONSENT_REQUIRED without --consent, nothing done', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'openspace-cli-'));
+    try {
+      const { mcpUrl, token } = await startCli(['--port', '0', '--workspace', dir]);
+      const agent = await connectAgent({ mcpUrl, token });
+      try {
+        const refused = await agent.fails('openspace.file.write', { path: 'x.txt', content: 'x' }, 'CONSENT_REQUIRED');
+        expect(refused.error).toMatch(/allow/i);
+        await expect(stat(join(dir, 'x.txt'))).rejects.toThrow(/ENOENT/);
+      } finally {
+        await agent.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('--no-auth serves without a token, and says so', async () => {
+    const { output, mcpUrl, token } = await startCli(['--port', '0', '--no-auth']);
+    expect(token).toBeUndefined();
+    expect(output).toMatch(/Access token:\s+none/);
+    const agent = await connectAgent(mcpUrl);
+    await agent.ok('openspace.pane.list');
+    await agent.close();
+  });
+
   it('speaks MCP over stdio with --stdio', async () => {
     const client = new Client({ name: 'stdio-test', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, '--stdio'], stderr: 'pipe' }));
@@ -108,7 +148,8 @@ describe('npm start (the simulated IDE CLI)', () => {
   });
 
   it('explains bad options and exits with status 2', async () => {
-    for (const args of [['--terminal', 'process'], ['--port', 'abc'], ['--nope'], ['--workspace', '/definitely/not/here']]) {
+    const bad = [['--terminal', 'process'], ['--port', 'abc'], ['--nope'], ['--workspace', '/definitely/not/here'], ['--max-calls-per-turn', '-1'], ['--allow-origin', 'evil']];
+    for (const args of bad) {
       const { code, output } = await exitOf(spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] }));
       expect(code, args.join(' ')).toBe(2);
       expect(output).toMatch(/^openspace: /);

@@ -10,6 +10,11 @@ Starts the OpenSpace hub on the simulated IDE.
   --port N                 HTTP port on 127.0.0.1 (default 3100; 0 picks a free one)
   --terminal KIND          process (a real shell; needs --workspace) or scripted (default for the demo)
   --stdio                  speak MCP over stdin/stdout instead of HTTP (for clients that spawn their server)
+  --consent                allow agents to work in a --workspace directory without asking first
+                           (otherwise the first call asks through the MCP client, or answers CONSENT_REQUIRED)
+  --no-auth                do not require the access token (any local process may then call the hub)
+  --allow-origin ORIGIN    a browser origin allowed to call the hub besides its own (repeatable)
+  --max-calls-per-turn N   tool calls one agent turn may make (default 50; 0 = no limit)
   -h, --help               show this help`;
 
 function fail(message: string): never {
@@ -26,6 +31,10 @@ async function main(): Promise<void> {
         port: { type: 'string', default: '3100' },
         terminal: { type: 'string' },
         stdio: { type: 'boolean', default: false },
+        consent: { type: 'boolean', default: false },
+        'no-auth': { type: 'boolean', default: false },
+        'allow-origin': { type: 'string', multiple: true, default: [] },
+        'max-calls-per-turn': { type: 'string', default: '50' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       allowPositionals: false,
@@ -42,13 +51,19 @@ async function main(): Promise<void> {
   const terminal = values.terminal;
   if (terminal !== undefined && terminal !== 'process' && terminal !== 'scripted') fail(`--terminal must be process or scripted, not "${terminal}"`);
   const workspace = values.workspace ? ({ kind: 'disk', root: values.workspace } as const) : ({ kind: 'memory' } as const);
+  const maxCallsPerTurn = Number(values['max-calls-per-turn']);
+  if (!Number.isInteger(maxCallsPerTurn) || maxCallsPerTurn < 0) fail(`--max-calls-per-turn must be a whole number, not "${values['max-calls-per-turn']}"`);
+  for (const origin of values['allow-origin']) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) fail(`--allow-origin must be an origin such as http://localhost:5173, not "${origin}"`);
+  }
+  const consent = values.consent ? ('granted' as const) : undefined;
 
   if (values.stdio) {
     const [{ connectSimIde }, { StdioServerTransport }] = await Promise.all([
       import('./start.js'),
       import('@modelcontextprotocol/sdk/server/stdio.js'),
     ]);
-    const { hub, connected } = connectSimIde({ workspace, terminal });
+    const { hub, connected } = connectSimIde({ workspace, terminal, consent, maxCallsPerTurn });
     const { ide } = await connected.catch((err: Error) => fail(err.message));
     await hub.createMcpServer().connect(new StdioServerTransport());
     process.stderr.write(`openspace: MCP over stdio on the simulated IDE, workspace ${ide.workspace.label}\n`);
@@ -58,7 +73,16 @@ async function main(): Promise<void> {
   const { startSimHub } = await import('./start.js');
   let sim;
   try {
-    sim = await startSimHub({ workspace, terminal, port, loadDelayMs: 100 });
+    sim = await startSimHub({
+      workspace,
+      terminal,
+      port,
+      consent,
+      maxCallsPerTurn,
+      auth: !values['no-auth'],
+      allowedOrigins: values['allow-origin'],
+      loadDelayMs: 100,
+    });
   } catch (err) {
     const error = err as NodeJS.ErrnoException;
     if (error.code === 'EADDRINUSE') fail(`port ${port} is in use on 127.0.0.1; pass --port 0 for a free one, or another number`);
@@ -69,7 +93,8 @@ async function main(): Promise<void> {
       `OpenSpace hub on the simulated IDE is ready.`,
       `  Workspace:     ${sim.ide.workspace.label}`,
       `  Terminals:     ${sim.ide.terminalBackend}`,
-      clientConfig(sim.server.mcpUrl, sim.server.instructionsUrl),
+      clientConfig(sim.server.mcpUrl, sim.server.instructionsUrl, sim.server.token),
+      sim.server.lockFile ? `\nThe URL and token are also in ${sim.server.lockFile} (readable by you only).` : '',
       '',
       'Press Ctrl+C to stop.',
       '',

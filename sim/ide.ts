@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { IdePort } from '../src/commands/port.js';
+import type { CallContext } from '../src/contract/index.js';
 import type { CommandBridge } from '../src/hub/bridge.js';
 import { z } from 'zod';
 import { AUDIT_LOG_FILE, NdjsonAuditLog } from '../src/security/audit-log.js';
@@ -21,6 +22,12 @@ export interface SimIdeOptions {
   /** Lines an editor viewport shows. */
   viewportLines?: number;
   ringBuffer?: { maxLines?: number; maxBytes?: number };
+  /**
+   * NFR-3.8.2: whether agents may run commands without asking first. Default: granted for the
+   * in-memory demo workspace (nothing of the person's is at stake), 'ask' for a directory on disk —
+   * the first agent call asks at the agent's side (MCP elicitation) or answers CONSENT_REQUIRED.
+   */
+  consent?: 'granted' | 'ask';
 }
 
 /**
@@ -42,9 +49,30 @@ export class SimIde {
     readonly terminals: SimTerminals,
     readonly terminalBackend: TerminalBackendKind,
     confirmDangerousCommands: boolean,
+    consent: 'granted' | 'ask',
   ) {
-    // No one to ask in the simulated IDE: dangerous commands answer CONFIRMATION_REQUIRED unless turned off.
-    this.port = { shell: layout, editors, terminals, workspace: files, security: { confirmDangerousCommands: () => confirmDangerousCommands } };
+    // No person at the simulated IDE: dangerous commands and consent are asked at the agent's side
+    // (MCP elicitation) when the client can, and are refused otherwise.
+    let granted = consent === 'granted';
+    let asking: Promise<boolean> | undefined;
+    const agentConsent = async (context: CallContext): Promise<boolean> => {
+      if (granted || !context.ask) return granted;
+      asking ??= context
+        .ask(`Allow ${context.clientName ?? 'an AI agent'} to open files, type into terminals and write files in ${workspace.label}?`)
+        .then((allowed) => {
+          granted = allowed;
+          asking = undefined;
+          return allowed;
+        });
+      return asking;
+    };
+    this.port = {
+      shell: layout,
+      editors,
+      terminals,
+      workspace: files,
+      security: { confirmDangerousCommands: () => confirmDangerousCommands, agentConsent },
+    };
     this.audit = new NdjsonAuditLog(workspace.fs.promises, join(workspace.root, AUDIT_LOG_FILE));
     registerOpenSpaceCommands(this.registry, this.port);
     this.bridge = registryBridge(this.registry);
@@ -67,7 +95,8 @@ export class SimIde {
     };
     const terminals = new SimTerminals(layout, { spawn, ringBuffer: options.ringBuffer });
     const editors = new SimEditors(layout, files, options.viewportLines);
-    return new SimIde(workspace, files, layout, editors, terminals, backend, settings.confirmDangerousCommands);
+    const consent = options.consent ?? (workspace.kind === 'disk' ? 'ask' : 'granted');
+    return new SimIde(workspace, files, layout, editors, terminals, backend, settings.confirmDangerousCommands, consent);
   }
 
   dispose(): void {

@@ -1,20 +1,19 @@
+import { resolve } from 'node:path';
 import { StatePublisher } from '../src/commands/state-publisher.js';
-import { Hub } from '../src/hub/hub.js';
+import { Hub, type HubOptions } from '../src/hub/hub.js';
 import type { AuditSink } from '../src/security/audit-log.js';
-import { startHubServer, type HubServer } from '../src/hub/server.js';
+import { startHubServer, type HubServer, type HubServerOptions } from '../src/hub/server.js';
 import type { SimIde, SimIdeOptions } from './ide.js';
 
 export const SIM_BRIDGE_ID = 'sim';
+const SIM_IDE_NAME = 'a simulated OpenSpace IDE';
 
-export interface SimConnectOptions extends SimIdeOptions {
+export interface SimConnectOptions extends SimIdeOptions, Pick<HubOptions, 'callTimeoutMs' | 'maxCallsPerTurn' | 'turnIdleMs'> {
   /** How often at most the IDE publishes its layout to the hub (FR-3.7.3: once a second). */
   publishIntervalMs?: number;
-  callTimeoutMs?: number;
 }
 
-export interface SimHubOptions extends SimConnectOptions {
-  port?: number;
-}
+export interface SimHubOptions extends SimConnectOptions, Pick<HubServerOptions, 'port' | 'auth' | 'allowedOrigins' | 'sessionIdleMs' | 'lockFile'> {}
 
 export interface SimHub {
   hub: Hub;
@@ -32,7 +31,13 @@ export function connectSimIde(options: SimConnectOptions & { loadDelayMs?: numbe
   let load: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (load = resolve)).then(() => import('./ide.js')).then(({ SimIde }) => SimIde.create(options));
   const audit: AuditSink = { record: (entry) => void ready.then((ide) => ide.audit.record(entry), () => undefined) };
-  const hub = new Hub({ ideName: 'a simulated OpenSpace IDE', callTimeoutMs: options.callTimeoutMs, audit });
+  const hub = new Hub({
+    ideName: SIM_IDE_NAME,
+    callTimeoutMs: options.callTimeoutMs,
+    maxCallsPerTurn: options.maxCallsPerTurn,
+    turnIdleMs: options.turnIdleMs,
+    audit,
+  });
   // Loading the IDE waits a moment so it does not hold up a client's first initialize and tools/list;
   // the first command loads it at once.
   const timer = setTimeout(load, options.loadDelayMs ?? 0);
@@ -63,7 +68,16 @@ export function connectSimIde(options: SimConnectOptions & { loadDelayMs?: numbe
 /** A hub on the simulated IDE, serving HTTP on 127.0.0.1 (port 0: any free port). */
 export async function startSimHub(options: SimHubOptions & { loadDelayMs?: number } = {}): Promise<SimHub> {
   const { hub, connected } = connectSimIde(options);
-  const [server, sim] = await Promise.all([startHubServer(hub, { port: options.port ?? 0 }), connected]).catch(async (err: unknown) => {
+  const serverOptions: HubServerOptions = {
+    port: options.port ?? 0,
+    auth: options.auth,
+    allowedOrigins: options.allowedOrigins,
+    sessionIdleMs: options.sessionIdleMs,
+    lockFile: options.lockFile,
+    ideName: SIM_IDE_NAME,
+    workspaceFolders: options.workspace?.kind === 'disk' ? [resolve(options.workspace.root)] : [],
+  };
+  const [server, sim] = await Promise.all([startHubServer(hub, serverOptions), connected]).catch(async (err: unknown) => {
     void connected.then((c) => c.dispose(), () => undefined);
     throw err;
   });

@@ -5,7 +5,7 @@ import { eventually, useTarget } from '../setup.js';
 const ctx = useTarget();
 
 async function instructions(): Promise<string> {
-  const res = await fetch(`${ctx.target.origin}/openspace/instructions`);
+  const res = await fetch(`${ctx.target.origin}/openspace/instructions`, { headers: ctx.target.headers });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/text\/markdown/);
   return res.text();
@@ -56,7 +56,7 @@ describe('FR-3.8 GET /openspace/instructions', () => {
 
 describe('hub endpoints', () => {
   it('reports health with the connected IDE and the tool count', async () => {
-    const health = (await (await fetch(`${ctx.target.origin}/openspace/health`)).json()) as { sessions: number };
+    const health = (await (await fetch(`${ctx.target.origin}/openspace/health`, { headers: ctx.target.headers })).json()) as { sessions: number };
     expect(health).toMatchObject({ status: 'ok', bridge: { connected: true }, tools: 20 });
     expect(health.sessions).toBeGreaterThanOrEqual(1);
   });
@@ -64,7 +64,7 @@ describe('hub endpoints', () => {
   it('takes a pane state snapshot on POST /openspace/state and rejects a malformed one', async () => {
     const bad = await fetch(`${ctx.target.origin}/openspace/state`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { ...ctx.target.headers, 'content-type': 'application/json' },
       body: JSON.stringify({ panes: 'nope' }),
     });
     expect(bad.status).toBe(400);
@@ -74,12 +74,12 @@ describe('hub endpoints', () => {
   it('answers register-bridge for an unknown IDE connection with 404 BRIDGE_UNAVAILABLE and a bad body with 400', async () => {
     const unknown = await fetch(`${ctx.target.origin}/openspace/register-bridge`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { ...ctx.target.headers, 'content-type': 'application/json' },
       body: JSON.stringify({ bridgeId: 'never-connected' }),
     });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ success: false, code: 'BRIDGE_UNAVAILABLE' });
-    const bad = await fetch(`${ctx.target.origin}/openspace/register-bridge`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const bad = await fetch(`${ctx.target.origin}/openspace/register-bridge`, { method: 'POST', headers: { ...ctx.target.headers, 'content-type': 'application/json' }, body: '{}' });
     expect(bad.status).toBe(400);
     // The IDE that serves is unaffected.
     await ctx.agent.ok('openspace.pane.list');
@@ -127,7 +127,7 @@ describe('MCP tool calls', () => {
   });
 
   it('serves several agents at once, each in its own session', async () => {
-    const other = await connectAgent(ctx.target.mcpUrl, 'second-agent');
+    const other = await connectAgent(ctx.target, 'second-agent');
     try {
       const [a, b] = await Promise.all([ctx.agent.ok('openspace.pane.list'), other.ok('openspace.pane.list')]);
       expect(a.panes.length).toBe(b.panes.length);

@@ -1,17 +1,21 @@
 /** Ready-to-paste client configuration for a hub, printed by `npm start` and `npm run theia`. */
-export function clientConfig(mcpUrl: string, instructionsUrl: string): string {
-  const mcpJson = { mcpServers: { openspace: { type: 'http', url: mcpUrl } } };
+export function clientConfig(mcpUrl: string, instructionsUrl: string, token?: string): string {
+  const headers = token === undefined ? undefined : { Authorization: `Bearer ${token}` };
+  const mcpJson = { mcpServers: { openspace: { type: 'http', url: mcpUrl, ...(headers && { headers }) } } };
+  const instructions = token === undefined ? instructionsUrl : `${instructionsUrl}?access_token=${token}`;
   const opencodeJson = {
     $schema: 'https://opencode.ai/config.json',
-    mcp: { openspace: { type: 'remote', url: mcpUrl, enabled: true } },
-    instructions: [instructionsUrl],
+    mcp: { openspace: { type: 'remote', url: mcpUrl, enabled: true, ...(headers && { headers }) } },
+    instructions: [instructions],
   };
+  const header = token === undefined ? '' : ` --header "Authorization: Bearer ${token}"`;
   return [
     `  MCP endpoint:  ${mcpUrl}`,
     `  Instructions:  ${instructionsUrl}`,
+    token === undefined ? '  Access token:  none (--no-auth: any local process may call this hub)' : `  Access token:  ${token}`,
     '',
     'Claude Code:',
-    `  claude mcp add --transport http openspace ${mcpUrl}`,
+    `  claude mcp add --transport http openspace ${mcpUrl}${header}`,
     '',
     '.mcp.json (project-scoped MCP servers):',
     JSON.stringify(mcpJson, null, 2),

@@ -41,15 +41,3 @@ export async function readJson(req: HubRequest, limitBytes: number): Promise<unk
     throw new BodyError(400, 'Request body is not valid JSON.');
   }
 }
-
-const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/** DNS-rebinding protection: only loopback names in the Host header. */
-export function isLoopbackHost(hostHeader: string | undefined): boolean {
-  if (!hostHeader) return false;
-  try {
-    return LOOPBACK_HOSTNAMES.has(new URL(`http://${hostHeader}`).hostname);
-  } catch {
-    return false;
-  }
-}

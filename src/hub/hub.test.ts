@@ -15,9 +15,12 @@ afterEach(async () => {
 
 async function serve(hub: Hub): Promise<Agent> {
   server = await startHubServer(hub);
-  agent = await connectAgent(server.mcpUrl);
+  agent = await connectAgent(server);
   return agent;
 }
+
+/** The bearer token raw HTTP requests to the test's hub need. */
+const auth = (): Record<string, string> => ({ authorization: `Bearer ${server!.token}` });
 
 /** An IDE that answers every command with a fixed pane list. */
 const answering = (name: string): CommandBridge => ({
@@ -32,9 +35,9 @@ describe('the hub without an IDE', () => {
     expect(Date.now() - started).toBeLessThan(500);
     expect(result.error).toMatch(/No IDE is connected/);
     expect((await a.client.listTools()).tools).toHaveLength(20);
-    const text = await (await fetch(`${server!.origin}/openspace/instructions`)).text();
+    const text = await (await fetch(`${server!.origin}/openspace/instructions`, { headers: auth() })).text();
     expect(text).toMatch(/No IDE is connected/);
-    const health = (await (await fetch(`${server!.origin}/openspace/health`)).json()) as { bridge: { connected: boolean } };
+    const health = (await (await fetch(`${server!.origin}/openspace/health`, { headers: auth() })).json()) as { bridge: { connected: boolean } };
     expect(health.bridge.connected).toBe(false);
   });
 
@@ -51,7 +54,7 @@ describe('bridges', () => {
     hub.bridges.offer('window-1', answering('from-window-1'));
     hub.bridges.offer('window-2', answering('from-window-2'));
     const register = (bridgeId: string) =>
-      fetch(`${server!.origin}/openspace/register-bridge`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ bridgeId }) });
+      fetch(`${server!.origin}/openspace/register-bridge`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: JSON.stringify({ bridgeId }) });
     expect((await register('window-1')).status).toBe(200);
     expect((await register('window-2')).status).toBe(200);
     expect((await a.ok('openspace.pane.list')).panes[0].id).toBe('from-window-2');
@@ -86,7 +89,7 @@ describe('bridges', () => {
     hub.bridges.register('ide');
     await serve(hub);
     const post = (body: unknown) =>
-      fetch(`${server!.origin}/openspace/state`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${server!.origin}/openspace/state`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const pane = (contentId: string) => ({
       id: 'main-1',
       area: 'main',
@@ -98,7 +101,7 @@ describe('bridges', () => {
     expect(await newer.json()).toEqual({ success: true, accepted: true });
     const older = await post({ panes: [pane('src/old.ts')], timestamp: '2026-01-01T00:00:01.000Z' });
     expect(await older.json()).toEqual({ success: true, accepted: false });
-    const text = await (await fetch(`${server!.origin}/openspace/instructions`)).text();
+    const text = await (await fetch(`${server!.origin}/openspace/instructions`, { headers: auth() })).text();
     expect(text).toContain('Active file: src/new.ts');
     expect(text).not.toContain('src/old.ts');
   });
@@ -116,7 +119,7 @@ describe('limits (NFR-3.1.4)', () => {
     const calls = Array.from({ length: 10 }, () => a.call('openspace.pane.list'));
     // The health endpoint counts them once they have all arrived.
     await eventually(async () => {
-      const health = (await (await fetch(`${server!.origin}/openspace/health`)).json()) as { pendingCalls: number };
+      const health = (await (await fetch(`${server!.origin}/openspace/health`, { headers: auth() })).json()) as { pendingCalls: number };
       expect(health.pendingCalls).toBe(10);
     });
     const started = Date.now();
@@ -137,14 +140,14 @@ describe('sessions', () => {
     const post = (headers: Record<string, string>) =>
       fetch(server!.mcpUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        headers: { ...auth(), 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
     expect((await post({})).status).toBe(400);
     expect((await post({ 'mcp-session-id': 'made-up' })).status).toBe(404);
     const sessionId = (agent!.client.transport as { sessionId?: string }).sessionId!;
     expect(sessionId).toBeTruthy();
-    const del = await fetch(server!.mcpUrl, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } });
+    const del = await fetch(server!.mcpUrl, { method: 'DELETE', headers: { ...auth(), 'mcp-session-id': sessionId } });
     expect(del.status).toBe(200);
     expect((await post({ 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' })).status).toBe(404);
   });

@@ -10,10 +10,12 @@ import {
   parseArguments,
   TOOLS,
   type CallContext,
+  type Failure,
   TOOLS_BY_NAME,
 } from '../contract/index.js';
 import { redactArguments, type AuditSink } from '../security/audit-log.js';
 import { BridgeRegistry, executeWithTimeout, NO_BRIDGE, type BridgeResult } from './bridge.js';
+import { SessionResources, type CleanupReport } from './session-resources.js';
 import { HubState } from './state.js';
 
 export const HUB_VERSION = '0.1.0';
@@ -30,6 +32,17 @@ export interface HubOptions {
   maxConcurrentCalls?: number;
   /** Where each tool call is logged (the workspace's .openspace/audit.ndjson). */
   audit?: AuditSink;
+  /** Tool calls one session may make in one agent turn (NFR-3.7.2); 0 turns the limit off. Default 50. */
+  maxCallsPerTurn?: number;
+  /** A pause between calls this long starts a new turn. Default 30 s. */
+  turnIdleMs?: number;
+}
+
+/** Per session: its agent-turn count, and the client's name for the calls the hub makes on its behalf. */
+interface SessionCalls {
+  turnCalls: number;
+  lastCallAt: number;
+  clientName?: string;
 }
 
 /** Calls waiting across all sessions at which the hub logs a warning (NFR-3.1.4). */
@@ -76,6 +89,11 @@ export class Hub {
   private readonly callTimeoutMs: number;
   private readonly maxConcurrentCalls: number;
   private readonly audit: AuditSink | undefined;
+  private readonly maxCallsPerTurn: number;
+  private readonly turnIdleMs: number;
+  private readonly sessions = new Map<string, SessionCalls>();
+  private readonly resources = new SessionResources();
+  private readonly cleanups = new Set<Promise<unknown>>();
   private inFlight = 0;
 
   /** Tool calls waiting or running, all sessions together. */
@@ -88,6 +106,40 @@ export class Hub {
     this.callTimeoutMs = options.callTimeoutMs ?? 30_000;
     this.maxConcurrentCalls = options.maxConcurrentCalls ?? 10;
     this.audit = options.audit;
+    this.maxCallsPerTurn = options.maxCallsPerTurn ?? 50;
+    this.turnIdleMs = options.turnIdleMs ?? 30_000;
+  }
+
+  /**
+   * The chat layer's signal that a new agent turn begins (POST /openspace/turn): resets the turn's
+   * call count of one session, or of all. Returns how many sessions it reset.
+   */
+  newTurn(sessionId?: string): number {
+    const targets = sessionId === undefined ? [...this.sessions.values()] : [this.sessions.get(sessionId)].filter((s) => s !== undefined);
+    for (const calls of targets) calls.turnCalls = 0;
+    return targets.length;
+  }
+
+  /**
+   * An MCP session ended (DELETE, connection closed, idle): close the terminals, highlights and
+   * tabs it created, except tabs a person pinned (or has unsaved changes in).
+   */
+  endSession(sessionId: string): Promise<CleanupReport> {
+    const clientName = this.sessions.get(sessionId)?.clientName;
+    this.sessions.delete(sessionId);
+    if (!this.resources.has(sessionId) || !this.bridges.current) {
+      return this.resources.release(sessionId, async () => NO_BRIDGE);
+    }
+    const context: CallContext = { sessionId, clientName };
+    const done = this.resources.release(sessionId, (tool, args) => this.callTool(tool, args, context));
+    this.cleanups.add(done);
+    void done.finally(() => this.cleanups.delete(done));
+    return done;
+  }
+
+  /** Resolves when the cleanups of ended sessions have finished. */
+  async settled(): Promise<void> {
+    while (this.cleanups.size > 0) await Promise.allSettled([...this.cleanups]);
   }
 
   /** Tier 2 (namespace), tier 1 (schema), then the IDE; always a structured result. */
@@ -96,6 +148,9 @@ export class Hub {
     const result = await this.route(name, args, context);
     const durationMs = Math.round((performance.now() - started) * 100) / 100;
     const code = result.success ? 'OK' : result.code;
+    if (result.success && args !== null && typeof args === 'object') {
+      this.resources.note(context.sessionId, name, args as Record<string, unknown>, result, (contentId) => this.isOpen(contentId));
+    }
     this.audit?.record({
       type: 'call',
       time: new Date().toISOString(),
@@ -131,13 +186,20 @@ export class Hub {
     );
     let queue: Promise<unknown> = Promise.resolve();
     let pending = 0;
+    let sessionId: string | undefined;
+    server.onclose = () => {
+      if (sessionId !== undefined) void this.endSession(sessionId);
+    };
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedToolDefinitions() }));
     server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+      sessionId = extra.sessionId ?? 'stdio';
       if (pending >= this.maxConcurrentCalls) {
         return toCallToolResult(
           failure('RATE_LIMITED', `${pending} tool calls of this session are still waiting or running (at most ${this.maxConcurrentCalls}); wait for their answers, then retry.`),
         );
       }
+      const overTurn = this.countTurnCall(sessionId, server);
+      if (overTurn) return toCallToolResult(overTurn);
       pending++;
       if (++this.inFlight === QUEUE_WARNING_DEPTH) {
         process.stderr.write(`openspace: warning: ${this.inFlight} tool calls are waiting for the IDE across all sessions\n`);
@@ -152,6 +214,33 @@ export class Hub {
       return settled;
     });
     return server;
+  }
+
+  /** Count a call against the session's turn; the failure to answer when the turn has used up its calls. */
+  private countTurnCall(sessionId: string, server: Server): Failure | undefined {
+    let calls = this.sessions.get(sessionId);
+    if (!calls) {
+      calls = { turnCalls: 0, lastCallAt: 0, clientName: server.getClientVersion()?.name };
+      this.sessions.set(sessionId, calls);
+    }
+    const now = Date.now();
+    if (now - calls.lastCallAt >= this.turnIdleMs) calls.turnCalls = 0;
+    if (this.maxCallsPerTurn > 0 && calls.turnCalls >= this.maxCallsPerTurn) {
+      const wait = Math.ceil((this.turnIdleMs - (now - calls.lastCallAt)) / 1000);
+      return failure(
+        'RATE_LIMITED',
+        `This agent turn has made ${calls.turnCalls} tool calls, the most one turn may make (${this.maxCallsPerTurn}). ` +
+          `Stop and report to the person; a new turn starts with their next message, or after ${wait} s without calls.`,
+        { limit: 'turn', retryAfterSeconds: wait },
+      );
+    }
+    calls.turnCalls++;
+    calls.lastCallAt = now;
+    return undefined;
+  }
+
+  private isOpen(contentId: string): boolean {
+    return this.state.snapshot?.panes.some((pane) => pane.tabs.some((tab) => tab.contentId === contentId)) ?? false;
   }
 
   /** Who calls, and a way to ask the person at the agent's side when the client supports elicitation. */

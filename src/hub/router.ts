@@ -4,12 +4,22 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { PaneStateSnapshot, TOOLS } from '../contract/index.js';
-import { BodyError, isLoopbackHost, readJson, sendJson, sendText, type HubRequest } from './http.js';
+import { TokenBucket } from '../security/rate-limit.js';
+import { checkAccess } from './auth.js';
+import { BodyError, readJson, sendJson, sendText, type HubRequest } from './http.js';
 import type { Hub } from './hub.js';
 
 export interface HubRouterOptions {
   /** Reject requests whose Host header is not a loopback name (DNS rebinding). Default true. */
   localhostOnly?: boolean;
+  /** The access token every request must bear; undefined turns access control off (--no-auth). */
+  token?: string;
+  /** Browser origins allowed besides the hub's own. */
+  allowedOrigins?: string[];
+  /** An MCP session without requests this long is closed (and what it created cleaned up). Default 30 min. */
+  sessionIdleMs?: number;
+  /** Requests per second /openspace/* serves (bursts of 4× that); more answer 429. Default 50. */
+  openspaceRequestsPerSecond?: number;
 }
 
 /**
@@ -23,6 +33,7 @@ export interface HubRouter {
 
 const BODY_LIMIT = 16 * 1024 * 1024;
 const RegisterBridgeBody = z.object({ bridgeId: z.string().min(1) });
+const TurnBody = z.strictObject({ sessionId: z.string().min(1).optional() }).optional();
 
 function jsonRpcError(res: ServerResponse, status: number, message: string): void {
   sendJson(res, status, { jsonrpc: '2.0', error: { code: -32000, message }, id: null });
@@ -34,12 +45,25 @@ function jsonRpcError(res: ServerResponse, status: number, message: string): voi
  */
 export function createHubRouter(hub: Hub, options: HubRouterOptions = {}): HubRouter {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const lastSeen = new Map<string, number>();
   const startedAt = Date.now();
-  const localhostOnly = options.localhostOnly ?? true;
+  const access = { localhostOnly: options.localhostOnly ?? true, token: options.token, allowedOrigins: options.allowedOrigins ?? [] };
+  const rate = options.openspaceRequestsPerSecond ?? 50;
+  const openspaceBucket = new TokenBucket(rate, rate * 4);
+  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
+  const sweeper = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, seen] of lastSeen) if (now - seen >= idleMs) void sessions.get(id)?.close();
+    },
+    Math.min(60_000, Math.max(10, idleMs / 4)),
+  );
+  sweeper.unref?.();
 
   async function mcp(req: HubRequest, res: ServerResponse): Promise<void> {
     const sessionId = req.headers['mcp-session-id'] as string | undefined;
     let transport = sessionId ? sessions.get(sessionId) : undefined;
+    if (transport && sessionId) lastSeen.set(sessionId, Date.now());
     if (req.method !== 'POST') {
       if (!transport) return jsonRpcError(res, sessionId ? 404 : 400, sessionId ? `Unknown MCP session ${sessionId}.` : 'Missing mcp-session-id header.');
       return transport.handleRequest(req, res);
@@ -50,10 +74,15 @@ export function createHubRouter(hub: Hub, options: HubRouterOptions = {}): HubRo
       if (!isInitializeRequest(body)) return jsonRpcError(res, 400, 'No MCP session: send initialize first (without an mcp-session-id header).');
       const created = new StreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
-        onsessioninitialized: (id) => void sessions.set(id, created),
+        onsessioninitialized: (id) => {
+          sessions.set(id, created);
+          lastSeen.set(id, Date.now());
+        },
       });
       created.onclose = () => {
-        if (created.sessionId) sessions.delete(created.sessionId);
+        if (!created.sessionId) return;
+        sessions.delete(created.sessionId);
+        lastSeen.delete(created.sessionId);
       };
       await hub.createMcpServer().connect(created);
       transport = created;
@@ -84,6 +113,14 @@ export function createHubRouter(hub: Hub, options: HubRouterOptions = {}): HubRo
     sendJson(res, 200, { success: true, bridgeId: parsed.data.bridgeId });
   }
 
+  async function turn(req: HubRequest, res: ServerResponse): Promise<void> {
+    const parsed = TurnBody.safeParse(await readJson(req, BODY_LIMIT));
+    if (!parsed.success) {
+      return sendJson(res, 400, { success: false, code: 'INVALID_ARGUMENT', error: 'Body must be empty (every session) or {"sessionId": "<MCP session ID>"}.' });
+    }
+    sendJson(res, 200, { success: true, sessions: hub.newTurn(parsed.data?.sessionId) });
+  }
+
   function health(res: ServerResponse): void {
     sendJson(res, 200, {
       status: 'ok',
@@ -98,16 +135,27 @@ export function createHubRouter(hub: Hub, options: HubRouterOptions = {}): HubRo
   async function route(req: HubRequest, res: ServerResponse): Promise<boolean> {
     const path = (req.url ?? '/').split('?')[0];
     const method = req.method ?? 'GET';
-    if (path !== '/mcp' && !path?.startsWith('/openspace/')) return false;
-    if (localhostOnly && !isLoopbackHost(req.headers.host)) {
-      jsonRpcError(res, 403, `Invalid Host header "${req.headers.host ?? ''}": this hub answers loopback names only.`);
+    if (path === undefined || (path !== '/mcp' && !path.startsWith('/openspace/'))) return false;
+    const verdict = checkAccess(req, path, access);
+    if (!verdict.ok) {
+      if (verdict.status === 401) res.setHeader('www-authenticate', 'Bearer realm="openspace"');
+      jsonRpcError(res, verdict.status, verdict.message);
       return true;
+    }
+    if (path !== '/mcp') {
+      const wait = openspaceBucket.take();
+      if (wait > 0) {
+        res.setHeader('retry-after', String(Math.ceil(wait)));
+        sendJson(res, 429, { success: false, code: 'RATE_LIMITED', error: `More than ${rate} requests a second to /openspace/*; retry after ${wait.toFixed(2)} s.` });
+        return true;
+      }
     }
     if (path === '/mcp' && ['POST', 'GET', 'DELETE'].includes(method)) await mcp(req, res);
     else if (path === '/openspace/instructions' && method === 'GET') sendText(res, 200, 'text/markdown; charset=utf-8', hub.state.instructions);
     else if (path === '/openspace/state' && method === 'POST') await postState(req, res);
     else if (path === '/openspace/register-bridge' && method === 'POST') await registerBridge(req, res);
     else if (path === '/openspace/health' && method === 'GET') health(res);
+    else if (path === '/openspace/turn' && method === 'POST') await turn(req, res);
     else return false;
     return true;
   }
@@ -125,8 +173,10 @@ export function createHubRouter(hub: Hub, options: HubRouterOptions = {}): HubRo
     );
   }) as HubRouter;
   router.closeSessions = async () => {
+    clearInterval(sweeper);
     await Promise.all([...sessions.values()].map((t) => t.close()));
     sessions.clear();
+    await hub.settled();
   };
   return router;
 }

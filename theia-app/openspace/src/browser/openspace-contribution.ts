@@ -4,12 +4,14 @@ import { ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/ser
 import { CommandContribution, CommandRegistry } from '@theia/core/lib/common/command';
 import type { RpcProxy } from '@theia/core/lib/common/messaging/proxy-factory';
 import { MessageService } from '@theia/core/lib/common/message-service';
+import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { inject, injectable, interfaces } from '@theia/core/shared/inversify';
 import { COMMANDS, runCommand, type CommandResult } from '../../../../src/commands/index.js';
 import type { IdePort } from '../../../../src/commands/port.js';
-import type { CallContext } from '../../../../src/contract/index.js';
+import type { CallContext, ErrorCode, Failure } from '../../../../src/contract/index.js';
 import { StatePublisher } from '../../../../src/commands/state-publisher.js';
 import { BRIDGE_PATH, type BridgeBackend, type BridgeFrontend } from '../common/protocol.js';
+import { COMMAND_FAILURE_NOTIFICATIONS, type CommandFailureNotifications } from '../common/preferences.js';
 import { HAS_AGENT_HIGHLIGHTS, TheiaEditorPort } from './theia-editor-port.js';
 import { RemoteWorkspacePort } from './remote-workspace-port.js';
 import { TheiaShellPort } from './theia-shell-port.js';
@@ -38,6 +40,11 @@ export function createIdePort(ctx: interfaces.Context): IdePort {
 
 const CLEAR_ON_ESCAPE = 'openspace.editor.clearHighlightsOnEscape';
 
+/** Agent failures that mean something broke (not the agent's mistake, not a refusal): shown under "errors". */
+const BROKEN: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['INTERNAL', 'TIMEOUT', 'BRIDGE_UNAVAILABLE']);
+/** Refusals the person just gave in a dialog (or left unanswered): no notification repeats them. */
+const DECIDED_BY_PERSON: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['CONSENT_REQUIRED', 'CONFIRMATION_DENIED']);
+
 /**
  * Every openspace.* tool as a command in Theia's CommandRegistry (TC-3.1.3), labelled
  * "OpenSpace: …" for the palette; the agent reaches the very same handlers through the bridge.
@@ -47,6 +54,7 @@ export class OpenSpaceCommandContribution implements CommandContribution, Keybin
   @inject(TheiaIdePort) protected readonly ide!: IdePort;
   @inject(TheiaEditorPort) protected readonly editors!: TheiaEditorPort;
   @inject(MessageService) protected readonly messages!: MessageService;
+  @inject(PreferenceService) protected readonly preferences!: PreferenceService;
 
   registerCommands(registry: CommandRegistry): void {
     for (const command of COMMANDS.values()) {
@@ -58,6 +66,7 @@ export class OpenSpaceCommandContribution implements CommandContribution, Keybin
             const fromPalette = args === undefined;
             const result = await runCommand(command, this.ide, args ?? {}, context);
             if (fromPalette) this.report(command.tool.title, result);
+            else if (!result.success) this.notifyAgentFailure(command.tool.name, result, context);
             return result;
           },
         },
@@ -74,6 +83,20 @@ export class OpenSpaceCommandContribution implements CommandContribution, Keybin
   private report(title: string, result: CommandResult): void {
     if (result.success) void this.messages.info(`OpenSpace: ${title} — done.`);
     else void this.messages.error(`OpenSpace: ${title} — ${result.error}`);
+  }
+
+  /**
+   * NFR-3.8.1: failed agent commands as notifications, per openspace.notifications.commandFailures:
+   * `errors` (default) only when something broke (an error toast), `all` also the agent's own
+   * mistakes and refused requests (a warning toast), `disabled` none.
+   */
+  private notifyAgentFailure(tool: string, failure: Failure, context: CallContext | undefined): void {
+    const mode = this.preferences.get<CommandFailureNotifications>(COMMAND_FAILURE_NOTIFICATIONS, 'errors');
+    const broken = BROKEN.has(failure.code);
+    if (mode === 'disabled' || DECIDED_BY_PERSON.has(failure.code) || (mode !== 'all' && !broken)) return;
+    const agent = context?.clientName ? ` from ${context.clientName}` : '';
+    const text = `OpenSpace: agent command ${tool}${agent} failed (${failure.code}): ${failure.error}`;
+    void (broken ? this.messages.error(text) : this.messages.warn(text));
   }
 }
 
@@ -105,7 +128,7 @@ export class BridgeContribution implements FrontendApplicationContribution {
 
   onDidInitializeLayout(): void {
     void this.register();
-    this.publisher = new StatePublisher(this.ide, (snapshot) => post('/openspace/state', snapshot));
+    this.publisher = new StatePublisher(this.ide, (snapshot) => this.backend.publishState(snapshot));
   }
 
   onStop(): void {
@@ -113,11 +136,6 @@ export class BridgeContribution implements FrontendApplicationContribution {
   }
 
   private async register(): Promise<void> {
-    const bridgeId = await this.backend.bridgeId();
-    await post('/openspace/register-bridge', { bridgeId });
+    await this.backend.register();
   }
-}
-
-async function post(path: string, body: unknown): Promise<void> {
-  await fetch(new URL(path, window.location.href), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 }

@@ -1,4 +1,4 @@
-import type { CallContext, ErrorCode } from '../../../../src/contract/index.js';
+import type { CallContext, ErrorCode, PaneStateSnapshot } from '../../../../src/contract/index.js';
 import type { BridgeResult } from '../../../../src/hub/bridge.js';
 
 /** RPC path of the CommandBridge: the backend (hub) calls into a frontend window. */
@@ -10,10 +10,15 @@ export interface BridgeFrontend {
   execute(commandId: string, args: unknown, context?: CallContext): Promise<BridgeResult>;
 }
 
-/** Implemented by the backend per window connection. */
+/**
+ * Implemented by the backend per window connection. The window reaches the hub over this RPC
+ * channel rather than HTTP, so it needs no access token.
+ */
 export interface BridgeBackend {
-  /** The ID the hub knows this window's bridge by; the window registers it to serve. */
-  bridgeId(): Promise<string>;
+  /** Make this window the one that serves agent calls (on load and whenever it gets focus). */
+  register(): Promise<void>;
+  /** The window's layout, for the hub's instructions (throttled by the window). */
+  publishState(snapshot: PaneStateSnapshot): Promise<void>;
 }
 
 /** RPC path of the workspace file service (the path guard runs on the Node side). */
@@ -25,6 +30,18 @@ export type FilesOutcome =
   | { ok: true; value: unknown }
   | { ok: false; code: ErrorCode; message: string; details: Record<string, unknown> };
 
+/**
+ * The person's file-policy preferences (openspace.security.sensitiveFilePatterns and
+ * protectedFilePatterns), merged by the window from every settings scope; `problems` names invalid
+ * entries, which make file calls fail rather than be ignored.
+ */
+export interface FilePolicySettings {
+  sensitivePatterns: string[];
+  protectedPatterns: string[];
+  problems: string[];
+}
+
 export interface FilesBackend {
-  call(root: string, method: FilesMethod, args: unknown[]): Promise<FilesOutcome>;
+  /** `policy` absent: the built-in patterns only. */
+  call(root: string, method: FilesMethod, args: unknown[], policy?: FilePolicySettings): Promise<FilesOutcome>;
 }

@@ -6,16 +6,45 @@ import { PreferenceContribution } from '@theia/core/lib/common/preferences/prefe
 import { OpenSpacePreferenceDefaults } from '../common/preferences.js';
 import { WorkspaceServer } from '@theia/workspace/lib/common/workspace-protocol';
 import { FileUri } from '@theia/core/lib/common/file-uri';
-import { serializableContext, ToolError } from '../../../../src/contract/index.js';
+import { PaneStateSnapshot, serializableContext, ToolError } from '../../../../src/contract/index.js';
+import type { Server as HttpServer } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
+import { join } from 'node:path';
+import { generateToken, writeLockFile } from '../../../../src/hub/auth.js';
 import { Hub } from '../../../../src/hub/hub.js';
+import { AUDIT_LOG_FILE, NdjsonAuditLog } from '../../../../src/security/audit-log.js';
 import { createHubRouter } from '../../../../src/hub/router.js';
 import { WorkspaceFiles } from '../../../../src/store/workspace-files.js';
-import { BRIDGE_PATH, FILES_PATH, type BridgeBackend, type BridgeFrontend, type FilesBackend, type FilesMethod, type FilesOutcome } from '../common/protocol.js';
+import { BRIDGE_PATH, FILES_PATH, type BridgeBackend, type BridgeFrontend, type FilePolicySettings, type FilesBackend, type FilesMethod, type FilesOutcome } from '../common/protocol.js';
+import { CallFilePolicy } from './call-file-policy.js';
 
-/** The hub, one per backend, shared by the HTTP router and the bridge connections. */
+/** The workspace Theia opened, as a directory path. */
+async function openedWorkspace(server: WorkspaceServer): Promise<string | undefined> {
+  const opened = await server.getMostRecentlyUsedWorkspace();
+  return opened ? FileUri.fsPath(opened) : undefined;
+}
+
+/**
+ * The hub, one per backend, shared by the HTTP router and the bridge connections. Its audit log is
+ * the opened workspace's .openspace/audit.ndjson. OPENSPACE_MAX_CALLS_PER_TURN changes the per-turn
+ * limit (0: none).
+ */
 @injectable()
 export class OpenSpaceHub {
-  readonly hub = new Hub({ ideName: 'Theia OpenSpace IDE' });
+  @inject(WorkspaceServer) protected readonly workspaceServer!: WorkspaceServer;
+  private audit: Promise<NdjsonAuditLog | undefined> | undefined;
+  readonly hub = new Hub({
+    ideName: 'Theia OpenSpace IDE',
+    maxCallsPerTurn: process.env.OPENSPACE_MAX_CALLS_PER_TURN ? Number(process.env.OPENSPACE_MAX_CALLS_PER_TURN) : undefined,
+    audit: { record: (entry) => void this.auditLog().then((log) => log?.record(entry)) },
+  });
+
+  private auditLog(): Promise<NdjsonAuditLog | undefined> {
+    const audit = (this.audit ??= openedWorkspace(this.workspaceServer).then((root) =>
+      root ? new NdjsonAuditLog(nodeFs.promises, join(root, AUDIT_LOG_FILE)) : undefined,
+    ));
+    return audit;
+  }
 }
 
 /**
@@ -27,9 +56,35 @@ export class OpenSpaceHub {
 export class HubContribution implements BackendApplicationContribution {
   @inject(OpenSpaceHub) protected readonly openspace!: OpenSpaceHub;
   @inject(EarlyExpressMiddleware) protected readonly early!: EarlyExpressMiddleware;
+  @inject(WorkspaceServer) protected readonly workspaceServer!: WorkspaceServer;
+  /** The access token agents must send; none with OPENSPACE_NO_AUTH=1. */
+  private readonly token = process.env.OPENSPACE_NO_AUTH === '1' ? undefined : generateToken();
+  private removeLock: (() => Promise<void>) | undefined;
 
   initialize(): void {
-    this.early.handlers.push(createHubRouter(this.openspace.hub));
+    this.early.handlers.push(createHubRouter(this.openspace.hub, { token: this.token }));
+  }
+
+  /** Announce the hub in ~/.openspace/ide/<port>.lock (URL and token, owner-readable only). */
+  async onStart(server: HttpServer | HttpsServer): Promise<void> {
+    const address = server.address();
+    if (!address || typeof address === 'string') return;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
+    const root = await openedWorkspace(this.workspaceServer);
+    this.removeLock = await writeLockFile(address.port, {
+      pid: process.pid,
+      ideName: 'Theia OpenSpace IDE',
+      url,
+      mcpUrl: `${url}/mcp`,
+      authToken: this.token,
+      workspaceFolders: root ? [root] : [],
+      startedAt: new Date().toISOString(),
+    });
+  }
+
+  onStop(): void {
+    void this.removeLock?.();
   }
 }
 
@@ -40,7 +95,13 @@ function bridgeFor(hub: Hub, frontend: RpcProxy<BridgeFrontend>): BridgeBackend 
   const id = `theia-window-${++windows}`;
   hub.bridges.offer(id, { execute: (commandId, args, context) => frontend.execute(commandId, args, serializableContext(context)) });
   frontend.onDidCloseConnection(() => hub.bridges.withdraw(id));
-  return { bridgeId: async () => id };
+  return {
+    register: async () => void hub.bridges.register(id),
+    publishState: async (snapshot) => {
+      const parsed = PaneStateSnapshot.safeParse(snapshot);
+      if (parsed.success) hub.state.update(parsed.data);
+    },
+  };
 }
 
 const FILE_METHODS = new Set<FilesMethod>(['resolve', 'stat', 'readText', 'writeText', 'list', 'search']);
@@ -50,13 +111,15 @@ const FILE_METHODS = new Set<FilesMethod>(['resolve', 'stat', 'readText', 'write
 export class FilesBackendImpl implements FilesBackend {
   @inject(WorkspaceServer) protected readonly workspaceServer!: WorkspaceServer;
   private readonly workspaces = new Map<string, Promise<WorkspaceFiles>>();
+  private readonly policies = new CallFilePolicy();
 
-  async call(root: string, method: FilesMethod, args: unknown[]): Promise<FilesOutcome> {
+  async call(root: string, method: FilesMethod, args: unknown[], settings?: FilePolicySettings): Promise<FilesOutcome> {
     try {
       if (!FILE_METHODS.has(method)) throw new ToolError('INVALID_ARGUMENT', `Unknown file method ${method}.`);
+      const policy = this.policies.compile(settings);
       const files = await this.workspace(root);
       const fn = files[method] as (...a: unknown[]) => Promise<unknown>;
-      return { ok: true, value: await fn.apply(files, args) };
+      return { ok: true, value: await this.policies.run(policy, () => fn.apply(files, args)) };
     } catch (err) {
       if (err instanceof ToolError) return { ok: false, code: err.code, message: err.message, details: err.details };
       return { ok: false, code: 'INTERNAL', message: `Internal error: ${err instanceof Error ? err.message : String(err)}`, details: {} };
@@ -65,14 +128,13 @@ export class FilesBackendImpl implements FilesBackend {
 
   /** Only the workspace Theia opened may be served, whatever a frontend asks for. */
   private async workspace(root: string): Promise<WorkspaceFiles> {
-    const opened = await this.workspaceServer.getMostRecentlyUsedWorkspace();
-    const openedPath = opened ? FileUri.fsPath(opened) : undefined;
+    const openedPath = await openedWorkspace(this.workspaceServer);
     if (!openedPath || nodeFs.realpathSync(openedPath) !== nodeFs.realpathSync(root)) {
       throw new ToolError('PATH_OUTSIDE_WORKSPACE', `${root} is not the workspace this IDE opened.`);
     }
     let files = this.workspaces.get(root);
     if (!files) {
-      files = WorkspaceFiles.create({ fs: nodeFs, root, kind: 'disk' });
+      files = WorkspaceFiles.create({ fs: nodeFs, root, kind: 'disk', policy: this.policies.current });
       this.workspaces.set(root, files);
     }
     return files;
