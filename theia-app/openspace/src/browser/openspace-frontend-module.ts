@@ -3,10 +3,12 @@ import { KeybindingContribution } from '@theia/core/lib/browser/keybinding';
 import { CommandContribution } from '@theia/core/lib/common/command';
 import { ContainerModule } from '@theia/core/shared/inversify';
 import { PreferenceContribution } from '@theia/core/lib/common/preferences/preference-schema';
+import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { OpenSpacePreferenceDefaults } from '../common/preferences.js';
 import { BridgeConnector, BridgeContribution, createBridgeConnector, createIdePort, OpenSpaceCommandContribution, TheiaIdePort } from './openspace-contribution.js';
 import { ContentIds } from './content-ids.js';
 import { createFilesBackendProxy, FilesBackendProxy, RemoteWorkspacePort } from './remote-workspace-port.js';
+import { withFilePolicySettings } from './file-policy-settings.js';
 import { TheiaEditorPort } from './theia-editor-port.js';
 import { TheiaShellPort } from './theia-shell-port.js';
 import { TheiaSecurityPort } from './theia-security-port.js';
@@ -18,7 +20,9 @@ export default new ContainerModule((bind) => {
   bind(PreferenceContribution).toService(OpenSpacePreferenceDefaults);
   bind(ContentIds).toSelf().inSingletonScope();
   bind(TheiaShellPort).toSelf().inSingletonScope();
-  bind(FilesBackendProxy).toDynamicValue(createFilesBackendProxy).inSingletonScope();
+  bind(FilesBackendProxy)
+    .toDynamicValue((ctx) => withFilePolicySettings(createFilesBackendProxy(ctx), ctx.container.get(PreferenceService)))
+    .inSingletonScope();
   bind(RemoteWorkspacePort).toSelf().inSingletonScope();
   bind(TheiaEditorPort).toSelf().inSingletonScope();
   bind(TheiaTerminalPort).toSelf().inSingletonScope();

@@ -1,17 +1,60 @@
 import { ConfirmDialog } from '@theia/core/lib/browser/dialogs';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
+import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
 import { inject, injectable } from '@theia/core/shared/inversify';
 import type { SecurityPort } from '../../../../src/commands/port.js';
+import type { CallContext } from '../../../../src/contract/index.js';
+import { AGENT_CONSENT_SETTING, CONSENT_VERSION, consentNotice } from '../../../../src/security/consent.js';
 import { CONFIRM_DANGEROUS_COMMANDS } from '../common/preferences.js';
 
 /** A confirmation nobody answers is a refusal, before the hub's own time limit runs out. */
 const ANSWER_WITHIN_MS = 25_000;
 
-/** Asks the person in a dialog ("Agent wants to run: … — Allow / Deny"), remembering allowed commands for the session if asked to. */
+/**
+ * Asks the person in dialogs: consent to agent control (§17.8) on the first agent command, and
+ * "Agent wants to run: … — Allow / Deny" for dangerous terminal commands, remembering allowed
+ * commands for the session if asked to.
+ */
 @injectable()
 export class TheiaSecurityPort implements SecurityPort {
   @inject(PreferenceService) protected readonly preferences!: PreferenceService;
   private readonly allowed = new Set<string>();
+  /** Consent given in this window (a window shows one workspace): not asked again until it reloads. */
+  private consented = false;
+  /** The consent dialog on screen: agent calls arriving meanwhile wait for the same answer. */
+  private pendingConsent: Promise<boolean> | undefined;
+
+  /**
+   * "Don't show this again" is stored as the user preference openspace.security.agentConsent holding
+   * the notice version, rather than in StorageService: a Theia user finds and revokes it in Settings
+   * like security.workspace.trust.enabled, it is user scope only (a repository's .theia/settings.json
+   * cannot consent for them), it follows them to every workspace as "don't show again" promises, and
+   * CI preconfigures it in the user settings. Bumping CONSENT_VERSION asks everyone again.
+   */
+  async agentConsent(context: CallContext): Promise<boolean> {
+    if (this.consented) return true;
+    await this.preferences.ready;
+    if (this.preferences.get<string>(AGENT_CONSENT_SETTING, '') === CONSENT_VERSION) return true;
+    this.pendingConsent ??= this.askConsent(context).finally(() => (this.pendingConsent = undefined));
+    return this.pendingConsent;
+  }
+
+  private async askConsent(context: CallContext): Promise<boolean> {
+    const notice = consentNotice(context.clientName);
+    const body = document.createElement('div');
+    body.className = 'openspace-confirm openspace-consent';
+    for (const line of notice.lines) body.appendChild(document.createElement('p')).textContent = line;
+    const label = body.appendChild(document.createElement('label'));
+    const dontAsk = label.appendChild(document.createElement('input'));
+    dontAsk.type = 'checkbox';
+    label.append(" Don't show this again");
+    const dialog = new ConfirmDialog({ title: notice.title, msg: body, ok: 'Allow', cancel: 'Cancel' });
+    const answer = await this.openWithin(dialog);
+    if (!answer) return false;
+    this.consented = true;
+    if (dontAsk.checked) await this.preferences.set(AGENT_CONSENT_SETTING, CONSENT_VERSION, PreferenceScope.User);
+    return true;
+  }
 
   confirmDangerousCommands(): boolean {
     return this.preferences.get<boolean>(CONFIRM_DANGEROUS_COMMANDS, true);
@@ -28,10 +71,18 @@ export class TheiaSecurityPort implements SecurityPort {
     remember.type = 'checkbox';
     label.append(' Allow this command for the rest of the session');
     const dialog = new ConfirmDialog({ title: 'OpenSpace: the agent wants to run a command', msg: body, ok: 'Allow', cancel: 'Deny' });
+    const answer = await this.openWithin(dialog);
+    if (answer && remember.checked) this.allowed.add(message);
+    return answer;
+  }
+
+  /** True only for an explicit Allow; Cancel, Escape or no answer within ANSWER_WITHIN_MS are false. */
+  private async openWithin(dialog: ConfirmDialog): Promise<boolean> {
     const timer = setTimeout(() => dialog.close(), ANSWER_WITHIN_MS);
-    const answer = await dialog.open();
-    clearTimeout(timer);
-    if (answer === true && remember.checked) this.allowed.add(message);
-    return answer === true;
+    try {
+      return (await dialog.open()) === true;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

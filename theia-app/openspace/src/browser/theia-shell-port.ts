@@ -1,6 +1,7 @@
 import { ApplicationShell } from '@theia/core/lib/browser/shell/application-shell';
 import { Saveable } from '@theia/core/lib/browser/saveable';
 import type { TabBar, Widget } from '@theia/core/lib/browser/widgets';
+import { isPinned } from '@theia/core/lib/browser/widgets/widget';
 import { Emitter } from '@theia/core/lib/common/event';
 import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
 import { ToolError, type ContentType, type Geometry, type PaneArea, type PaneInfo } from '../../../../src/contract/index.js';
@@ -56,6 +57,10 @@ export class TheiaShellPort implements ShellPort {
     this.shell.mainPanel.layoutModified.connect(fire);
     this.shell.bottomPanel.layoutModified.connect(fire);
     this.shell.onDidAddWidget(fire);
+    // Pinning a tab changes only its title (Theia adds PINNED_CLASS to title.className).
+    const watchTitle = (w: Widget) => w.title.changed.connect(fire);
+    this.shell.widgets.forEach(watchTitle);
+    this.shell.onDidAddWidget(watchTitle);
     this.shell.onDidRemoveWidget(fire);
     this.shell.onDidChangeActiveWidget(fire);
     this.shell.onDidChangeCurrentWidget(fire);
@@ -211,6 +216,7 @@ export class TheiaShellPort implements ShellPort {
         type: this.ids.typeOf(w),
         title: w.title.label,
         isDirty: Saveable.isDirty(w),
+        ...(isPinned(w.title) ? { pinned: true } : {}),
       })),
       activeTabIndex: pane.current ? pane.widgets.indexOf(pane.current) : -1,
       geometry: this.geometry(pane.boxes),

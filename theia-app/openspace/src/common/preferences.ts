@@ -1,7 +1,13 @@
 import { injectable } from '@theia/core/shared/inversify';
 import type { PreferenceContribution, PreferenceSchema, PreferenceSchemaService } from '@theia/core/lib/common/preferences/preference-schema';
+import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
+import { AGENT_CONSENT_SETTING } from '../../../../src/security/consent.js';
 
 export const CONFIRM_DANGEROUS_COMMANDS = 'openspace.security.confirmDangerousCommands';
+export const SENSITIVE_FILE_PATTERNS = 'openspace.security.sensitiveFilePatterns';
+export const PROTECTED_FILE_PATTERNS = 'openspace.security.protectedFilePatterns';
+export const COMMAND_FAILURE_NOTIFICATIONS = 'openspace.notifications.commandFailures';
+export type CommandFailureNotifications = 'all' | 'errors' | 'disabled';
 
 export const openSpacePreferenceSchema: PreferenceSchema = {
   properties: {
@@ -9,6 +15,44 @@ export const openSpacePreferenceSchema: PreferenceSchema = {
       type: 'boolean',
       default: true,
       description: 'Ask before the agent runs a terminal command that looks dangerous (rm -rf, sudo, curl | sh, git reset --hard …).',
+    },
+    [SENSITIVE_FILE_PATTERNS]: {
+      type: 'array',
+      items: { type: 'string' },
+      default: [],
+      description:
+        'Glob patterns of files agents may not read, added to the built-in ones (.env, .env.*, .git/**, id_rsa, *.pem, *.key, ' +
+        'credentials.json, secrets.*, **/secrets/**, .aws/credentials). Workspace-relative, case-insensitive, matched at any depth ' +
+        '(`*.secret`, `config/prod.yaml`, `private/**`). An invalid pattern makes every agent file command fail until it is fixed.',
+    },
+    [PROTECTED_FILE_PATTERNS]: {
+      type: 'array',
+      items: { type: 'string' },
+      default: [],
+      description:
+        'Glob patterns of files agents may not write, added to the built-in ones (.git/**, node_modules/**, .theia/**, .openspace/**). ' +
+        'Same syntax as openspace.security.sensitiveFilePatterns.',
+    },
+    // A person's "Don't show this again" in the consent dialog. User scope only, so a repository's
+    // .theia/settings.json cannot consent on the person's behalf.
+    [AGENT_CONSENT_SETTING]: {
+      type: 'string',
+      default: '',
+      scope: PreferenceScope.User,
+      description:
+        'The version of the OpenSpace agent-consent notice you accepted with "Don\'t show this again". Empty: you are asked ' +
+        'on the first agent command in each window. Clear it to be asked again.',
+    },
+    [COMMAND_FAILURE_NOTIFICATIONS]: {
+      type: 'string',
+      enum: ['all', 'errors', 'disabled'],
+      enumDescriptions: [
+        'A notification for every agent command that fails (except refusals you just gave in a dialog).',
+        'A notification only when something broke (an internal error), not for the agent\'s own mistakes or refused requests.',
+        'No notifications for agent commands.',
+      ],
+      default: 'errors',
+      description: 'Which failed agent commands show a notification. Commands you run from the palette always report.',
     },
   },
 };
