@@ -10,7 +10,8 @@
  *   <URL>    a running hub serving a copy of conformance/fixtures/workspace; the files run one by one
  * Filters select spec files by name, as Vitest's do (`npm run conformance -- editor latency`).
  */
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startVitest } from 'vitest/node';
@@ -77,6 +78,8 @@ async function main(): Promise<number> {
     prepareTheia();
   }
   process.env.OPENSPACE_TARGET = target;
+  // Hubs the specs start announce themselves here, not in the user's ~/.openspace/ide (as in vitest.config.ts).
+  process.env.OPENSPACE_LOCK_DIR ??= join(tmpdir(), `openspace-conformance-locks-${process.pid}`);
   if (values.samples) process.env.OPENSPACE_LATENCY_SAMPLES = values.samples;
 
   const sharedTarget = target !== 'sim';

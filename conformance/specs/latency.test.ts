@@ -141,7 +141,7 @@ describe('latency: the hub', () => {
     const samples: number[] = [];
     for (let i = 0; i < WARM_UP + SAMPLES; i++) {
       const started = performance.now();
-      const res = await fetch(`${ctx.target.origin}/openspace/instructions`, { headers: authHeaders() });
+      const res = await fetch(`${ctx.target.origin}/openspace/instructions`, { headers: ctx.target.headers });
       await res.text();
       const elapsed = performance.now() - started;
       expect(res.status).toBe(200);
@@ -159,10 +159,9 @@ describe('latency: the hub', () => {
     const starts = Math.min(SAMPLES, 10);
     for (let i = 0; i < starts + 1; i++) {
       const started = performance.now();
-      const sim = await startSimHub({ workspace: { kind: 'memory', seedDir: FIXTURE_WORKSPACE } });
+      const sim = await startSimHub({ workspace: { kind: 'memory', seedDir: FIXTURE_WORKSPACE }, lockFile: false });
       try {
-        const token = (sim.server as { token?: string }).token;
-        await listToolsRaw(sim.server.mcpUrl, token);
+        await listToolsRaw(sim.server.mcpUrl, sim.server.token);
         // The first start also loads the simulated IDE's modules into this worker: a warm-up.
         if (i > 0) samples.push(performance.now() - started);
       } finally {
@@ -172,11 +171,6 @@ describe('latency: the hub', () => {
     record(task, 'hub ready', 'ready', samples);
   });
 });
-
-function authHeaders(): Record<string, string> {
-  const token = (ctx.target as { token?: string }).token;
-  return token ? { authorization: `Bearer ${token}` } : {};
-}
 
 /** initialize, initialized, tools/list as raw JSON-RPC, so the time is the hub's and not a client's. */
 async function listToolsRaw(mcpUrl: string, token: string | undefined): Promise<void> {
