@@ -45,7 +45,7 @@ export interface TargetOptions extends Pick<SimIdeOptions, 'scriptedResponses' |
    * sample far more than an agent turn would; the limit itself has its own spec.
    */
   maxCallsPerTurn?: number;
-  /** How long an idle MCP session lives on a sim target (default 30 min). */
+  /** How long an idle MCP session lives (default 30 min). */
   sessionIdleMs?: number;
 }
 
@@ -83,7 +83,7 @@ export async function startTarget(options: TargetOptions = {}): Promise<Target> 
   }
   if (target === 'theia') {
     const { startTheiaTarget } = await import('./theia-target.js');
-    const theia = await startTheiaTarget(FIXTURE_WORKSPACE);
+    const theia = await startTheiaTarget(FIXTURE_WORKSPACE, { maxCallsPerTurn: options.maxCallsPerTurn, sessionIdleMs: options.sessionIdleMs });
     return {
       name: 'theia',
       origin: theia.origin,

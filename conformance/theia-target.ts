@@ -47,6 +47,10 @@ export interface TheiaTargetOptions {
    * notice counts as accepted for good, as a person's "Don't show this again" stores it.
    */
   userSettings?: Record<string, unknown>;
+  /** Tool calls per agent turn (default 0: no limit, as for every target the suite starts). */
+  maxCallsPerTurn?: number;
+  /** How long an idle MCP session lives (default: the hub's 30 min). */
+  sessionIdleMs?: number;
 }
 
 export async function startTheiaTarget(fixture: string, options: TheiaTargetOptions = {}): Promise<TheiaTarget> {
@@ -54,7 +58,11 @@ export async function startTheiaTarget(fixture: string, options: TheiaTargetOpti
   const config = await mkdtemp(join(tmpdir(), 'openspace-theia-config-'));
   await cp(fixture, workspace, { recursive: true });
   await writeFile(join(config, 'settings.json'), JSON.stringify(options.userSettings ?? { [AGENT_CONSENT_SETTING]: CONSENT_VERSION }, null, 2));
-  const { child, origin: listening } = startTheia(workspace, 0, 'pipe', { THEIA_CONFIG_DIR: config, OPENSPACE_MAX_CALLS_PER_TURN: '0' });
+  const { child, origin: listening } = startTheia(workspace, 0, 'pipe', {
+    THEIA_CONFIG_DIR: config,
+    OPENSPACE_MAX_CALLS_PER_TURN: String(options.maxCallsPerTurn ?? 0),
+    ...(options.sessionIdleMs !== undefined && { OPENSPACE_SESSION_IDLE_MS: String(options.sessionIdleMs) }),
+  });
   const origin = await listening;
   const token = (await readLockFile(Number(new URL(origin).port), 10_000))?.authToken;
   const browser = await launchChromium();

@@ -57,12 +57,13 @@ export class HubContribution implements BackendApplicationContribution {
   @inject(OpenSpaceHub) protected readonly openspace!: OpenSpaceHub;
   @inject(EarlyExpressMiddleware) protected readonly early!: EarlyExpressMiddleware;
   @inject(WorkspaceServer) protected readonly workspaceServer!: WorkspaceServer;
-  /** The access token agents must send; none with OPENSPACE_NO_AUTH=1. */
+  /** The access token agents must send; none with OPENSPACE_NO_AUTH=1. OPENSPACE_SESSION_IDLE_MS: idle session lifetime. */
   private readonly token = process.env.OPENSPACE_NO_AUTH === '1' ? undefined : generateToken();
   private removeLock: (() => Promise<void>) | undefined;
 
   initialize(): void {
-    this.early.handlers.push(createHubRouter(this.openspace.hub, { token: this.token }));
+    const idle = process.env.OPENSPACE_SESSION_IDLE_MS;
+    this.early.handlers.push(createHubRouter(this.openspace.hub, { token: this.token, sessionIdleMs: idle ? Number(idle) : undefined }));
   }
 
   /** Announce the hub in ~/.openspace/ide/<port>.lock (URL and token, owner-readable only). */

@@ -1,0 +1,144 @@
+/**
+ * What an agent session leaves behind and what it is allowed (issue 4 items 6, 8, 9, 12): cleanup
+ * when the session ends, questions to the person at the agent's side (MCP elicitation), and the
+ * audit log of every call.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, type ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { connectAgent, type Agent } from '../client.js';
+import { eventually, useTarget } from '../setup.js';
+
+const ctx = useTarget();
+
+async function endSession(agent: Agent): Promise<void> {
+  await (agent.client.transport as StreamableHTTPClientTransport).terminateSession();
+  await agent.close();
+}
+
+describe('cleanup when a session ends (NFR-3.7.1)', () => {
+  it('closes the terminals, highlights and tabs the session created, and nothing it did not create', async () => {
+    const mine = await ctx.agent.ok('openspace.terminal.create', { title: 'person-terminal' });
+    const agent = await connectAgent(ctx.target, 'leaving-agent');
+    await agent.ok('openspace.terminal.create', { title: 'agent-scratch' });
+    await agent.ok('openspace.editor.open', { path: 'src/index.ts', line: 3 });
+    const { highlightId } = await agent.ok('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 3, endLine: 4 }] });
+    await agent.ok('openspace.pane.open', { type: 'editor', contentId: 'README.md', splitDirection: 'vertical' });
+    await endSession(agent);
+
+    await eventually(async () => {
+      const terminals = (await ctx.agent.ok('openspace.terminal.list')).terminals.map((t: { terminalId: string }) => t.terminalId);
+      expect(terminals).not.toContain('agent-scratch');
+      expect(terminals).toContain(mine.terminalId);
+      const tabs = (await ctx.agent.ok('openspace.pane.list')).panes.flatMap((p: { tabs: { contentId: string }[] }) => p.tabs.map((t) => t.contentId));
+      expect(tabs).not.toContain('README.md');
+      // The editor it opened with editor.open stays: a person may be reading it.
+      expect(tabs).toContain('src/index.ts');
+    }, 5000);
+    await ctx.agent.fails('openspace.editor.clear_highlight', { highlightId }, 'HIGHLIGHT_NOT_FOUND');
+    await ctx.agent.ok('openspace.terminal.close', { terminalId: mine.terminalId });
+  });
+
+  it('spares what a person pinned', async (t) => {
+    const sim = ctx.target.sim;
+    if (!sim) t.skip('pinning a tab needs the simulated IDE\'s probe');
+    const agent = await connectAgent(ctx.target, 'pinned-agent');
+    await agent.ok('openspace.terminal.create', { title: 'keep-me' });
+    await agent.ok('openspace.terminal.create', { title: 'drop-me' });
+    sim!.layout.setPinned('keep-me', true);
+    await endSession(agent);
+    await eventually(async () => {
+      const terminals = (await ctx.agent.ok('openspace.terminal.list')).terminals.map((x: { terminalId: string }) => x.terminalId);
+      expect(terminals).toContain('keep-me');
+      expect(terminals).not.toContain('drop-me');
+    }, 5000);
+    await ctx.agent.ok('openspace.terminal.close', { terminalId: 'keep-me' });
+  });
+});
+
+describe('the audit log (GAP-11)', () => {
+  it('has one line per call with session, client, tool, redacted arguments, code and duration; agents cannot read it', async (t) => {
+    const text = await auditText();
+    if (text === undefined) t.skip('this target\'s workspace is not reachable from the test');
+    const secret = 'AKIAIOSFODNN7EXAMPLE';
+    await ctx.agent.ok('openspace.file.write', { path: 'notes/aws.txt', content: `aws_access_key_id = ${secret}\n` });
+    await ctx.agent.fails('openspace.file.read', { path: 'nope/missing.txt' }, 'FILE_NOT_FOUND');
+    const sessionId = (ctx.agent.client.transport as StreamableHTTPClientTransport).sessionId;
+    const lines = await eventually(async () => {
+      const entries = (await auditText())!
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((e) => e.type === 'call' && e.session === sessionId);
+      expect(entries.map((e) => e.tool)).toEqual(expect.arrayContaining(['openspace.file.write', 'openspace.file.read']));
+      return entries;
+    });
+    const write = lines.find((e) => e.tool === 'openspace.file.write')!;
+    expect(write).toMatchObject({ client: 'conformance-agent', code: 'OK', args: { path: 'notes/aws.txt' } });
+    expect(typeof write.durationMs).toBe('number');
+    expect(Date.parse(String(write.time))).not.toBeNaN();
+    expect(JSON.stringify(write.args)).not.toContain(secret);
+    expect(JSON.stringify(write.args)).toContain('[REDACTED:');
+    expect(lines.find((e) => e.tool === 'openspace.file.read')).toMatchObject({ code: 'FILE_NOT_FOUND' });
+    expect((await auditText())!).not.toContain(secret);
+    await ctx.agent.fails('openspace.file.read', { path: '.openspace/audit.ndjson' }, 'SENSITIVE_FILE');
+  });
+});
+
+/** The audit log as the target wrote it: in the sim's memfs volume, or in the workspace directory. */
+async function auditText(): Promise<string | undefined> {
+  const sim = ctx.target.sim;
+  const read = async () => {
+    if (sim) {
+      const file = join(sim.workspace.root, '.openspace/audit.ndjson');
+      return sim.workspace.fs.existsSync(file) ? String(sim.workspace.fs.readFileSync(file, 'utf8')) : '';
+    }
+    if (ctx.target.workspaceDir) return readFile(join(ctx.target.workspaceDir, '.openspace/audit.ndjson'), 'utf8').catch(() => '');
+    return undefined;
+  };
+  return read();
+}
+
+/** An agent whose MCP client can ask its person (elicitation), answering with `answer`. */
+async function elicitingAgent(answer: (request: ElicitRequest) => { allow: boolean } | undefined): Promise<{ client: Client; asked: string[] }> {
+  const client = new Client({ name: 'eliciting-agent', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+  const asked: string[] = [];
+  client.setRequestHandler(ElicitRequestSchema, (request) => {
+    asked.push(request.params.message);
+    const content = answer(request);
+    return content ? { action: 'accept', content } : { action: 'decline' };
+  });
+  const headers = ctx.target.token ? { authorization: `Bearer ${ctx.target.token}` } : undefined;
+  await client.connect(new StreamableHTTPClientTransport(new URL(ctx.target.mcpUrl), { requestInit: { headers } }));
+  return { client, asked };
+}
+
+const structured = async (client: Client, name: string, args: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args })).structuredContent as Record<string, unknown>;
+
+describe('asking the person at the agent\'s side (MCP elicitation)', () => {
+  it('a dangerous command is sent only when the person allows it, and refused when they decline', async (t) => {
+    // Theia asks its own person with a dialog; elicitation is for IDEs with no one at the keyboard.
+    if (!ctx.target.sim) t.skip('the target has its own person to ask');
+    let allow = false;
+    const { client, asked } = await elicitingAgent(() => ({ allow }));
+    try {
+      await structured(client, 'openspace.terminal.create', { title: 'risky' });
+      const denied = await structured(client, 'openspace.terminal.send', { terminalId: 'risky', text: 'rm -rf build' });
+      expect(denied).toMatchObject({ success: false, code: 'CONFIRMATION_DENIED' });
+      expect(asked.at(-1)).toContain('rm -rf build');
+      allow = true;
+      const sent = await structured(client, 'openspace.terminal.send', { terminalId: 'risky', text: 'rm -rf build' });
+      expect(sent).toMatchObject({ success: true });
+      expect(asked).toHaveLength(2);
+      // Harmless commands are not asked about.
+      await structured(client, 'openspace.terminal.send', { terminalId: 'risky', text: 'ls' });
+      expect(asked).toHaveLength(2);
+    } finally {
+      await client.close();
+    }
+  });
+});
