@@ -4,6 +4,9 @@
  * reports/bench.json. Options: --samples N (default 400), --target sim (default).
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setMaxListeners } from 'node:events';
 import { Agent, request } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -13,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { TOOLS } from '../src/contract/index.js';
 
 const { values } = parseArgs({ options: { samples: { type: 'string', default: '400' }, target: { type: 'string', default: 'sim' } } });
 const SAMPLES = Number(values.samples);
@@ -41,11 +45,16 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function connect(mcpUrl: string): Promise<Client> {
+async function connect(mcpUrl: string, token: string | undefined): Promise<Client> {
   const client = new Client({ name: 'bench', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
+  const requestInit = token ? { headers: { authorization: `Bearer ${token}` } } : undefined;
+  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit }));
   return client;
 }
+
+/** The hubs the bench spawns use this token (OPENSPACE_TOKEN), so readiness is not a lock-file read. */
+const TOKEN = randomBytes(32).toString('base64url');
+const AUTH = { authorization: `Bearer ${TOKEN}` };
 
 const agent = new Agent({ keepAlive: true });
 
@@ -68,7 +77,7 @@ function httpCall(url: string, method: string, headers: Record<string, string> =
  * not an SDK client's (which compiles a validator per tool on every listing).
  */
 async function firstToolsList(mcpUrl: string): Promise<number> {
-  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const headers = { ...AUTH, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   const init = await httpCall(mcpUrl, 'POST', headers, JSON.stringify({
     jsonrpc: '2.0', id: 1, method: 'initialize',
     params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
@@ -82,16 +91,20 @@ async function firstToolsList(mcpUrl: string): Promise<number> {
 }
 
 /** Spawn the hub and time until tools/list first succeeds. */
-async function startHub(): Promise<{ readyMs: number; mcpUrl: string; origin: string; stop(): void }> {
+async function startHub(): Promise<{ readyMs: number; mcpUrl: string; origin: string; token?: string; stop(): void }> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(process.execPath, [CLI, '--port', String(port)], { stdio: 'ignore' });
+  // No per-turn limit: the bench makes thousands of calls in one session.
+  const child = spawn(process.execPath, [CLI, '--port', String(port), '--max-calls-per-turn', '0'], {
+    stdio: 'ignore',
+    env: { ...process.env, OPENSPACE_TOKEN: TOKEN, OPENSPACE_LOCK_DIR: join(tmpdir(), 'openspace-bench-locks') },
+  });
   for (;;) {
     try {
       const tools = await firstToolsList(`${origin}/mcp`);
-      if (tools !== 20) throw new Error(`tools/list listed ${tools} tools`);
-      return { readyMs: performance.now() - started, mcpUrl: `${origin}/mcp`, origin, stop: () => child.kill() };
+      if (tools !== TOOLS.length) throw new Error(`tools/list listed ${tools} tools`);
+      return { readyMs: performance.now() - started, mcpUrl: `${origin}/mcp`, origin, token: TOKEN, stop: () => child.kill() };
     } catch (err) {
       if ((err as Error).message.startsWith('tools/list')) throw err;
       if (performance.now() - started > 10_000) throw new Error('hub did not become ready within 10 s');
@@ -107,11 +120,11 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
 }
 
 /** Theia on a copy of the fixture workspace with a Chromium window, as the conformance target starts it. */
-async function startTheiaHub(): Promise<{ readyMs: number; mcpUrl: string; origin: string; stop(): void }> {
+async function startTheiaHub(): Promise<{ readyMs: number; mcpUrl: string; origin: string; token?: string; stop(): void }> {
   const { startTheiaTarget } = await import('../conformance/theia-target.js');
   const started = performance.now();
   const theia = await startTheiaTarget(fileURLToPath(new URL('../conformance/fixtures/workspace', import.meta.url)));
-  return { readyMs: performance.now() - started, mcpUrl: theia.mcpUrl, origin: theia.origin, stop: () => void theia.close() };
+  return { readyMs: performance.now() - started, mcpUrl: theia.mcpUrl, origin: theia.origin, token: theia.token, stop: () => void theia.close() };
 }
 
 async function main(): Promise<void> {
@@ -126,7 +139,7 @@ async function main(): Promise<void> {
   }
   const hub = theia ? await startTheiaHub() : await startHub();
   if (theia) readies.push(hub.readyMs);
-  const client = await connect(hub.mcpUrl);
+  const client = await connect(hub.mcpUrl, hub.token);
   await client.listTools();
   const call = async (name: string, args: Record<string, unknown>) => {
     const result = await client.callTool({ name, arguments: args });
@@ -167,7 +180,7 @@ async function main(): Promise<void> {
   // The instructions endpoint alone (its own loop, so MCP traffic's garbage does not land in it).
   const instructions: number[] = [];
   for (let i = 0; i < SAMPLES + 50; i++) {
-    const t = await time(() => httpCall(`${hub.origin}/openspace/instructions`, 'GET'));
+    const t = await time(() => httpCall(`${hub.origin}/openspace/instructions`, 'GET', { authorization: `Bearer ${hub.token}` }));
     if (i >= 50) instructions.push(t);
   }
   const pingsAlone: number[] = [];

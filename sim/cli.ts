@@ -12,7 +12,8 @@ Starts the OpenSpace hub on the simulated IDE.
   --stdio                  speak MCP over stdin/stdout instead of HTTP (for clients that spawn their server)
   --consent                allow agents to work in a --workspace directory without asking first
                            (otherwise the first call asks through the MCP client, or answers CONSENT_REQUIRED)
-  --no-auth                do not require the access token (any local process may then call the hub)
+  --no-auth                do not require the access token (any local process may then call the hub);
+                           OPENSPACE_TOKEN=<32+ characters> sets the token instead of a generated one
   --allow-origin ORIGIN    a browser origin allowed to call the hub besides its own (repeatable)
   --max-calls-per-turn N   tool calls one agent turn may make (default 50; 0 = no limit)
   -h, --help               show this help`;
@@ -80,6 +81,7 @@ async function main(): Promise<void> {
       consent,
       maxCallsPerTurn,
       auth: !values['no-auth'],
+      token: process.env.OPENSPACE_TOKEN || undefined,
       allowedOrigins: values['allow-origin'],
       loadDelayMs: 100,
     });

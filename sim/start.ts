@@ -13,7 +13,7 @@ export interface SimConnectOptions extends SimIdeOptions, Pick<HubOptions, 'call
   publishIntervalMs?: number;
 }
 
-export interface SimHubOptions extends SimConnectOptions, Pick<HubServerOptions, 'port' | 'auth' | 'allowedOrigins' | 'sessionIdleMs' | 'lockFile'> {}
+export interface SimHubOptions extends SimConnectOptions, Pick<HubServerOptions, 'port' | 'auth' | 'token' | 'allowedOrigins' | 'sessionIdleMs' | 'lockFile'> {}
 
 export interface SimHub {
   hub: Hub;
@@ -71,6 +71,7 @@ export async function startSimHub(options: SimHubOptions & { loadDelayMs?: numbe
   const serverOptions: HubServerOptions = {
     port: options.port ?? 0,
     auth: options.auth,
+    token: options.token,
     allowedOrigins: options.allowedOrigins,
     sessionIdleMs: options.sessionIdleMs,
     lockFile: options.lockFile,

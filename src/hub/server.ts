@@ -21,6 +21,8 @@ export interface HubServerOptions extends Pick<HubRouterOptions, 'allowedOrigins
   host?: string;
   /** Require the access token (default true); false is `--no-auth`. */
   auth?: boolean;
+  /** The token to require instead of a generated one (OPENSPACE_TOKEN); at least 32 characters. */
+  token?: string;
   /** Write the lock file clients discover the hub by (default true). */
   lockFile?: boolean;
   ideName?: string;
@@ -30,7 +32,8 @@ export interface HubServerOptions extends Pick<HubRouterOptions, 'allowedOrigins
 /** The standalone hub: the router on a bare HTTP server, bound to loopback only. */
 export async function startHubServer(hub: Hub, options: HubServerOptions = {}): Promise<HubServer> {
   const host = options.host ?? '127.0.0.1';
-  const token = options.auth === false ? undefined : generateToken();
+  if (options.token !== undefined && options.token.length < 32) throw new Error('An access token must have at least 32 characters.');
+  const token = options.auth === false ? undefined : (options.token ?? generateToken());
   const router = createHubRouter(hub, { token, allowedOrigins: options.allowedOrigins, sessionIdleMs: options.sessionIdleMs });
   const server: Server = createServer((req, res) => router(req, res));
   server.keepAliveTimeout = 60_000;
