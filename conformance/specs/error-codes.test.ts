@@ -1,0 +1,94 @@
+/**
+ * Every documented error code (src/contract/result.ts) is produced by the input that should
+ * produce it. Most have their case in the spec of their tool family; this file holds the ones that
+ * had none, and an audit that keeps it so: a new code without a spec that expects it fails here.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ERROR_CODES, MAX_READ_BYTES } from '../../src/contract/index.js';
+import { eventually, useTarget } from '../setup.js';
+
+const ctx = useTarget();
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SPECS = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * Codes no call to a healthy IDE can produce, and the test that produces them where it can be
+ * arranged (a hub with no IDE, an IDE that never answers).
+ */
+const OUTSIDE_THE_SUITE: Record<string, { reason: string; provenBy?: string }> = {
+  BRIDGE_UNAVAILABLE: { reason: 'needs a hub with no IDE connected', provenBy: 'src/hub/hub.test.ts' },
+  TIMEOUT: { reason: 'needs an IDE that never answers', provenBy: 'src/hub/hub.test.ts' },
+  INTERNAL: { reason: 'a bug in OpenSpace: no input may produce it, which invalid-input.test.ts checks for every tool' },
+};
+
+describe('documented error codes', () => {
+  it('every code in ERROR_CODES is expected by some conformance spec, or says why it cannot be', () => {
+    const specs = readdirSync(SPECS)
+      .filter((f) => f.endsWith('.test.ts'))
+      .map((f) => readFileSync(`${SPECS}/${f}`, 'utf8'))
+      .join('\n');
+    const missing = Object.keys(ERROR_CODES).filter((code) => !specs.includes(`'${code}'`));
+    const uncovered = missing.filter((code) => !OUTSIDE_THE_SUITE[code]);
+    expect(uncovered, `error codes no conformance spec produces: add a case that expects each (${uncovered.join(', ')})`).toEqual([]);
+    for (const [code, { provenBy }] of Object.entries(OUTSIDE_THE_SUITE)) {
+      expect(Object.keys(ERROR_CODES), `${code} is listed as outside the suite but is no longer documented`).toContain(code);
+      if (provenBy) expect(readFileSync(`${ROOT}/${provenBy}`, 'utf8'), `${provenBy} should produce ${code}`).toContain(`'${code}'`);
+    }
+  });
+});
+
+describe('error codes without a case elsewhere', () => {
+  it('BINARY_FILE: reading or opening a file that holds binary data', async () => {
+    await ctx.agent.ok('openspace.file.write', { path: 'bin/blob.dat', content: 'PK\u0003\u0004\u0000\u0000\u0000binary' });
+    const read = await ctx.agent.fails('openspace.file.read', { path: 'bin/blob.dat' }, 'BINARY_FILE');
+    expect(read.error).toMatch(/bin\/blob\.dat/);
+    await ctx.agent.fails('openspace.editor.open', { path: 'bin/blob.dat' }, 'BINARY_FILE');
+    // Text around it still reads.
+    await ctx.agent.ok('openspace.file.read', { path: 'notes.txt' });
+  });
+
+  it('FILE_TOO_LARGE: reading more than 1 MiB at once; a line range of the same file reads', async () => {
+    const line = `${'x'.repeat(99)}\n`;
+    const content = line.repeat(Math.ceil((MAX_READ_BYTES * 1.2) / line.length));
+    await ctx.agent.ok('openspace.file.write', { path: 'large.txt', content });
+    const refused = await ctx.agent.fails('openspace.file.read', { path: 'large.txt' }, 'FILE_TOO_LARGE');
+    expect(refused.error).toMatch(/startLine/);
+    const range = await ctx.agent.ok('openspace.file.read', { path: 'large.txt', startLine: 1, endLine: 3 });
+    expect(range.content.split('\n').filter(Boolean)).toEqual(['x'.repeat(99), 'x'.repeat(99), 'x'.repeat(99)]);
+  });
+
+  it('DIRTY_BUFFER: closing an editor that holds a person\'s unsaved changes, unless force', async (t) => {
+    await ctx.agent.ok('openspace.editor.open', { path: 'notes.txt' });
+    if (ctx.target.sim) {
+      ctx.target.sim.editors.personEdits('notes.txt', 'a person typed this\n');
+    } else if (ctx.target.page) {
+      // Theia: type into the focused Monaco editor as a person would.
+      const page = ctx.target.page;
+      await page.locator('.monaco-editor textarea').first().focus();
+      await page.keyboard.type('typed by a person ');
+    } else {
+      t.skip('needs a person\'s edit: only the simulated IDE and Theia offer one');
+    }
+    await eventually(async () => {
+      const { panes } = await ctx.agent.ok('openspace.pane.list');
+      const tab = panes.flatMap((p: { tabs: { contentId: string; isDirty: boolean }[] }) => p.tabs).find((tb: { contentId: string }) => tb.contentId === 'notes.txt');
+      expect(tab?.isDirty).toBe(true);
+    });
+    const refused = await ctx.agent.fails('openspace.editor.close', { path: 'notes.txt' }, 'DIRTY_BUFFER');
+    expect(refused.error).toMatch(/force/);
+    await ctx.agent.ok('openspace.editor.close', { path: 'notes.txt', force: true });
+  });
+
+  it('CONFIRMATION_REQUIRED: a dangerous command from an agent that cannot ask its person, with no one at the IDE', async (t) => {
+    // Theia asks its own person (session.test.ts and the Theia E2E cover Allow and Deny).
+    if (!ctx.target.sim) t.skip('the target has a person to ask');
+    await ctx.agent.ok('openspace.terminal.create', { title: 'danger' });
+    const before = await ctx.agent.ok('openspace.terminal.read_output', { terminalId: 'danger' });
+    const refused = await ctx.agent.fails('openspace.terminal.send', { terminalId: 'danger', text: 'rm -rf ~' }, 'CONFIRMATION_REQUIRED');
+    expect(refused.error).toMatch(/rm -rf/);
+    const after = await ctx.agent.ok('openspace.terminal.read_output', { terminalId: 'danger', since: before.cursor });
+    expect([...after.output, after.partial].join('\n')).not.toContain('rm -rf');
+  });
+});
