@@ -206,6 +206,22 @@ describe('TerminalRingBuffer: properties', () => {
     );
   });
 
+  it('keeps order: after every append it holds exactly the newest committed lines, oldest first', () => {
+    fc.assert(
+      fc.property(options, fc.array(text, { maxLength: 10 }), (opts, chunks) => {
+        const b = new TerminalRingBuffer(opts);
+        for (let i = 0; i < chunks.length; i++) {
+          b.append(chunks[i]!);
+          const expected = committedLines(chunks.slice(0, i + 1), opts.maxLineLength);
+          const stored = all(b);
+          expect(stored).toEqual(expected.slice(expected.length - stored.length));
+          expect(b.cursor()).toBe(expected.length);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('appending in chunks equals appending at once', () => {
     fc.assert(
       fc.property(text, fc.array(fc.nat(), { maxLength: 5 }), (t, cuts) => {
