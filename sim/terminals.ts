@@ -37,7 +37,7 @@ export class SimTerminals implements TerminalPort, Disposable {
     const terminal: SimTerminal = {
       info: { terminalId: options.terminalId, title: options.title, cwd: options.cwd, running: true },
       backend,
-      output: new TerminalOutput(this.options.ringBuffer),
+      output: new TerminalOutput({ ...this.options.ringBuffer, label: `terminal "${options.terminalId}"` }),
     };
     backend.onData((chunk) => terminal.output.write(chunk));
     backend.onExit((code) => {

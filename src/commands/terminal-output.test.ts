@@ -36,4 +36,15 @@ describe('TerminalOutput: what an agent reads from a terminal', () => {
     expect(JSON.stringify(read)).not.toContain('b3BlbnNzaC1rZXkt');
     expect(read.redacted).toBe(true);
   });
+
+  it('warns once per chunk that holds suspicious sequences (a clipboard write), never for colours', () => {
+    const warnings: string[] = [];
+    const out = new TerminalOutput({ label: 'terminal "t"', warn: (m) => warnings.push(m) });
+    out.write('\x1b[31mred\x1b[0m plain\r\n');
+    expect(warnings).toEqual([]);
+    out.write('before\x1b]52;c;ZWNobyBwd25lZA==\x07after\x1bP1$r0m\x1b\\\r\n');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/terminal "t" printed 2 suspicious escape sequence/);
+    expect(out.read({ lines: 5 }).lines.at(-1)).toBe('beforeafter');
+  });
 });

@@ -14,14 +14,35 @@ export class TerminalOutput {
   private readonly sanitizer = new TerminalSanitizer();
   private readonly redactor = new SecretRedactor();
   private readonly screen: TerminalRingBuffer;
+  private warnedAt = 0;
 
-  constructor(options: TerminalRingBufferOptions = {}) {
+  constructor(
+    options: TerminalRingBufferOptions & {
+      /** Names the terminal in warnings. */
+      label?: string;
+      /** Where warnings about suspicious sequences go (default: console.warn). */
+      warn?: (message: string) => void;
+    } = {},
+  ) {
     this.screen = new TerminalRingBuffer(options);
+    this.label = options.label ?? 'a terminal';
+    this.warn = options.warn ?? ((message) => console.warn(message));
   }
+
+  private readonly label: string;
+  private readonly warn: (message: string) => void;
 
   /** Raw output as the terminal received it. */
   write(chunk: string): void {
     this.screen.append(this.redactor.write(this.sanitizer.write(chunk)).text);
+    const seen = this.sanitizer.suspicious;
+    if (seen > this.warnedAt) {
+      this.warn(
+        `openspace: warning: ${this.label} printed ${seen - this.warnedAt} suspicious escape sequence(s) ` +
+          `(clipboard write, device control or application string); removed from what agents read (${seen} so far)`,
+      );
+      this.warnedAt = seen;
+    }
   }
 
   /** Sequences that try to do more than colour text (clipboard writes, screen clears …) seen so far. */

@@ -93,7 +93,7 @@ export class TheiaTerminalPort implements TerminalPort {
   private capture(widget: TerminalWidget, cwd: string): Captured {
     let captured = this.captured.get(widget.id);
     if (captured) return captured;
-    const buffer = new TerminalOutput();
+    const buffer = new TerminalOutput({ label: `terminal "${widget.title.label}"` });
     widget.onOutput((data) => buffer.write(data));
     widget.onTerminalDidClose(() => this.shell.notify());
     widget.disposed.connect(() => {
