@@ -16,13 +16,15 @@ import { recordScenario } from './record.js';
 import { reportBasename, scenarioReport } from './report.js';
 
 const USAGE = `Usage:
-  npm run play -- <scenario.yaml | glob>... [--target sim|theia|<MCP URL>] [--reports DIR]
+  npm run play -- <scenario.yaml | glob>... [--target sim|theia|<MCP URL>] [--reports DIR] [--budgets]
   npm run play -- --record <audit.ndjson> [--session ID] [--out scenario.yaml]
 
   --target    sim (default): a hub on the simulated IDE, a fresh copy of the fixture workspace per scenario;
               theia: the built Theia app on a fresh copy of the fixture (npm run theia:build first), shared;
               an MCP URL, e.g. http://127.0.0.1:3100/mcp: a running hub, shared by all scenarios.
   --reports   where the reports go (default reports/); --no-reports writes none.
+  --budgets   also check every tool's latency against its budget (simple 100 ms, complex 500 ms,
+              instructions 50 ms) over the calls the scenarios made; a breach fails the run.
   --record    turn an audit log (.openspace/audit.ndjson in a workspace) into a scenario; --session picks
               one session by ID or prefix (default: the session of the last call), --out names the file
               (default: print it).`;
@@ -86,7 +88,7 @@ async function openTarget(target: string) {
   process.env.OPENSPACE_TARGET = target;
   const { startTarget } = await import('../conformance/target.js');
   const started = await startTarget();
-  return { origin: started.origin, mcpUrl: started.mcpUrl, token: (started as { token?: string }).token, close: () => started.close() };
+  return { origin: started.origin, mcpUrl: started.mcpUrl, token: started.token, close: () => started.close() };
 }
 
 function printStep(step: StepOutcome) {
@@ -103,7 +105,7 @@ function printOutcome(outcome: ScenarioOutcome) {
   else process.stdout.write(`  ${red('FAILED')} ${steps} in ${ms}${outcome.steps.length === 0 ? `: ${outcome.error}` : ''}\n\n`);
 }
 
-async function play(patterns: string[], target: string, reportsDir: string | undefined): Promise<number> {
+async function play(patterns: string[], target: string, reportsDir: string | undefined, budgets: boolean): Promise<number> {
   let files: string[];
   try {
     files = await expandPatterns(patterns);
@@ -133,7 +135,7 @@ async function play(patterns: string[], target: string, reportsDir: string | und
     stepEnded: printStep,
     scenarioEnded: printOutcome,
   });
-  const report = scenarioReport(outcomes, target, startedAt, new Date());
+  const report = scenarioReport(outcomes, target, startedAt, new Date(), { budgets });
   const { passed, failed, skipped, budgetBreaches } = report.summary;
   process.stdout.write(`${outcomes.length} scenario(s): ${passed} passed, ${failed} failed, ${skipped} skipped in ${(report.durationMs / 1000).toFixed(1)} s\n`);
   for (const l of report.latency.filter((series) => !series.withinBudget)) {
@@ -157,6 +159,7 @@ async function main(argv: string[]): Promise<number> {
         target: { type: 'string', default: 'sim' },
         reports: { type: 'string', default: 'reports' },
         'no-reports': { type: 'boolean', default: false },
+        budgets: { type: 'boolean', default: false },
         record: { type: 'string' },
         session: { type: 'string' },
         out: { type: 'string' },
@@ -182,7 +185,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`--target must be sim, theia or a hub's MCP URL (http://…/mcp), not "${target}"\n`);
     return 2;
   }
-  return play(positionals, target, values['no-reports'] ? undefined : values.reports);
+  return play(positionals, target, values['no-reports'] ? undefined : values.reports, values.budgets!);
 }
 
 main(process.argv.slice(2)).then(

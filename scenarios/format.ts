@@ -143,10 +143,10 @@ export function parseScenario(text: string, file: string): Scenario {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true });
   if (doc.errors.length > 0) {
-    throw new ScenarioFileError(
-      file,
-      doc.errors.map((e) => ({ line: e.linePos?.[0]?.line, message: e.message.split('\n')[0]! })),
-    );
+    // After the first syntax error the parser's later complaints are mostly echoes of it.
+    const shown = doc.errors.slice(0, 3).map((e) => ({ line: e.linePos?.[0]?.line, message: e.message.split('\n')[0]! }));
+    if (doc.errors.length > 3) shown.push({ line: undefined, message: `… and ${doc.errors.length - 3} more YAML errors after these` });
+    throw new ScenarioFileError(file, shown);
   }
   const value: unknown = doc.toJS();
   const parsed = ScenarioSchema.safeParse(value);
