@@ -77,6 +77,15 @@ export class SimEditors implements EditorPort, Disposable {
     return this.models.get(path)?.text;
   }
 
+  async discard(path: string): Promise<void> {
+    const model = this.models.get(path);
+    if (!model) return;
+    model.text = model.savedText = (await this.workspace.readText(path)).text;
+    const last = lineCount(model.text);
+    if (model.cursor.line > last) this.moveTo(model, { line: last, column: 1 });
+    this.layout.setDirty(path, false);
+  }
+
   async setHighlight(highlight: Highlight): Promise<void> {
     const model = this.require(highlight.path);
     this.decorations.set(highlight.highlightId, { ...highlight, ranges: highlight.ranges.map((r) => ({ ...r })) });
@@ -108,7 +117,7 @@ export class SimEditors implements EditorPort, Disposable {
   /** Save the buffer to disk, as Ctrl+S does. */
   async personSaves(path: string): Promise<void> {
     const model = this.require(path);
-    await this.workspace.writeText(path, model.text);
+    await this.workspace.writeText(path, model.text, { tool: 'editor.save' });
     model.savedText = model.text;
     this.layout.setDirty(path, false);
   }

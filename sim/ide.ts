@@ -38,9 +38,6 @@ export class SimIde {
   readonly registry = new SimCommandRegistry();
   readonly bridge: CommandBridge;
   readonly port: IdePort;
-  /** The workspace's .openspace/audit.ndjson (in the memfs volume for an in-memory workspace). */
-  readonly audit: NdjsonAuditLog;
-
   private constructor(
     readonly workspace: LoadedWorkspace,
     readonly files: WorkspaceFiles,
@@ -50,6 +47,8 @@ export class SimIde {
     readonly terminalBackend: TerminalBackendKind,
     confirmDangerousCommands: boolean,
     consent: 'granted' | 'ask',
+    /** The workspace's .openspace/audit.ndjson (in the memfs volume for an in-memory workspace): the hub's call lines and the store's write lines. */
+    readonly audit: NdjsonAuditLog,
   ) {
     // No person at the simulated IDE: dangerous commands and consent are asked at the agent's side
     // (MCP elicitation) when the client can, and are refused otherwise.
@@ -73,7 +72,6 @@ export class SimIde {
       workspace: files,
       security: { confirmDangerousCommands: () => confirmDangerousCommands, agentConsent },
     };
-    this.audit = new NdjsonAuditLog(workspace.fs.promises, join(workspace.root, AUDIT_LOG_FILE));
     registerOpenSpaceCommands(this.registry, this.port);
     this.bridge = registryBridge(this.registry);
   }
@@ -85,7 +83,8 @@ export class SimIde {
       throw new Error('Process terminals run a real shell and need a real directory: pass --workspace DIR, or use --terminal scripted.');
     }
     const settings = readSettings(workspace);
-    const files = await WorkspaceFiles.create({ fs: workspace.fs, root: workspace.root, kind: workspace.kind, policy: settings.policy });
+    const audit = new NdjsonAuditLog(workspace.fs.promises, join(workspace.root, AUDIT_LOG_FILE));
+    const files = await WorkspaceFiles.create({ fs: workspace.fs, root: workspace.root, kind: workspace.kind, policy: settings.policy, audit });
     const layout = new SimLayout();
     const spawn = async ({ cwd, shellPath }: { cwd: string; shellPath?: string }) => {
       const absolute = join(workspace.root, cwd);
@@ -96,7 +95,7 @@ export class SimIde {
     const terminals = new SimTerminals(layout, { spawn, ringBuffer: options.ringBuffer });
     const editors = new SimEditors(layout, files, options.viewportLines);
     const consent = options.consent ?? (workspace.kind === 'disk' ? 'ask' : 'granted');
-    return new SimIde(workspace, files, layout, editors, terminals, backend, settings.confirmDangerousCommands, consent);
+    return new SimIde(workspace, files, layout, editors, terminals, backend, settings.confirmDangerousCommands, consent, audit);
   }
 
   dispose(): void {

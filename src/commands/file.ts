@@ -1,4 +1,17 @@
-import { fileList, fileRead, fileSearch, fileWrite, MAX_LIST_ENTRIES, MAX_READ_BYTES, ToolError } from '../contract/index.js';
+import {
+  fileList,
+  filePatch,
+  fileRead,
+  fileRestore,
+  fileSearch,
+  fileSnapshots,
+  fileWrite,
+  MAX_LIST_ENTRIES,
+  MAX_READ_BYTES,
+  serializableContext,
+  ToolError,
+  type CallContext,
+} from '../contract/index.js';
 import { defineCommand } from './command.js';
 import type { IdePort } from './port.js';
 import { sliceLines } from './text.js';
@@ -26,7 +39,7 @@ export function byteLength(text: string): number {
 
 export const fileReadCommand = defineCommand(fileRead, async (ide, args) => {
   const path = await ide.workspace.resolve(args.path);
-  const { text, size } = await ide.workspace.readText(path);
+  const { text, size, version } = await ide.workspace.readText(path);
   const slice = sliceLines(text, path, args.startLine, args.endLine);
   if (slice.content.length > MAX_READ_BYTES && byteLength(slice.content) > MAX_READ_BYTES) {
     throw new ToolError(
@@ -35,14 +48,60 @@ export const fileReadCommand = defineCommand(fileRead, async (ide, args) => {
       { size, totalLines: slice.totalLines },
     );
   }
-  return { path, ...slice, size };
+  return { path, ...slice, size, version };
 });
 
-export const fileWriteCommand = defineCommand(fileWrite, async (ide, args) => {
+/**
+ * A person's unsaved work is never lost silently: a change under an editor with unsaved changes is
+ * refused unless forced; forced, the change is made and the editor then shows it. Returns the
+ * function to call after the change.
+ */
+function guardUnsavedWork(ide: IdePort, path: string, force: boolean | undefined, tool: string): () => Promise<void> {
+  const editor = ide.editors.get(path);
+  if (!editor?.isDirty) return async () => {};
+  if (!force) {
+    throw new ToolError(
+      'DIRTY_BUFFER',
+      `${path} is open in an editor with unsaved changes a person made; ${tool} would hide them. ` +
+        'Ask them to save or discard, or pass force:true to discard their changes.',
+    );
+  }
+  return () => ide.editors.discard(path);
+}
+
+const writeOptions = (tool: string, context: CallContext | undefined) => ({ tool, context: serializableContext(context) });
+
+export const fileWriteCommand = defineCommand(fileWrite, async (ide, args, context) => {
   const path = await ide.workspace.resolve(args.path);
   if (path === '') throw new ToolError('NOT_A_FILE', 'The workspace root is a directory; give a file path.');
-  const { bytes, created } = await ide.workspace.writeText(path, args.content);
-  return { path, bytes, created };
+  const after = guardUnsavedWork(ide, path, args.force, 'openspace.file.write');
+  const { bytes, created, version } = await ide.workspace.writeText(path, args.content, writeOptions(fileWrite.name, context));
+  await after();
+  return { path, bytes, created, version };
+});
+
+export const filePatchCommand = defineCommand(filePatch, async (ide, args, context) => {
+  const path = await ide.workspace.resolve(args.path);
+  if (path === '') throw new ToolError('NOT_A_FILE', 'The workspace root is a directory; give a file path.');
+  const after = guardUnsavedWork(ide, path, args.force, 'openspace.file.patch');
+  const result = await ide.workspace.patch(path, { baseVersion: args.baseVersion, operations: args.operations }, writeOptions(filePatch.name, context));
+  await after();
+  return { path, ...result };
+});
+
+export const fileSnapshotsCommand = defineCommand(fileSnapshots, async (ide, args) => {
+  const path = await ide.workspace.resolve(args.path);
+  if (path === '') throw new ToolError('NOT_A_FILE', 'The workspace root is a directory; give a file path.');
+  return { path, ...(await ide.workspace.snapshots(path)) };
+});
+
+export const fileRestoreCommand = defineCommand(fileRestore, async (ide, args, context) => {
+  const path = await ide.workspace.resolve(args.path);
+  if (path === '') throw new ToolError('NOT_A_FILE', 'The workspace root is a directory; give a file path.');
+  const after = guardUnsavedWork(ide, path, args.force, 'openspace.file.restore');
+  const result = await ide.workspace.restore(path, { version: args.version, baseVersion: args.baseVersion }, writeOptions(fileRestore.name, context));
+  await after();
+  return { path, ...result };
 });
 
 export const fileListCommand = defineCommand(fileList, async (ide, args) => {
@@ -64,4 +123,12 @@ export const fileSearchCommand = defineCommand(fileSearch, async (ide, args) => 
   });
 });
 
-export default [fileReadCommand, fileWriteCommand, fileListCommand, fileSearchCommand];
+export default [
+  fileReadCommand,
+  fileWriteCommand,
+  fileListCommand,
+  fileSearchCommand,
+  filePatchCommand,
+  fileSnapshotsCommand,
+  fileRestoreCommand,
+];

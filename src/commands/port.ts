@@ -14,7 +14,9 @@ import type {
   LineRange,
   PaneArea,
   PaneInfo,
+  PatchOperation,
   SearchMatch,
+  SnapshotInfo,
   TerminalInfo,
   VisibleRange,
 } from '../contract/index.js';
@@ -103,6 +105,8 @@ export interface EditorPort {
   reveal(path: string, position: Position): Promise<EditorState>;
   /** The editor's buffer, unsaved changes included; undefined when the file is not open. */
   text(path: string): string | undefined;
+  /** Throw away the buffer's unsaved changes: it shows the file on disk again. Nothing when the file is not open. */
+  discard(path: string): Promise<void>;
   /** Create or replace highlight `highlightId` (it may have been on another file before). */
   setHighlight(highlight: Highlight): Promise<void>;
   removeHighlight(highlightId: string): Promise<void>;
@@ -147,6 +151,14 @@ export interface SearchOptions {
   maxResults: number;
 }
 
+/** Who changes a file and how, for the audit log and the snapshot ring; plain data (it crosses the IDE's RPC). */
+export interface WriteOptions {
+  /** The agent's call, when an agent writes (see serializableContext); absent when a person does. */
+  context?: CallContext;
+  /** The tool (or IDE action) that writes, e.g. "openspace.file.write". */
+  tool?: string;
+}
+
 /** The workspace's files, with the path guard applied on the side that owns the disk. */
 export interface WorkspacePort {
   /**
@@ -156,14 +168,27 @@ export interface WorkspacePort {
   resolve(path: string): Promise<string>;
   /** Throws FILE_NOT_FOUND. */
   stat(path: string): Promise<FileStat>;
-  /** Throws FILE_NOT_FOUND, NOT_A_FILE, BINARY_FILE. */
-  readText(path: string): Promise<{ text: string; size: number }>;
-  /** Atomic create-or-replace, creating parent directories. */
-  writeText(path: string, text: string): Promise<{ bytes: number; created: boolean }>;
+  /** Throws FILE_NOT_FOUND, NOT_A_FILE, BINARY_FILE. `version`: the content hash of the whole file. */
+  readText(path: string): Promise<{ text: string; size: number; version: string }>;
+  /** Atomic create-or-replace, creating parent directories; kept as a snapshot and audited. */
+  writeText(path: string, text: string, options?: WriteOptions): Promise<{ bytes: number; created: boolean; version: string }>;
+  /**
+   * Apply patch operations to the file if it is still at baseVersion (else CONFLICT with
+   * currentVersion), atomically; RANGE_INVALID when an operation does not fit the base version.
+   */
+  patch(
+    path: string,
+    request: { baseVersion: string; operations: PatchOperation[] },
+    options?: WriteOptions,
+  ): Promise<{ version: string; bytes: number; totalLines: number }>;
+  /** The kept versions of a file, newest first, and its version now (null when it does not exist). */
+  snapshots(path: string): Promise<{ currentVersion: string | null; snapshots: SnapshotInfo[] }>;
+  /** Write a kept version back; with baseVersion only if the file is at it now (else CONFLICT). Throws SNAPSHOT_NOT_FOUND. */
+  restore(path: string, request: { version: string; baseVersion?: string }, options?: WriteOptions): Promise<{ version: string; bytes: number }>;
   /** Throws FILE_NOT_FOUND, NOT_A_DIRECTORY. */
   list(path: string, options: { recursive: boolean; limit: number }): Promise<{ files: FileInfo[]; truncated: boolean }>;
   search(options: SearchOptions): Promise<{ matches: SearchMatch[]; truncated: boolean }>;
-  /** Fires with the workspace-relative path and the new text after writeText changed a file. */
+  /** Fires with the workspace-relative path and the new text after writeText, patch or restore changed a file. */
   onFileWritten(listener: (path: string, text: string) => void): Disposable;
 }
 

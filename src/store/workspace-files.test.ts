@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { SearchOptions } from '../commands/port.js';
 import { ToolError, type ErrorCode } from '../contract/result.js';
 import { MAX_TEXT_FILE_BYTES, WorkspaceFiles, rebaseGitignore } from './workspace-files.js';
+import { versionOf } from './artifact-store.js';
 import { codeOf } from '../contract/test-helpers.js';
 
 /** A workspace plus synchronous helpers to arrange it, on disk or in memfs. */
@@ -175,7 +176,7 @@ for (const [kind, makeEnv] of kinds) {
     describe('readText', () => {
       it('reads UTF-8 text and reports the size in bytes', async () => {
         env.write('a.txt', 'héllo\n');
-        expect(await env.files.readText('a.txt')).toEqual({ text: 'héllo\n', size: 7 });
+        expect(await env.files.readText('a.txt')).toEqual({ text: 'héllo\n', size: 7, version: versionOf(Buffer.from('héllo\n')) });
       });
 
       it('reads through a symlink that stays inside', async () => {
@@ -212,9 +213,9 @@ for (const [kind, makeEnv] of kinds) {
 
     describe('writeText', () => {
       it('creates parent directories and reports bytes and created', async () => {
-        expect(await env.files.writeText('new/deep/file.txt', 'héllo')).toEqual({ bytes: 6, created: true });
+        expect(await env.files.writeText('new/deep/file.txt', 'héllo')).toEqual({ bytes: 6, created: true, version: versionOf(Buffer.from('héllo')) });
         expect(env.read('new/deep/file.txt')).toBe('héllo');
-        expect(await env.files.writeText('new/deep/file.txt', 'bye')).toEqual({ bytes: 3, created: false });
+        expect(await env.files.writeText('new/deep/file.txt', 'bye')).toMatchObject({ bytes: 3, created: false });
         expect(env.read('new/deep/file.txt')).toBe('bye');
       });
 
@@ -238,7 +239,7 @@ for (const [kind, makeEnv] of kinds) {
       it('writes through a symlink inside to its target, keeping the link', async () => {
         env.write('real.txt', 'one');
         env.symlink('real.txt', 'alias.txt');
-        expect(await env.files.writeText('alias.txt', 'two')).toEqual({ bytes: 3, created: false });
+        expect(await env.files.writeText('alias.txt', 'two')).toMatchObject({ bytes: 3, created: false });
         expect(env.lstat('alias.txt').isSymbolicLink()).toBe(true);
         expect(env.read('real.txt')).toBe('two');
       });

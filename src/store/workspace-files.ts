@@ -10,18 +10,22 @@
  * and results ordered by path (component by component) then line.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { rm, mkdtemp, writeFile as writeNodeFile } from 'node:fs/promises';
 import os from 'node:os';
 import nodePath from 'node:path';
 import { createInterface } from 'node:readline';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch/posix.js';
-import type { Disposable, FileStat, SearchOptions, WorkspacePort } from '../commands/port.js';
-import type { FileInfo, SearchMatch } from '../contract/index.js';
+import type { Disposable, FileStat, SearchOptions, WorkspacePort, WriteOptions } from '../commands/port.js';
+import { splitLines } from '../commands/text.js';
+import type { FileInfo, PatchOperation, SearchMatch, SnapshotInfo } from '../contract/index.js';
 import { ToolError } from '../contract/result.js';
+import type { AuditSink } from '../security/audit-log.js';
 import { createFilePolicy, type FilePolicy } from '../security/file-policy.js';
-import { PathGuard, type FsLike } from '../security/path-guard.js';
+import { PathGuard, type FsLike, type ResolvedPath } from '../security/path-guard.js';
+import { ArtifactStore, conflict, versionOf, type Writer } from './artifact-store.js';
+import { FdFileAccess, PathFileAccess, tooLarge, type PathFs } from './file-access.js';
+import { applyPatch } from './patch-engine.js';
 
 /** Files larger than this are never read whole. */
 export const MAX_TEXT_FILE_BYTES = 50 * 1024 * 1024;
@@ -62,6 +66,10 @@ export interface WorkspaceFilesOptions {
   caseInsensitive?: boolean;
   /** Which paths agents may not read (sensitive) or write (protected); defaults to the built-in lists. */
   policy?: FilePolicy;
+  /** Where each write is logged (the workspace's .openspace/audit.ndjson). */
+  audit?: AuditSink;
+  /** Reach files by path (lstat checks) even where the /proc/self/fd walk is available; for tests. */
+  byPath?: boolean;
 }
 
 type EntryType = 'file' | 'directory' | 'symlink' | 'other';
@@ -107,6 +115,10 @@ function compareExplorer(a: Entry, b: Entry): number {
 function errorCode(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
+}
+
+function writerOf(options: WriteOptions, tool: string): Writer {
+  return { tool: options.tool ?? tool, session: options.context?.sessionId, client: options.context?.clientName };
 }
 
 const joinRel = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`);
@@ -210,6 +222,8 @@ export class WorkspaceFiles implements WorkspacePort {
     readonly guard: PathGuard,
     readonly kind: 'disk' | 'memory',
     readonly policy: FilePolicy,
+    /** The ArtifactStore every read and write of a file's content goes through. */
+    readonly store: ArtifactStore,
   ) {
     this.p = kind === 'memory' ? nodePath.posix : nodePath;
   }
@@ -220,7 +234,13 @@ export class WorkspaceFiles implements WorkspacePort {
     const caseInsensitive =
       options.caseInsensitive ?? (options.kind === 'disk' && (process.platform === 'darwin' || process.platform === 'win32'));
     const guard = await PathGuard.create(fs, options.root, { path: p, caseInsensitive });
-    return new WorkspaceFiles(fs, guard, options.kind, options.policy ?? createFilePolicy());
+    const rootReal = await guard.realRoot();
+    const access =
+      options.kind === 'disk' && !options.byPath && FdFileAccess.available()
+        ? new FdFileAccess(rootReal)
+        : new PathFileAccess(fs as unknown as PathFs, rootReal, p);
+    const store = await ArtifactStore.open(access, { audit: options.audit, caseInsensitive });
+    return new WorkspaceFiles(fs, guard, options.kind, options.policy ?? createFilePolicy(), store);
   }
 
   /** The workspace root, absolute. */
@@ -241,98 +261,100 @@ export class WorkspaceFiles implements WorkspacePort {
     };
   }
 
-  async readText(path: string): Promise<{ text: string; size: number }> {
+  async readText(path: string): Promise<{ text: string; size: number; version: string }> {
     const resolved = await this.guard.resolve(path);
-    const { real } = resolved;
-    const pattern = await this.policyMatch(resolved, (p) => this.policy.isSensitive(p));
-    if (pattern !== undefined) {
-      throw new ToolError(
-        'SENSITIVE_FILE',
-        `${describe(path)} matches the sensitive-file pattern "${pattern}" (keys, credentials, .env, .git); agents may not read it. Ask the person for what you need.`,
-        { pattern },
-      );
-    }
-    const st = await this.statOrNotFound(real, path);
-    if (!st.isFile()) {
-      throw new ToolError(
-        'NOT_A_FILE',
-        `${describe(path)} is ${st.isDirectory() ? 'a directory' : 'not a regular file'}; use openspace.file.list to see its contents.`,
-      );
-    }
-    if (Number(st.size) > MAX_TEXT_FILE_BYTES) {
-      throw new ToolError(
-        'FILE_TOO_LARGE',
-        `${describe(path)} is ${Number(st.size)} bytes, over the ${MAX_TEXT_FILE_BYTES}-byte limit for text files.`,
-      );
-    }
-    let data: Buffer;
-    try {
-      data = Buffer.from(await this.fs.readFile(real!));
-    } catch (err) {
-      if (errorCode(err) === 'ENOENT') throw notFound(path);
-      if (errorCode(err) === 'EISDIR') throw new ToolError('NOT_A_FILE', `${describe(path)} is a directory.`);
-      throw err;
-    }
+    await this.refuseSensitive(resolved, path);
+    const file = await this.readExisting(resolved, path);
+    const data = Buffer.from(file.data);
     if (data.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
       throw new ToolError('BINARY_FILE', `${describe(path)} holds binary data, not text.`);
     }
-    return { text: data.toString('utf8'), size: data.length };
+    return { text: data.toString('utf8'), size: data.length, version: file.version };
   }
 
-  async writeText(path: string, text: string): Promise<{ bytes: number; created: boolean }> {
+  async writeText(path: string, text: string, options: WriteOptions = {}): Promise<{ bytes: number; created: boolean; version: string }> {
     const resolved = await this.guard.resolve(path);
-    const { relative, absolute, real } = resolved;
-    const pattern = await this.policyMatch(resolved, (p) => this.policy.isProtected(p));
-    if (pattern !== undefined) {
-      throw new ToolError(
-        'PROTECTED_PATH',
-        `${describe(path)} is protected by the pattern "${pattern}" (.git, node_modules, .theia, .openspace); agents may not write there.`,
-        { pattern },
-      );
-    }
-    let target = absolute;
-    let mode: number | undefined;
-    if (real !== undefined) {
-      const st = await this.fs.stat(real);
-      if (!st.isFile()) {
-        throw new ToolError(
-          'NOT_A_FILE',
-          `${describe(path)} is ${st.isDirectory() ? 'a directory' : 'not a regular file'}; only files can be written.`,
-        );
-      }
-      target = real; // write through a symlink to its target, keeping the link
-      mode = Number(st.mode) & 0o7777;
-    }
-    const dir = this.p.dirname(target);
-    try {
-      await this.fs.mkdir(dir, { recursive: true });
-    } catch (err) {
-      if (errorCode(err) === 'ENOTDIR' || errorCode(err) === 'EEXIST') {
-        throw new ToolError('NOT_A_DIRECTORY', `Cannot create ${describe(path)}: one of its parent directories is a file.`);
-      }
-      throw err;
-    }
-    const temp = this.p.join(dir, `.${this.p.basename(target)}.${randomBytes(6).toString('hex')}.openspace-tmp`);
-    try {
-      await this.fs.writeFile(temp, text, { flag: 'wx' });
-      if (mode !== undefined) await this.fs.chmod(temp, mode);
-      await this.fs.rename(temp, target);
-    } catch (err) {
-      await this.fs.unlink(temp).catch(() => {});
-      if (errorCode(err) === 'EISDIR') throw new ToolError('NOT_A_FILE', `${describe(path)} is a directory.`);
-      if (errorCode(err) === 'ENOTDIR') {
-        throw new ToolError('NOT_A_DIRECTORY', `Cannot create ${describe(path)}: one of its parent directories is a file.`);
-      }
-      throw err;
-    }
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(relative, text);
-      } catch {
-        // A failing listener must not turn a successful write into a failure.
-      }
-    }
-    return { bytes: Buffer.byteLength(text, 'utf8'), created: real === undefined };
+    await this.refuseProtected(resolved, path);
+    const result = await this.store
+      .write({
+        rel: await this.physicalRel(resolved, path),
+        display: resolved.relative,
+        writer: writerOf(options, 'openspace.file.write'),
+        produce: () => Buffer.from(text, 'utf8'),
+      })
+      .catch((err: unknown) => {
+        throw this.writeError(err, path);
+      });
+    this.fireWritten(resolved.relative, text);
+    return { bytes: result.bytes, created: result.created, version: result.version };
+  }
+
+  async patch(
+    path: string,
+    request: { baseVersion: string; operations: PatchOperation[] },
+    options: WriteOptions = {},
+  ): Promise<{ version: string; bytes: number; totalLines: number }> {
+    const resolved = await this.guard.resolve(path);
+    await this.refuseProtected(resolved, path);
+    // A patch's outcome (a replace_text anchor found or not) would tell what the file holds.
+    await this.refuseSensitive(resolved, path);
+    let text = '';
+    const result = await this.store
+      .write({
+        rel: await this.physicalRel(resolved, path),
+        display: resolved.relative,
+        writer: writerOf(options, 'openspace.file.patch'),
+        mustExist: true,
+        produce: (current) => {
+          if (!current) {
+            throw request.baseVersion === undefined ? notFound(path) : conflict(resolved.relative, request.baseVersion, null);
+          }
+          const version = versionOf(current.data);
+          if (version !== request.baseVersion) throw conflict(resolved.relative, request.baseVersion, version);
+          const data = Buffer.from(current.data);
+          if (data.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
+            throw new ToolError('BINARY_FILE', `${describe(path)} holds binary data, not text; it cannot be patched.`);
+          }
+          text = applyPatch(data.toString('utf8'), request.operations);
+          return Buffer.from(text, 'utf8');
+        },
+      })
+      .catch((err: unknown) => {
+        if (err instanceof ToolError && err.code === 'FILE_NOT_FOUND') throw conflict(resolved.relative, request.baseVersion, null);
+        throw this.writeError(err, path);
+      });
+    this.fireWritten(resolved.relative, text);
+    return { version: result.version, bytes: result.bytes, totalLines: splitLines(text).length };
+  }
+
+  async snapshots(path: string): Promise<{ currentVersion: string | null; snapshots: SnapshotInfo[] }> {
+    const resolved = await this.guard.resolve(path);
+    // Versions are hashes of the content: a sensitive file's would let guesses be confirmed.
+    await this.refuseSensitive(resolved, path);
+    const rel = await this.physicalRel(resolved, path);
+    const current = resolved.real === undefined ? undefined : await this.store.read(rel).catch(() => undefined);
+    return { currentVersion: current?.version ?? null, snapshots: await this.store.snapshots(rel) };
+  }
+
+  async restore(path: string, request: { version: string; baseVersion?: string }, options: WriteOptions = {}): Promise<{ version: string; bytes: number }> {
+    const resolved = await this.guard.resolve(path);
+    await this.refuseProtected(resolved, path);
+    await this.refuseSensitive(resolved, path);
+    const rel = await this.physicalRel(resolved, path);
+    const data = await this.store.snapshotContent(rel, resolved.relative, request.version);
+    const result = await this.store
+      .write({
+        rel,
+        display: resolved.relative,
+        writer: writerOf(options, 'openspace.file.restore'),
+        baseVersion: request.baseVersion,
+        produce: () => data,
+      })
+      .catch((err: unknown) => {
+        throw this.writeError(err, path);
+      });
+    this.fireWritten(resolved.relative, Buffer.from(data).toString('utf8'));
+    return { version: result.version, bytes: result.bytes };
   }
 
   async list(path: string, options: { recursive: boolean; limit: number }): Promise<{ files: FileInfo[]; truncated: boolean }> {
@@ -391,6 +413,89 @@ export class WorkspaceFiles implements WorkspacePort {
   }
 
   // ---------------------------------------------------------------------------------------------
+
+  private fireWritten(path: string, text: string): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(path, text);
+      } catch {
+        // A failing listener must not turn a successful write into a failure.
+      }
+    }
+  }
+
+  private async refuseSensitive(resolved: ResolvedPath, path: string): Promise<void> {
+    const pattern = await this.policyMatch(resolved, (p) => this.policy.isSensitive(p));
+    if (pattern !== undefined) {
+      throw new ToolError(
+        'SENSITIVE_FILE',
+        `${describe(path)} matches the sensitive-file pattern "${pattern}" (keys, credentials, .env, .git); agents may not read it. Ask the person for what you need.`,
+        { pattern },
+      );
+    }
+  }
+
+  private async refuseProtected(resolved: ResolvedPath, path: string): Promise<void> {
+    const pattern = await this.policyMatch(resolved, (p) => this.policy.isProtected(p));
+    if (pattern !== undefined) {
+      throw new ToolError(
+        'PROTECTED_PATH',
+        `${describe(path)} is protected by the pattern "${pattern}" (.git, node_modules, .theia, .openspace); agents may not write there.`,
+        { pattern },
+      );
+    }
+  }
+
+  /** Where a checked path physically is, relative to the real root: what the store opens, link by link refused. */
+  private async physicalRel(resolved: ResolvedPath, path: string): Promise<string> {
+    const rel = this.guard.within(await this.guard.realRoot(), resolved.real ?? resolved.physical);
+    if (rel === undefined) throw new ToolError('PATH_OUTSIDE_WORKSPACE', `Path ${JSON.stringify(path)} leads outside the workspace.`);
+    if (rel === '') throw new ToolError('NOT_A_FILE', 'The workspace root is a directory; give a file path.');
+    return rel;
+  }
+
+  private async readExisting(resolved: ResolvedPath, path: string) {
+    if (resolved.real === undefined) throw notFound(path);
+    const rel = await this.physicalRel(resolved, path).catch((err: unknown) => {
+      if (err instanceof ToolError && err.code === 'NOT_A_FILE') throw new ToolError('NOT_A_FILE', `${describe(path)} is a directory; use openspace.file.list to see its contents.`);
+      throw err;
+    });
+    let file;
+    try {
+      file = await this.store.read(rel, MAX_TEXT_FILE_BYTES);
+    } catch (err) {
+      if (err instanceof ToolError && err.code === 'NOT_A_FILE') {
+        const st = await this.fs.stat(resolved.real).catch(() => undefined);
+        throw new ToolError(
+          'NOT_A_FILE',
+          `${describe(path)} is ${st?.isDirectory() ? 'a directory' : 'not a regular file'}; use openspace.file.list to see its contents.`,
+        );
+      }
+      if (err instanceof ToolError && err.code === 'FILE_TOO_LARGE') {
+        throw tooLarge(resolved.relative, Number((await this.fs.stat(resolved.real).catch(() => ({ size: 0 }))).size), MAX_TEXT_FILE_BYTES);
+      }
+      if (err instanceof ToolError && err.code === 'NOT_A_DIRECTORY') throw notFound(path);
+      throw err;
+    }
+    if (!file) throw notFound(path);
+    return file;
+  }
+
+  private writeError(err: unknown, path: string): unknown {
+    if (err instanceof ToolError) {
+      if (err.code === 'NOT_A_FILE') {
+        return new ToolError('NOT_A_FILE', `${describe(path)} is a directory or not a regular file; only files can be written.`);
+      }
+      if (err.code === 'NOT_A_DIRECTORY') {
+        return new ToolError('NOT_A_DIRECTORY', `Cannot create ${describe(path)}: one of its parent directories is a file.`);
+      }
+      return err;
+    }
+    const code = errorCode(err);
+    if (code === 'EISDIR') return new ToolError('NOT_A_FILE', `${describe(path)} is a directory.`);
+    if (code === 'ENOTDIR') return new ToolError('NOT_A_DIRECTORY', `Cannot create ${describe(path)}: one of its parent directories is a file.`);
+    return err;
+  }
 
   /**
    * The policy verdict for a path as given and for where it really leads (a symlink named

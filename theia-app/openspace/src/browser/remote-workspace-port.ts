@@ -1,12 +1,17 @@
 import { Emitter } from '@theia/core/lib/common/event';
 import { ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
 import { inject, injectable, interfaces } from '@theia/core/shared/inversify';
-import { ToolError, type FileInfo, type SearchMatch } from '../../../../src/contract/index.js';
-import type { Disposable, FileStat, SearchOptions, WorkspacePort } from '../../../../src/commands/port.js';
+import { ToolError, type FileInfo, type PatchOperation, type SearchMatch, type SnapshotInfo } from '../../../../src/contract/index.js';
+import type { Disposable, FileStat, SearchOptions, WorkspacePort, WriteOptions } from '../../../../src/commands/port.js';
 import { FILES_PATH, type FilesBackend, type FilesMethod } from '../common/protocol.js';
 import { ContentIds } from './content-ids.js';
 
 export const FilesBackendProxy = Symbol('FilesBackendProxy');
+
+function plain(options: WriteOptions): WriteOptions {
+  const context = options.context && { sessionId: options.context.sessionId, clientName: options.context.clientName };
+  return { tool: options.tool, context };
+}
 
 export function createFilesBackendProxy(ctx: interfaces.Context): FilesBackend {
   return ServiceConnectionProvider.createProxy<FilesBackend>(ctx.container, FILES_PATH);
@@ -27,13 +32,35 @@ export class RemoteWorkspacePort implements WorkspacePort {
     return this.call('stat', [path]);
   }
 
-  readText(path: string): Promise<{ text: string; size: number }> {
+  readText(path: string): Promise<{ text: string; size: number; version: string }> {
     return this.call('readText', [path]);
   }
 
-  async writeText(path: string, text: string): Promise<{ bytes: number; created: boolean }> {
-    const result = await this.call<{ bytes: number; created: boolean }>('writeText', [path, text]);
+  // Options cross the RPC as plain data (the context without its `ask`).
+  async writeText(path: string, text: string, options: WriteOptions = {}): Promise<{ bytes: number; created: boolean; version: string }> {
+    const result = await this.call<{ bytes: number; created: boolean; version: string }>('writeText', [path, text, plain(options)]);
     this.written.fire({ path: await this.resolve(path), text });
+    return result;
+  }
+
+  async patch(
+    path: string,
+    request: { baseVersion: string; operations: PatchOperation[] },
+    options: WriteOptions = {},
+  ): Promise<{ version: string; bytes: number; totalLines: number }> {
+    const result = await this.call<{ version: string; bytes: number; totalLines: number }>('patch', [path, request, plain(options)]);
+    // The editor reloads from disk; the text is not sent back over the RPC.
+    this.written.fire({ path: await this.resolve(path), text: '' });
+    return result;
+  }
+
+  snapshots(path: string): Promise<{ currentVersion: string | null; snapshots: SnapshotInfo[] }> {
+    return this.call('snapshots', [path]);
+  }
+
+  async restore(path: string, request: { version: string; baseVersion?: string }, options: WriteOptions = {}): Promise<{ version: string; bytes: number }> {
+    const result = await this.call<{ version: string; bytes: number }>('restore', [path, request, plain(options)]);
+    this.written.fire({ path: await this.resolve(path), text: '' });
     return result;
   }
 

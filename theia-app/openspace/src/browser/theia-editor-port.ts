@@ -94,6 +94,10 @@ export class TheiaEditorPort implements EditorPort {
     return this.widgetOf(path)?.editor.document.getText();
   }
 
+  async discard(path: string): Promise<void> {
+    await this.monacoOf(path)?.document.revert();
+  }
+
   async setHighlight(highlight: Highlight): Promise<void> {
     const editor = this.monacoOf(highlight.path);
     if (!editor) throw new ToolError('EDITOR_NOT_OPEN', `${highlight.path} is not open in an editor.`);

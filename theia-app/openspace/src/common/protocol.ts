@@ -24,7 +24,7 @@ export interface BridgeBackend {
 /** RPC path of the workspace file service (the path guard runs on the Node side). */
 export const FILES_PATH = '/services/openspace/files';
 
-export type FilesMethod = 'resolve' | 'stat' | 'readText' | 'writeText' | 'list' | 'search';
+export type FilesMethod = 'resolve' | 'stat' | 'readText' | 'writeText' | 'patch' | 'snapshots' | 'restore' | 'list' | 'search';
 
 export type FilesOutcome =
   | { ok: true; value: unknown }

@@ -105,7 +105,7 @@ function bridgeFor(hub: Hub, frontend: RpcProxy<BridgeFrontend>): BridgeBackend 
   };
 }
 
-const FILE_METHODS = new Set<FilesMethod>(['resolve', 'stat', 'readText', 'writeText', 'list', 'search']);
+const FILE_METHODS = new Set<FilesMethod>(['resolve', 'stat', 'readText', 'writeText', 'patch', 'snapshots', 'restore', 'list', 'search']);
 
 /** The workspace's files for the frontend, behind the path guard and the file policy, on the Node side. */
 @injectable()
@@ -135,7 +135,9 @@ export class FilesBackendImpl implements FilesBackend {
     }
     let files = this.workspaces.get(root);
     if (!files) {
-      files = WorkspaceFiles.create({ fs: nodeFs, root, kind: 'disk', policy: this.policies.current });
+      // The store's write lines go to the workspace's audit log too (appended whole, beside the hub's call lines).
+      const audit = new NdjsonAuditLog(nodeFs.promises, join(root, AUDIT_LOG_FILE));
+      files = WorkspaceFiles.create({ fs: nodeFs, root, kind: 'disk', policy: this.policies.current, audit });
       this.workspaces.set(root, files);
     }
     return files;

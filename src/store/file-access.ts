@@ -1,0 +1,330 @@
+/**
+ * Open what was validated (issue 4): after the PathGuard accepted a path, the file is reached without
+ * following any symbolic link, so a link swapped in between the check and the use cannot redirect a
+ * read or a write.
+ *
+ * Paths here are *physical* paths relative to realpath(root): the guard's answer with every symlink
+ * already resolved, so none of their components should be a link. Two implementations:
+ *
+ * - FdFileAccess (Linux, a real directory): walks the path from the root one directory at a time with
+ *   open(O_DIRECTORY | O_NOFOLLOW) through `/proc/self/fd/<fd>/<name>` (Node has no openat), so each
+ *   step is relative to the directory opened before it; files are opened with O_NOFOLLOW in the
+ *   directory reached, temporary files created there with O_EXCL | O_NOFOLLOW and renamed within it.
+ *   A link met anywhere fails the call. Before a rename, and after opening a file to read, the
+ *   directory's identity is checked (its kernel path must still be the expected one inside the root),
+ *   so a directory moved out of the workspace meanwhile is not written into or read from.
+ * - PathFileAccess (a memfs volume; other platforms): the same walk by lstat on paths. Check and use
+ *   are separate there; an in-memory volume has no one else to race with.
+ */
+import { randomBytes } from 'node:crypto';
+import { constants as FS, existsSync } from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import nodePath from 'node:path';
+import { ToolError } from '../contract/result.js';
+
+/** Suffix of the store's temporary files: `.<name>.<12 hex>.openspace-tmp` next to the file they replace. */
+export const TEMP_SUFFIX = '.openspace-tmp';
+export const TEMP_FILE = /^\..*\.[0-9a-f]{12}\.openspace-tmp$/s;
+
+export function tempName(name: string): string {
+  // Keep within NAME_MAX (255 bytes) whatever the target's name.
+  const base = Buffer.byteLength(name) > 200 ? name.slice(0, 60) : name;
+  return `.${base}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`;
+}
+
+export interface DirHandle {
+  /** The directory's physical path relative to the root ('' is the root). */
+  readonly rel: string;
+  close(): Promise<void>;
+}
+
+export interface ExistingFile {
+  data: Buffer;
+  /** Permission bits. */
+  mode: number;
+}
+
+export interface FileAccess {
+  /** Open directory `rel`, following no link; with create, make missing directories on the way. Throws FILE_NOT_FOUND, NOT_A_DIRECTORY. */
+  openDir(rel: string, options: { create: boolean }): Promise<DirHandle>;
+  /** A regular file's bytes and mode, the name not followed if it is a link; undefined when there is none. Throws NOT_A_FILE, FILE_TOO_LARGE. */
+  read(dir: DirHandle, name: string, maxBytes: number): Promise<ExistingFile | undefined>;
+  /** Replace (or create) `name` atomically: temporary file, written (and fsynced when durable), renamed over it, directory fsynced. */
+  replace(dir: DirHandle, name: string, data: Uint8Array, options: { mode?: number; durable: boolean }): Promise<void>;
+  append(dir: DirHandle, name: string, data: string): Promise<void>;
+  list(dir: DirHandle): Promise<string[]>;
+  /** Remove a file; no error when it is gone. */
+  remove(dir: DirHandle, name: string): Promise<void>;
+}
+
+function errorCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+const shown = (rel: string) => (rel === '' ? 'the workspace root' : JSON.stringify(rel));
+
+export function swappedLink(rel: string): ToolError {
+  return new ToolError(
+    'PATH_OUTSIDE_WORKSPACE',
+    `${shown(rel)} changed while it was being used: a symbolic link or a moved directory appeared where the checked path was. ` +
+      'Nothing was read or written; retry once the workspace is still.',
+  );
+}
+
+function notADirectory(rel: string): ToolError {
+  return new ToolError('NOT_A_DIRECTORY', `Cannot use ${shown(rel)} as a directory: it is a file.`);
+}
+
+function notAFile(rel: string): ToolError {
+  return new ToolError('NOT_A_FILE', `${shown(rel)} is not a regular file.`);
+}
+
+export function tooLarge(rel: string, size: number, max: number): ToolError {
+  return new ToolError('FILE_TOO_LARGE', `${shown(rel)} is ${size} bytes, over the ${max}-byte limit for text files.`);
+}
+
+const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`);
+
+const DIR_FLAGS = FS.O_RDONLY | FS.O_DIRECTORY | FS.O_NOFOLLOW;
+
+class FdDir implements DirHandle {
+  constructor(
+    readonly rel: string,
+    readonly handle: fsp.FileHandle,
+  ) {}
+  /** A path the kernel resolves to this very directory, whatever happens to its name. */
+  get at(): string {
+    return `/proc/self/fd/${this.handle.fd}`;
+  }
+  close(): Promise<void> {
+    return this.handle.close();
+  }
+}
+
+/** Linux: every step relative to a directory already opened, nothing followed. */
+export class FdFileAccess implements FileAccess {
+  constructor(private readonly rootReal: string) {}
+
+  static available(): boolean {
+    return process.platform === 'linux' && existsSync('/proc/self/fd');
+  }
+
+  async openDir(rel: string, options: { create: boolean }): Promise<DirHandle> {
+    let dir = new FdDir('', await fsp.open(this.rootReal, DIR_FLAGS));
+    try {
+      for (const part of rel.split('/').filter(Boolean)) {
+        const at = `${dir.at}/${part}`;
+        const next = join(dir.rel, part);
+        let handle: fsp.FileHandle;
+        try {
+          handle = await fsp.open(at, DIR_FLAGS);
+        } catch (err) {
+          if (errorCode(err) !== 'ENOENT' || !options.create) throw await this.explain(err, at, next);
+          await fsp.mkdir(at).catch((e: unknown) => {
+            if (errorCode(e) !== 'EEXIST') throw e;
+          });
+          handle = await fsp.open(at, DIR_FLAGS).catch(async (e: unknown) => {
+            throw await this.explain(e, at, next);
+          });
+        }
+        await dir.close();
+        dir = new FdDir(next, handle);
+      }
+      return dir;
+    } catch (err) {
+      await dir.close().catch(() => {});
+      throw err;
+    }
+  }
+
+  async read(dir: DirHandle, name: string, maxBytes: number): Promise<ExistingFile | undefined> {
+    const d = dir as FdDir;
+    const rel = join(d.rel, name);
+    let handle: fsp.FileHandle;
+    try {
+      // O_NONBLOCK: a FIFO put there must not hang the call; it is refused below as not a regular file.
+      handle = await fsp.open(`${d.at}/${name}`, FS.O_RDONLY | FS.O_NOFOLLOW | FS.O_NONBLOCK);
+    } catch (err) {
+      if (errorCode(err) === 'ENOENT') return undefined;
+      throw await this.explain(err, `${d.at}/${name}`, rel);
+    }
+    try {
+      const st = await handle.stat();
+      if (!st.isFile()) throw notAFile(rel);
+      if (st.size > maxBytes) throw tooLarge(rel, st.size, maxBytes);
+      await this.verify(d);
+      return { data: await handle.readFile(), mode: st.mode & 0o7777 };
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async replace(dir: DirHandle, name: string, data: Uint8Array, options: { mode?: number; durable: boolean }): Promise<void> {
+    const d = dir as FdDir;
+    const temp = `${d.at}/${tempName(name)}`;
+    const handle = await fsp.open(temp, FS.O_WRONLY | FS.O_CREAT | FS.O_EXCL | FS.O_NOFOLLOW, options.mode ?? 0o666);
+    try {
+      try {
+        await handle.writeFile(data);
+        if (options.mode !== undefined) await handle.chmod(options.mode);
+        if (options.durable) await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await this.verify(d);
+      await fsp.rename(temp, `${d.at}/${name}`);
+    } catch (err) {
+      await fsp.unlink(temp).catch(() => {});
+      if (errorCode(err) === 'EISDIR' || errorCode(err) === 'ENOTEMPTY') throw notAFile(join(d.rel, name));
+      throw err;
+    }
+    if (options.durable) await d.handle.sync();
+  }
+
+  async append(dir: DirHandle, name: string, data: string): Promise<void> {
+    const d = dir as FdDir;
+    const handle = await fsp.open(`${d.at}/${name}`, FS.O_WRONLY | FS.O_APPEND | FS.O_CREAT | FS.O_NOFOLLOW, 0o644);
+    try {
+      await handle.appendFile(data);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async list(dir: DirHandle): Promise<string[]> {
+    return fsp.readdir((dir as FdDir).at);
+  }
+
+  async remove(dir: DirHandle, name: string): Promise<void> {
+    await fsp.unlink(`${(dir as FdDir).at}/${name}`).catch((err: unknown) => {
+      if (errorCode(err) !== 'ENOENT') throw err;
+    });
+  }
+
+  /** The directory is still where the walk found it: inside the root, at its physical path. */
+  private async verify(dir: FdDir): Promise<void> {
+    const actual = await fsp.readlink(dir.at);
+    const expected = dir.rel === '' ? this.rootReal : nodePath.join(this.rootReal, ...dir.rel.split('/'));
+    if (actual !== expected) throw swappedLink(dir.rel);
+  }
+
+  private async explain(err: unknown, at: string, rel: string): Promise<unknown> {
+    const code = errorCode(err);
+    if (code === 'ENOENT') return new ToolError('FILE_NOT_FOUND', `No file or directory exists at ${shown(rel)}.`);
+    if (code === 'ELOOP' || code === 'ENOTDIR') {
+      const st = await fsp.lstat(at).catch(() => undefined);
+      if (code === 'ELOOP' || st?.isSymbolicLink()) return swappedLink(rel);
+      return notADirectory(rel);
+    }
+    return err;
+  }
+}
+
+interface StatsLike {
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+  size: number | bigint;
+  mode: number | bigint;
+}
+
+/** What PathFileAccess needs of `fs.promises`; memfs and node:fs both have it. */
+export interface PathFs {
+  lstat(path: string): Promise<StatsLike>;
+  readFile(path: string): Promise<Buffer | Uint8Array | string>;
+  writeFile(path: string, data: Uint8Array, options: { flag: string; mode?: number }): Promise<void>;
+  appendFile(path: string, data: string): Promise<void>;
+  mkdir(path: string, options?: { recursive?: boolean }): Promise<unknown>;
+  rename(from: string, to: string): Promise<void>;
+  unlink(path: string): Promise<void>;
+  chmod(path: string, mode: number): Promise<void>;
+  readdir(path: string): Promise<unknown[]>;
+}
+
+class PathDir implements DirHandle {
+  constructor(
+    readonly rel: string,
+    readonly abs: string,
+  ) {}
+  async close(): Promise<void> {}
+}
+
+/** By path, each component checked with lstat (a memfs volume; platforms without /proc/self/fd). */
+export class PathFileAccess implements FileAccess {
+  constructor(
+    private readonly fs: PathFs,
+    private readonly rootReal: string,
+    private readonly p: nodePath.PlatformPath,
+  ) {}
+
+  async openDir(rel: string, options: { create: boolean }): Promise<DirHandle> {
+    let abs = this.rootReal;
+    let at = '';
+    for (const part of rel.split('/').filter(Boolean)) {
+      abs = this.p.join(abs, part);
+      at = join(at, part);
+      let st: StatsLike | undefined;
+      try {
+        st = await this.fs.lstat(abs);
+      } catch (err) {
+        if (errorCode(err) !== 'ENOENT') throw err;
+      }
+      if (st === undefined) {
+        if (!options.create) throw new ToolError('FILE_NOT_FOUND', `No file or directory exists at ${shown(at)}.`);
+        await this.fs.mkdir(abs).catch((e: unknown) => {
+          if (errorCode(e) !== 'EEXIST') throw e;
+        });
+        continue;
+      }
+      if (st.isSymbolicLink()) throw swappedLink(at);
+      if (!st.isDirectory()) throw notADirectory(at);
+    }
+    return new PathDir(at, abs);
+  }
+
+  async read(dir: DirHandle, name: string, maxBytes: number): Promise<ExistingFile | undefined> {
+    const abs = this.p.join((dir as PathDir).abs, name);
+    const rel = join(dir.rel, name);
+    let st: StatsLike;
+    try {
+      st = await this.fs.lstat(abs);
+    } catch (err) {
+      if (errorCode(err) === 'ENOENT') return undefined;
+      throw err;
+    }
+    if (st.isSymbolicLink()) throw swappedLink(rel);
+    if (!st.isFile()) throw notAFile(rel);
+    if (Number(st.size) > maxBytes) throw tooLarge(rel, Number(st.size), maxBytes);
+    const data = await this.fs.readFile(abs);
+    return { data: Buffer.isBuffer(data) ? data : Buffer.from(data as Uint8Array), mode: Number(st.mode) & 0o7777 };
+  }
+
+  async replace(dir: DirHandle, name: string, data: Uint8Array, options: { mode?: number; durable: boolean }): Promise<void> {
+    const d = dir as PathDir;
+    const temp = this.p.join(d.abs, tempName(name));
+    try {
+      await this.fs.writeFile(temp, data, { flag: 'wx' });
+      if (options.mode !== undefined) await this.fs.chmod(temp, options.mode);
+      await this.fs.rename(temp, this.p.join(d.abs, name));
+    } catch (err) {
+      await this.fs.unlink(temp).catch(() => {});
+      if (errorCode(err) === 'EISDIR' || errorCode(err) === 'ENOTEMPTY') throw notAFile(join(d.rel, name));
+      throw err;
+    }
+  }
+
+  async append(dir: DirHandle, name: string, data: string): Promise<void> {
+    await this.fs.appendFile(this.p.join((dir as PathDir).abs, name), data);
+  }
+
+  async list(dir: DirHandle): Promise<string[]> {
+    return (await this.fs.readdir((dir as PathDir).abs)).map(String);
+  }
+
+  async remove(dir: DirHandle, name: string): Promise<void> {
+    await this.fs.unlink(this.p.join((dir as PathDir).abs, name)).catch((err: unknown) => {
+      if (errorCode(err) !== 'ENOENT') throw err;
+    });
+  }
+}
