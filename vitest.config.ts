@@ -19,7 +19,7 @@ const shared = {
 export default defineConfig({
   test: {
     projects: [
-      { test: { ...shared, name: 'unit', include: ['src/**/*.test.ts', 'sim/**/*.test.ts'] } },
+      { test: { ...shared, name: 'unit', include: ['src/**/*.test.ts', 'sim/**/*.test.ts', 'scenarios/**/*.test.ts'] } },
       // The target-agnostic suite, against the simulated IDE in memory (scripted shell) …
       { test: { ...shared, name: 'conformance', include: ['conformance/**/*.test.ts'] } },
       // … and on a real directory (real shells through node-pty, ripgrep).

@@ -54,7 +54,7 @@ const OPERATORS = ['$eq', '$contains', '$excludes', '$length', '$gt', '$gte', '$
 function isOperatorObject(value: unknown): value is Record<string, unknown> {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
   const keys = Object.keys(value);
-  return keys.length > 0 && keys.every((k) => k.startsWith('$'));
+  return keys.length > 0 && keys.every((k) => k.startsWith('$') && !k.startsWith('$$'));
 }
 
 function compareNumber(op: string, actual: unknown, bound: unknown, path: string): Mismatch[] {
