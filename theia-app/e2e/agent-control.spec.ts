@@ -13,7 +13,7 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   theia = await startTheiaTarget(FIXTURE);
-  agent = await connect(theia.mcpUrl);
+  agent = await connect(theia.mcpUrl, theia.token);
 });
 
 test.afterAll(async () => {
@@ -147,9 +147,9 @@ test('a dangerous command waits for the person: Deny refuses it, Allow runs it',
 
 test('GET /openspace/instructions names the open file', async () => {
   await expect
-    .poll(async () => (await fetch(`${theia.origin}/openspace/instructions`)).text())
+    .poll(async () => (await fetch(`${theia.origin}/openspace/instructions`, { headers: { authorization: `Bearer ${theia.token}` } })).text())
     .toMatch(/Main area: .*editor: src\/index\.ts/);
-  const text = await (await fetch(`${theia.origin}/openspace/instructions`)).text();
+  const text = await (await fetch(`${theia.origin}/openspace/instructions`, { headers: { authorization: `Bearer ${theia.token}` } })).text();
   expect(text).toMatch(/Terminals: .*test-runner/);
 });
 

@@ -95,9 +95,14 @@ export class OpenSpaceCommandContribution implements CommandContribution, Keybin
     const broken = BROKEN.has(failure.code);
     if (mode === 'disabled' || DECIDED_BY_PERSON.has(failure.code) || (mode !== 'all' && !broken)) return;
     const agent = context?.clientName ? ` from ${context.clientName}` : '';
-    const text = `OpenSpace: agent command ${tool}${agent} failed (${failure.code}): ${failure.error}`;
+    // Notifications render their text as (sanitized) HTML; an agent's paths in the error stay text.
+    const text = escapeHtml(`OpenSpace: agent command ${tool}${agent} failed (${failure.code}): ${failure.error}`);
     void (broken ? this.messages.error(text) : this.messages.warn(text));
   }
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /**

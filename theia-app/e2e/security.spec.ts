@@ -1,0 +1,143 @@
+import { expect, test, type Page } from '@playwright/test';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTheiaTarget, waitForBridge, type TheiaTarget } from '../../conformance/theia-target.js';
+import { connect } from './mcp.js';
+
+/**
+ * What a person sees of the agent in Theia: the consent dialog (NFR-3.8.2), notifications of failed
+ * agent commands (NFR-3.8.1), their own sensitive-file patterns (§17.4) and tabs they pinned.
+ * Theia starts here WITHOUT the consent the other specs preconfigure.
+ */
+
+const FIXTURE = fileURLToPath(new URL('../../conformance/fixtures/workspace', import.meta.url));
+const SENSITIVE = 'openspace.security.sensitiveFilePatterns';
+const shot = (page: Page, name: string) => page.screenshot({ path: `reports/theia-${name}.png` });
+
+let fixture: string;
+let theia: TheiaTarget;
+let agent: Awaited<ReturnType<typeof connect>>;
+let otherAgent: Awaited<ReturnType<typeof connect>>;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  fixture = await mkdtemp(join(tmpdir(), 'openspace-e2e-security-'));
+  await cp(FIXTURE, fixture, { recursive: true });
+  await mkdir(join(fixture, '.theia'));
+  await writeFile(join(fixture, '.theia', 'settings.json'), JSON.stringify({ [SENSITIVE]: ['*.secret'] }));
+  await writeFile(join(fixture, 'a.secret'), 'the launch code\n');
+  theia = await startTheiaTarget(fixture, { userSettings: { 'openspace.notifications.commandFailures': 'all' } });
+  agent = await connect(theia.mcpUrl, theia.token);
+  otherAgent = await connect(theia.mcpUrl, theia.token);
+});
+
+test.afterAll(async () => {
+  await agent?.close();
+  await otherAgent?.close();
+  await theia?.close();
+  if (fixture) await rm(fixture, { recursive: true, force: true });
+});
+
+const consentDialog = (page: Page) => page.locator('.dialogBlock', { hasText: 'allow an AI agent to control this IDE' });
+
+/** Reload the window (a new window session) and wait until it serves the hub again. */
+async function reload(page: Page): Promise<void> {
+  await page.reload();
+  await expect(page.locator('#theia-app-shell')).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('.theia-preload')).toHaveCount(0, { timeout: 60_000 });
+  await waitForBridge(theia.origin, theia.token);
+}
+
+test('the first agent command asks for consent, once for calls waiting together; Cancel refuses them', async () => {
+  const { page } = theia;
+  const dialog = consentDialog(page);
+  const first = agent.call('openspace.pane.list');
+  const second = otherAgent.call('openspace.pane.list');
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('"e2e-agent" wants to control your IDE');
+  await expect(dialog).toContainText('create terminals and run commands');
+  await expect(dialog.getByText("Don't show this again")).toBeVisible();
+  await page.waitForTimeout(500); // both calls have reached the window
+  await expect(dialog).toHaveCount(1);
+  await shot(page, 'consent');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  const cancelled = Date.now();
+  expect((await first).code).toBe('CONSENT_REQUIRED');
+  expect((await second).code).toBe('CONSENT_REQUIRED');
+  expect(Date.now() - cancelled).toBeLessThan(3000);
+  await expect(dialog).toHaveCount(0);
+  // The person just refused: no notification repeats it.
+  await expect(page.locator('.theia-notification-toasts .theia-notification-message', { hasText: 'CONSENT_REQUIRED' })).toHaveCount(0);
+});
+
+test('Allow runs the call; later calls in this window are not asked again', async () => {
+  const { page } = theia;
+  const dialog = consentDialog(page);
+  const allowed = agent.call('openspace.editor.open', { path: 'notes.txt' });
+  await dialog.getByRole('button', { name: 'Allow' }).click();
+  expect((await allowed).success).toBe(true);
+  await expect(page.locator('.lm-TabBar-tab .lm-TabBar-tabLabel', { hasText: /^notes\.txt$/ })).toBeVisible();
+  expect((await agent.call('openspace.pane.list')).success).toBe(true);
+  expect((await otherAgent.call('openspace.pane.list')).success).toBe(true);
+  await expect(dialog).toHaveCount(0);
+});
+
+test('"Don\'t show this again" is kept across window sessions; Allow alone is not', async () => {
+  const { page } = theia;
+  const dialog = consentDialog(page);
+  await reload(page);
+  const asked = agent.call('openspace.pane.list');
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('checkbox').check();
+  await dialog.getByRole('button', { name: 'Allow' }).click();
+  expect((await asked).success).toBe(true);
+
+  await reload(page);
+  expect((await agent.call('openspace.pane.list')).success).toBe(true);
+  await expect(dialog).toHaveCount(0);
+});
+
+test('a workspace setting adds *.secret to the sensitive files: file.read answers SENSITIVE_FILE', async () => {
+  const refused = await agent.call('openspace.file.read', { path: 'a.secret' });
+  expect(refused.code).toBe('SENSITIVE_FILE');
+  expect(refused.error).toContain('*.secret');
+  const listed = await agent.ok('openspace.file.list', { path: '.' });
+  expect(listed.files.find((f: { path: string }) => f.path === 'a.secret')?.sensitive).toBe(true);
+});
+
+test('a failed agent command shows a notification with its error (commandFailures: all)', async () => {
+  const { page } = theia;
+  const failed = await agent.call('openspace.file.read', { path: 'no-such-file.txt' });
+  expect(failed.code).toBe('FILE_NOT_FOUND');
+  const toast = page.locator('.theia-notification-toasts .theia-notification-message', { hasText: failed.error });
+  await expect(toast).toBeVisible();
+  await expect(toast).toContainText('openspace.file.read from e2e-agent failed (FILE_NOT_FOUND)');
+  await shot(page, 'failure-notification');
+});
+
+test('an invalid pattern makes file commands fail with a clear error, not be ignored', async () => {
+  const { page } = theia;
+  const settings = join(theia.workspace, '.theia', 'settings.json');
+  await writeFile(settings, JSON.stringify({ [SENSITIVE]: ['*.secret', '/etc/passwd'] }));
+  await expect.poll(async () => (await agent.call('openspace.file.list', { path: '.' })).code, { timeout: 20_000 }).toBe('INTERNAL');
+  const failed = await agent.call('openspace.file.list', { path: '.' });
+  expect(failed.error).toContain(`${SENSITIVE} in the workspace settings`);
+  expect(failed.error).toContain('absolute path');
+  await expect(page.locator('.theia-notification-toasts .theia-notification-message', { hasText: 'absolute path' }).first()).toBeVisible();
+  await writeFile(settings, JSON.stringify({ [SENSITIVE]: ['*.secret'] }));
+  await expect.poll(async () => (await agent.call('openspace.file.list', { path: '.' })).success, { timeout: 20_000 }).toBe(true);
+});
+
+test('a tab the person pinned is listed as pinned', async () => {
+  const { page } = theia;
+  await agent.ok('openspace.editor.open', { path: 'notes.txt' });
+  const tab = page.locator('.lm-TabBar-tab', { has: page.locator('.lm-TabBar-tabLabel', { hasText: /^notes\.txt$/ }) });
+  await tab.click({ button: 'right' });
+  await page.locator('.lm-Menu-item .lm-Menu-itemLabel', { hasText: /^Pin$/ }).click({ timeout: 10_000 });
+  const pinnedTabs = async () =>
+    (await agent.ok('openspace.pane.list')).panes.flatMap((p: { tabs: { contentId: string; pinned?: boolean }[] }) => p.tabs.filter((t) => t.pinned).map((t) => t.contentId));
+  await expect.poll(pinnedTabs).toEqual(['notes.txt']);
+});
