@@ -8,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectAgent } from '../conformance/client.js';
 import { eventually } from '../conformance/setup.js';
+import { TOOLS } from '../src/contract/index.js';
 
 /** The bundle `npm start` runs (built by `npm run build`, which `npm test` runs first). */
 const CLI = fileURLToPath(new URL('../dist/openspace-sim.mjs', import.meta.url));
@@ -41,7 +42,7 @@ function exitOf(child: ChildProcess): Promise<{ code: number | null; output: str
 }
 
 describe('npm start (the simulated IDE CLI)', () => {
-  it('prints the MCP URL, the instructions URL and ready-to-paste client config, and serves the 20 tools', async () => {
+  it('prints the MCP URL, the instructions URL and ready-to-paste client config, and serves every tool', async () => {
     const { output, mcpUrl, instructionsUrl, token } = await startCli(['--port', '0']);
     expect(mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(token).toBeDefined();
@@ -63,7 +64,7 @@ describe('npm start (the simulated IDE CLI)', () => {
     expect((await fetch(instructionsUrl)).status).toBe(401);
     const agent = await connectAgent({ mcpUrl, token });
     try {
-      expect((await agent.client.listTools()).tools).toHaveLength(20);
+      expect((await agent.client.listTools()).tools).toHaveLength(TOOLS.length);
       // The demo workspace has TypeScript files long enough to open at line 42.
       const opened = await agent.ok('openspace.editor.open', { path: 'src/index.ts', line: 42 });
       expect(opened.lineCount).toBeGreaterThanOrEqual(50);
@@ -139,7 +140,7 @@ describe('npm start (the simulated IDE CLI)', () => {
     const client = new Client({ name: 'stdio-test', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, '--stdio'], stderr: 'pipe' }));
     try {
-      expect((await client.listTools()).tools).toHaveLength(20);
+      expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
       const result = await client.callTool({ name: 'openspace.file.read', arguments: { path: 'README.md' } });
       expect(result.structuredContent).toMatchObject({ success: true, path: 'README.md' });
     } finally {

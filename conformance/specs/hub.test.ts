@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TOOLS } from '../../src/contract/index.js';
 import { connectAgent } from '../client.js';
 import { eventually, useTarget } from '../setup.js';
 
@@ -131,7 +132,7 @@ describe('MCP tool calls', () => {
     try {
       const [a, b] = await Promise.all([ctx.agent.ok('openspace.pane.list'), other.ok('openspace.pane.list')]);
       expect(a.panes.length).toBe(b.panes.length);
-      expect((await other.client.listTools()).tools).toHaveLength(20);
+      expect((await other.client.listTools()).tools).toHaveLength(TOOLS.length);
     } finally {
       await other.close();
     }

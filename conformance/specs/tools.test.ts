@@ -27,10 +27,13 @@ const PHASE_3_TOOLS = [
   'openspace.file.search',
 ];
 
+/** The artifact store's tools (issue 5, TECHSPEC §6.8–6.9). */
+const STORE_TOOLS = ['openspace.file.patch', 'openspace.file.snapshots', 'openspace.file.restore'];
+
 describe('tools/list', () => {
-  it('lists exactly the 20 Phase 3 tools (AC-3.6.1)', async () => {
+  it('lists exactly the 20 Phase 3 tools (AC-3.6.1) and the artifact store\'s', async () => {
     const { tools } = await ctx.agent.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([...PHASE_3_TOOLS].sort());
+    expect(tools.map((t) => t.name).sort()).toEqual([...PHASE_3_TOOLS, ...STORE_TOOLS].sort());
   });
 
   it('gives every tool the contract\'s title, description, input and output schemas and annotations', async () => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { connectAgent, type Agent } from '../../conformance/client.js';
 import { eventually } from '../../conformance/setup.js';
 import type { CommandBridge } from './bridge.js';
+import { TOOLS } from '../contract/index.js';
 import { Hub } from './hub.js';
 import { startHubServer, type HubServer } from './server.js';
 
@@ -34,7 +35,7 @@ describe('the hub without an IDE', () => {
     const result = await a.fails('openspace.editor.open', { path: 'src/index.ts' }, 'BRIDGE_UNAVAILABLE');
     expect(Date.now() - started).toBeLessThan(500);
     expect(result.error).toMatch(/No IDE is connected/);
-    expect((await a.client.listTools()).tools).toHaveLength(20);
+    expect((await a.client.listTools()).tools).toHaveLength(TOOLS.length);
     const text = await (await fetch(`${server!.origin}/openspace/instructions`, { headers: auth() })).text();
     expect(text).toMatch(/No IDE is connected/);
     const health = (await (await fetch(`${server!.origin}/openspace/health`, { headers: auth() })).json()) as { bridge: { connected: boolean } };
