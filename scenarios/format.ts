@@ -160,7 +160,11 @@ export function parseScenario(text: string, file: string): Scenario {
   });
   throw new ScenarioFileError(
     file,
-    issues.map((issue) => ({ line: lineOf(doc, lines, issue.path as (string | number)[]), message: describeIssue(issue) })),
+    issues.map((issue) => {
+      // An unknown key is best shown on its own line, not on the line of the mapping holding it.
+      const at = [...issue.path, ...(issue.code === 'unrecognized_keys' ? issue.keys.slice(0, 1) : [])] as (string | number)[];
+      return { line: lineOf(doc, lines, at), message: describeIssue(issue) };
+    }),
   );
 }
 

@@ -179,7 +179,7 @@ describe('failing properly', () => {
     }
     expect(err).toBeInstanceOf(ScenarioFileError);
     const lines = err!.message.split('\n');
-    expect(lines).toContainEqual(expect.stringMatching(/^misspelt\.yaml:3: steps\.0: unknown field\(s\) "expct"$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^misspelt\.yaml:5: steps\.0: unknown field\(s\) "expct"$/));
     expect(lines).toContainEqual(expect.stringMatching(/^misspelt\.yaml:7: steps\.1\.instructions\.contains: /));
     expect(lines).toContainEqual(expect.stringMatching(/^misspelt\.yaml:8: steps\.2: a step needs one of tool, instructions or tools$/));
     expect(lines).toContainEqual(expect.stringMatching(/^misspelt\.yaml:10: steps\.3\.waitFor\.timeoutMs: /));
