@@ -29,6 +29,8 @@ export const PROPERTY_TESTS = [
   'src/commands/ring-buffer.test.ts',
 ];
 
+const LATENCY_SPEC = 'conformance/specs/latency.test.ts';
+
 const USAGE = 'Usage: npm run conformance -- --target sim|theia|<MCP URL> [--samples N] [--out DIR] [--test-timeout MS] [filter …]\n';
 
 /** `conformance-sim`, `conformance-theia`, `conformance-127.0.0.1-3200-mcp` */
@@ -88,11 +90,18 @@ async function main(): Promise<number> {
     root: ROOT,
     meta: {
       node: process.version,
-      'latency samples per tool': process.env.OPENSPACE_LATENCY_SAMPLES ?? '30',
+      'latency samples per tool': process.env.OPENSPACE_LATENCY_SAMPLES ?? '100',
       ...(positionals.length ? { filters: positionals.join(' ') } : {}),
     },
   });
   process.stdout.write(`OpenSpace conformance against ${target}\n`);
+  const common = {
+    root: ROOT,
+    exclude: ['**/node_modules/**', 'conformance/fixtures/**'],
+    pool: 'forks' as const,
+    testTimeout: values['test-timeout'] ? Number(values['test-timeout']) : 20_000,
+    hookTimeout: target === 'theia' ? 120_000 : 30_000,
+  };
   const vitest = await startVitest(
     'test',
     positionals,
@@ -100,14 +109,22 @@ async function main(): Promise<number> {
       config: false,
       root: ROOT,
       watch: false,
-      include: ['conformance/specs/**/*.test.ts', ...PROPERTY_TESTS],
-      exclude: ['**/node_modules/**', 'conformance/fixtures/**'],
-      pool: 'forks',
-      // A running hub or Theia is one IDE shared by every file: one file at a time.
-      fileParallelism: !sharedTarget,
-      testTimeout: values['test-timeout'] ? Number(values['test-timeout']) : 20_000,
-      hookTimeout: target === 'theia' ? 120_000 : 30_000,
       reporters: [reporter],
+      projects: [
+        {
+          test: {
+            ...common,
+            name: 'conformance',
+            include: ['conformance/specs/**/*.test.ts', ...PROPERTY_TESTS],
+            exclude: [...common.exclude, LATENCY_SPEC],
+            // A running hub or Theia is one IDE shared by every file: one file at a time.
+            fileParallelism: !sharedTarget,
+            sequence: { groupOrder: 0 },
+          },
+        },
+        // Latency last and alone, so other spec files do not compete with it for the CPU.
+        { test: { ...common, name: 'latency', include: [LATENCY_SPEC], sequence: { groupOrder: 1 } } },
+      ],
     },
     {},
   );

@@ -59,6 +59,22 @@ describe('error codes without a case elsewhere', () => {
     expect(range.content.split('\n').filter(Boolean)).toEqual(['x'.repeat(99), 'x'.repeat(99), 'x'.repeat(99)]);
   });
 
+  it('CONFLICT: a patch based on a version the file has moved on from, naming the current version', async () => {
+    const first = await ctx.agent.ok('openspace.file.write', { path: 'conflict.txt', content: 'one\n' });
+    const second = await ctx.agent.ok('openspace.file.write', { path: 'conflict.txt', content: 'two\n' });
+    const refused = await ctx.agent.fails(
+      'openspace.file.patch',
+      { path: 'conflict.txt', baseVersion: first.version, operations: [{ type: 'append', content: 'three\n' }] },
+      'CONFLICT',
+    );
+    expect(refused.currentVersion).toBe(second.version);
+    expect((await ctx.agent.ok('openspace.file.read', { path: 'conflict.txt' })).content).toBe('two\n');
+  });
+
+  it('SNAPSHOT_NOT_FOUND: restoring a version that was never kept', async () => {
+    await ctx.agent.fails('openspace.file.restore', { path: 'notes.txt', version: '0123456789abcdef' }, 'SNAPSHOT_NOT_FOUND');
+  });
+
   it('DIRTY_BUFFER: closing an editor that holds a person\'s unsaved changes, unless force', async (t) => {
     await ctx.agent.ok('openspace.editor.open', { path: 'notes.txt' });
     if (ctx.target.sim) {

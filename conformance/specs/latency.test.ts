@@ -1,11 +1,13 @@
 /**
- * NFR-3.2 latency budgets: N round trips per tool (OPENSPACE_LATENCY_SAMPLES, default 30) through the
+ * NFR-3.2 latency budgets: N round trips per tool (OPENSPACE_LATENCY_SAMPLES, default 100: with
+ * fewer, p99 is simply the slowest sample) through the
  * agent's MCP connection, p50/p95/p99 against the tool's budget (simple 100 ms, complex 500 ms), the
  * instructions endpoint (50 ms) and, where the suite starts the hub itself, hub start to ready (200 ms).
  * Every series is recorded in task.meta.latency for the report's charts; a percentile at or over
  * the budget fails the test. A few untimed warm-up calls go first (Theia loads Monaco on the first
  * open); setup and cleanup around a sample (opening what a close will close) are not timed.
  */
+import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { TOOLS_BY_NAME } from '../../src/contract/index.js';
@@ -14,9 +16,13 @@ import type { Result } from '../client.js';
 import { useTarget } from '../setup.js';
 import { FIXTURE_WORKSPACE } from '../target.js';
 
+// The SDK's HTTP client transport leaves an abort listener per request on one signal; thousands of
+// requests on one connection are expected here.
+setMaxListeners(0);
+
 const ctx = useTarget();
 
-const SAMPLES = Math.max(1, Number(process.env.OPENSPACE_LATENCY_SAMPLES ?? 30) || 30);
+const SAMPLES = Math.max(1, Number(process.env.OPENSPACE_LATENCY_SAMPLES ?? 100) || 100);
 const WARM_UP = 3;
 
 interface Workload {
@@ -31,6 +37,8 @@ interface Workload {
 const ok = (tool: string, args: Record<string, unknown> = {}) => ctx.agent.ok(tool, args);
 let sendTerminal = '';
 let mainPane = '';
+let patchVersion = '';
+let restoreVersion = '';
 
 /** A representative successful call of every tool, on the fixture workspace. */
 const WORKLOADS: Record<string, Workload> = {
@@ -97,6 +105,19 @@ const WORKLOADS: Record<string, Workload> = {
   'openspace.file.write': { prepare: (i) => ({ path: 'latency.txt', content: `sample ${i}\n` }) },
   'openspace.file.list': { prepare: () => ({ recursive: true }) },
   'openspace.file.search': { prepare: () => ({ query: 'function' }) },
+  'openspace.file.patch': {
+    before: async () => void (patchVersion = (await ok('openspace.file.write', { path: 'patch.txt', content: 'first\n' })).version),
+    prepare: (i) => ({ path: 'patch.txt', baseVersion: patchVersion, operations: [{ type: 'append', content: `line ${i}\n` }] }),
+    cleanup: async (_i, result) => void (patchVersion = result.version),
+  },
+  'openspace.file.snapshots': { prepare: () => ({ path: 'src/index.ts' }) },
+  'openspace.file.restore': {
+    before: async () => {
+      restoreVersion = (await ok('openspace.file.write', { path: 'restore.txt', content: 'one\n' })).version;
+      await ok('openspace.file.write', { path: 'restore.txt', content: 'two\n' });
+    },
+    prepare: () => ({ path: 'restore.txt', version: restoreVersion }),
+  },
 };
 
 function breach(series: LatencySeries): string {
