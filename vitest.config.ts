@@ -19,11 +19,11 @@ const shared = {
 export default defineConfig({
   test: {
     projects: [
-      { test: { ...shared, name: 'unit', include: ['src/**/*.test.ts', 'sim/**/*.test.ts', 'scenarios/**/*.test.ts'] } },
+      { test: { ...shared, name: 'unit', include: ['src/**/*.test.ts', 'sim/**/*.test.ts', 'conformance/*.test.ts', 'conformance/report/*.test.ts', 'scenarios/**/*.test.ts'] } },
       // The target-agnostic suite, against the simulated IDE in memory (scripted shell) …
-      { test: { ...shared, name: 'conformance', include: ['conformance/**/*.test.ts'] } },
+      { test: { ...shared, name: 'conformance', include: ['conformance/specs/**/*.test.ts'] } },
       // … and on a real directory (real shells through node-pty, ripgrep).
-      { test: { ...shared, name: 'conformance:sim-disk', include: ['conformance/**/*.test.ts'], env: { OPENSPACE_SIM_WORKSPACE: 'disk' } } },
+      { test: { ...shared, name: 'conformance:sim-disk', include: ['conformance/specs/**/*.test.ts'], env: { OPENSPACE_SIM_WORKSPACE: 'disk' } } },
     ],
   },
 });

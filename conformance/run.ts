@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startVitest } from 'vitest/node';
-import { reportPassed, writeReports } from './report/model.js';
+import { reportPassed, targetSlug, writeReports } from './report/model.js';
 import { ConformanceReporter } from './report/vitest-reporter.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -34,13 +34,7 @@ const LATENCY_SPEC = 'conformance/specs/latency.test.ts';
 const USAGE = 'Usage: npm run conformance -- --target sim|theia|<MCP URL> [--samples N] [--out DIR] [--test-timeout MS] [filter …]\n';
 
 /** `conformance-sim`, `conformance-theia`, `conformance-127.0.0.1-3200-mcp` */
-export function reportName(target: string): string {
-  const slug = target
-    .replace(/^https?:\/\//, '')
-    .replace(/[^a-zA-Z0-9.]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return `conformance-${slug}`;
-}
+export const reportName = (target: string): string => `conformance-${targetSlug(target)}`;
 
 async function main(): Promise<number> {
   let parsed;

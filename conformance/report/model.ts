@@ -134,6 +134,14 @@ export function finishReport(report: Omit<RunReport, 'summary' | 'durationMs'> &
   };
 }
 
+/** A file name for a target: `sim`, `theia`, `127.0.0.1-3200-mcp` for http://127.0.0.1:3200/mcp. */
+export function targetSlug(target: string): string {
+  return target
+    .replace(/^https?:\/\//, '')
+    .replace(/[^a-zA-Z0-9.]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
 export interface WrittenReports {
   json: string;
   markdown: string;
