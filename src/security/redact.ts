@@ -182,15 +182,21 @@ function letterAndDigit(value: string): boolean {
 
 const AUTH_SCHEMES = new Set(['bearer', 'basic', 'token', 'digest', 'negotiate', 'ntlm']);
 
-/** In priority order: where two matches start at the same place, the first one names the kind. */
+/**
+ * In priority order: where two matches start at the same place, the first one names the kind.
+ * Tokens with a distinctive prefix (gh*_, github_pat_, xox*-, npm_, sk-ant-) are found even glued
+ * to a letter or digit before them: removed escape sequences can join a token to the text before it
+ * on screen (`label\x1b[1mghp_…` shows as `labelghp_…`). AWS key IDs, OpenAI keys and JWTs keep
+ * their left boundary, or they would be found inside longer identifiers (`task-…` holds `sk-`).
+ */
 const DETECTORS: Detector[] = [
   { kind: 'aws_access_key_id', re: /(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/dg },
   assignment('aws_?secret_?access_?key', 'aws_secret_access_key'),
-  { kind: 'github_token', re: /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})/dg },
+  { kind: 'github_token', re: /(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})/dg },
   { kind: 'slack_webhook', re: /https?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+/dgi },
-  { kind: 'slack_token', re: /(?<![A-Za-z0-9])xox[abprs]-[A-Za-z0-9-]{10,}/dg },
-  { kind: 'npm_token', re: /(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36,}/dg },
-  { kind: 'anthropic_key', re: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}/dg },
+  { kind: 'slack_token', re: /xox[abprs]-[A-Za-z0-9-]{10,}/dg },
+  { kind: 'npm_token', re: /npm_[A-Za-z0-9]{36,}/dg },
+  { kind: 'anthropic_key', re: /sk-ant-[A-Za-z0-9_-]{20,}/dg },
   {
     kind: 'openai_key',
     re: /(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{20,}/dg,
