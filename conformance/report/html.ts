@@ -53,7 +53,11 @@ export function latencyChart(series: LatencySeries): string {
     `<line x1="${(left + x(v)).toFixed(1)}" x2="${(left + x(v)).toFixed(1)}" y1="8" y2="${10 + plotH}" stroke="${color}" stroke-width="1.5"/>` +
     `<text x="${(left + x(v) + 2).toFixed(1)}" y="${dy}" font-size="9" fill="${color}">${label}</text>`;
   const tickMarks = ticks
-    .map((t) => `<line x1="${(left + x(t)).toFixed(1)}" x2="${(left + x(t)).toFixed(1)}" y1="${10 + plotH}" y2="${14 + plotH}" stroke="#59636e"/><text x="${(left + x(t)).toFixed(1)}" y="${26 + plotH}" font-size="9" text-anchor="middle" fill="#59636e">${t < 1 ? t : t.toLocaleString('en')} ms</text>`)
+    .map((t) => {
+      const at = left + x(t);
+      const anchor = at < 20 ? 'start' : at > W - 20 ? 'end' : 'middle';
+      return `<line x1="${at.toFixed(1)}" x2="${at.toFixed(1)}" y1="${10 + plotH}" y2="${14 + plotH}" stroke="#59636e"/><text x="${(anchor === 'start' ? at - 2 : at).toFixed(1)}" y="${26 + plotH}" font-size="9" text-anchor="${anchor}" fill="#59636e">${t < 1 ? t : t.toLocaleString('en')} ms</text>`;
+    })
     .join('');
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="${esc(series.tool)} latency">` +

@@ -35,6 +35,9 @@ function familyOf(file: string): string {
   return file.startsWith('conformance/') ? base : `properties: ${base}`;
 }
 
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*m/g;
+
 function describeErrors(errors: readonly SerializedError[] | undefined): string | undefined {
   if (!errors?.length) return undefined;
   return errors
@@ -42,7 +45,8 @@ function describeErrors(errors: readonly SerializedError[] | undefined): string 
       const diff = typeof e.diff === 'string' && e.diff ? `\n${e.diff}` : '';
       return `${e.name && e.name !== 'Error' && e.name !== 'AssertionError' ? `${e.name}: ` : ''}${e.message ?? String(e)}${diff}`;
     })
-    .join('\n\n');
+    .join('\n\n')
+    .replace(ANSI, '');
 }
 
 export interface ConformanceReporterOptions {

@@ -1,0 +1,86 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { finishReport, latencySeries, percentile, reportPassed, writeReports, type RunReport } from './model.js';
+import { toolOf } from './vitest-reporter.js';
+
+function sample(overrides: Partial<RunReport> = {}): RunReport {
+  return finishReport({
+    kind: 'conformance',
+    title: 'OpenSpace conformance',
+    target: 'http://127.0.0.1:3200/mcp',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    finishedAt: '2026-01-01T00:00:05.000Z',
+    tests: [
+      { name: 'opens <script>alert(1)</script>', tool: 'openspace.editor.open', status: 'pass', durationMs: 12 },
+      { name: 'reads & "quotes"', tool: 'openspace.file.read', status: 'fail', durationMs: 3, error: 'expected FILE_NOT_FOUND\u0000 got INTERNAL\n  at spec' },
+      { name: 'needs a person', family: 'editor', status: 'skip', durationMs: 0, error: 'no person at this IDE' },
+    ],
+    latency: [
+      latencySeries('openspace.editor.open', 'simple', [1, 2, 3, 4, 5]),
+      latencySeries('openspace.pane.list', 'complex', [100, 200, 600]),
+    ],
+    ...overrides,
+  });
+}
+
+describe('report model', () => {
+  it('takes nearest-rank percentiles and checks p50, p95 and p99 against the budget', () => {
+    const samples = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect([percentile(samples, 50), percentile(samples, 95), percentile(samples, 99), percentile(samples, 100)]).toEqual([50, 95, 99, 100]);
+    expect(percentile([7], 99)).toBe(7);
+    expect(Number.isNaN(percentile([], 50))).toBe(true);
+    expect(latencySeries('t', 'simple', [...samples.slice(0, 98), 150, 150]).withinBudget).toBe(false);
+    expect(latencySeries('t', 'simple', [...samples.slice(0, 99), 5000]).withinBudget).toBe(true); // one outlier of 100 is past p99
+    expect(latencySeries('t', 'simple', []).withinBudget).toBe(false);
+  });
+
+  it('summarizes tests and budget breaches; a run passes only with neither failures nor breaches', () => {
+    const report = sample();
+    expect(report.summary).toEqual({ total: 3, passed: 1, failed: 1, skipped: 1, budgetBreaches: 1 });
+    expect(report.durationMs).toBe(5000);
+    expect(reportPassed(report)).toBe(false);
+    expect(reportPassed(sample({ tests: [], latency: [] }))).toBe(true);
+  });
+
+  it('finds the tool a test name mentions, long or short form', () => {
+    expect(toolOf('US-3.1 > opens at a line with openspace.editor.open')).toBe('openspace.editor.open');
+    expect(toolOf('a file.read of a missing file')).toBe('openspace.file.read');
+    expect(toolOf('editor.read_file returns the buffer')).toBe('openspace.editor.read_file');
+    expect(toolOf('the hub answers ping')).toBeUndefined();
+  });
+});
+
+describe('writeReports', () => {
+  it('writes JSON, Markdown, JUnit XML and a self-contained HTML page', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'openspace-report-'));
+    try {
+      const paths = await writeReports(sample(), dir, 'conformance-x');
+      expect(Object.values(paths).map((p) => p.slice(dir.length + 1)).sort()).toEqual(
+        ['conformance-x.html', 'conformance-x.json', 'conformance-x.md', 'conformance-x.xml'],
+      );
+      expect(JSON.parse(await readFile(paths.json, 'utf8'))).toEqual(sample());
+
+      const md = await readFile(paths.markdown, 'utf8');
+      expect(md).toMatch(/^# OpenSpace conformance — http:\/\/127\.0\.0\.1:3200\/mcp: FAIL/);
+      expect(md).toContain('| openspace.pane.list | 0 | 0 | 0 | 200 | 600 | 600 | 500 (complex) | **FAIL** |');
+      expect(md).toContain('- **reads & "quotes"**: expected FILE_NOT_FOUND');
+
+      const xml = await readFile(paths.junit, 'utf8');
+      expect(xml).toContain('<testsuites name="OpenSpace conformance (http://127.0.0.1:3200/mcp)" tests="5" failures="2" skipped="1"');
+      expect(xml).toContain('name="reads &amp; &quot;quotes&quot;"');
+      expect(xml).not.toContain('\u0000');
+      expect(xml).toContain('<failure message="openspace.pane.list over its complex budget of 500 ms');
+
+      const html = await readFile(paths.html, 'utf8');
+      expect(html).toMatch(/^<!doctype html>/);
+      expect(html).not.toMatch(/<script|<link|src=|href=|url\(/i);
+      expect(html).toContain('opens &lt;script&gt;alert(1)&lt;/script&gt;');
+      expect(html.match(/<svg /g)?.length).toBe(3); // the budget overview and one histogram per series
+      expect(html).toContain('budget 500 ms');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
