@@ -84,7 +84,7 @@ export class SimIde {
     }
     const settings = readSettings(workspace);
     const audit = new NdjsonAuditLog(workspace.fs.promises, join(workspace.root, AUDIT_LOG_FILE));
-    const files = await WorkspaceFiles.create({ fs: workspace.fs, root: workspace.root, kind: workspace.kind, policy: settings.policy, audit });
+    const files = await WorkspaceFiles.create({ fs: workspace.fs, root: workspace.root, kind: workspace.kind, policy: settings.policy, audit, watch: true });
     const layout = new SimLayout();
     const spawn = async ({ cwd, shellPath }: { cwd: string; shellPath?: string }) => {
       const absolute = join(workspace.root, cwd);
@@ -101,6 +101,7 @@ export class SimIde {
   dispose(): void {
     this.terminals.dispose();
     this.editors.dispose();
+    void this.files.dispose();
   }
 }
 

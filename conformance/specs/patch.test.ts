@@ -109,7 +109,13 @@ describe('versions and patches', () => {
 
   it('an edit made outside OpenSpace changes the version, and a patch on the old one conflicts', async (t) => {
     const before = await write('patch/outside.txt', 'mine\n');
+    await ctx.agent.ok('openspace.editor.open', { path: 'patch/outside.txt' });
     await editOutside(t, 'patch/outside.txt', 'a person changed this\n');
+    // An IDE on a real disk watches it: the open editor shows the outside edit (an in-memory volume has no watcher).
+    if (ctx.target.sim?.workspace.kind !== 'memory') {
+      await eventually(async () => expect((await ctx.agent.ok('openspace.editor.read_file', { path: 'patch/outside.txt' })).content).toBe('a person changed this\n'), 5000);
+    }
+    await ctx.agent.ok('openspace.editor.close', { path: 'patch/outside.txt' });
     const after = await read('patch/outside.txt');
     expect(after.version).not.toBe(before);
     const refused = await ctx.agent.fails(

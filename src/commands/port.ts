@@ -188,7 +188,10 @@ export interface WorkspacePort {
   /** Throws FILE_NOT_FOUND, NOT_A_DIRECTORY. */
   list(path: string, options: { recursive: boolean; limit: number }): Promise<{ files: FileInfo[]; truncated: boolean }>;
   search(options: SearchOptions): Promise<{ matches: SearchMatch[]; truncated: boolean }>;
-  /** Fires with the workspace-relative path and the new text after writeText, patch or restore changed a file. */
+  /**
+   * Fires with the workspace-relative path and the new text after writeText, patch or restore changed
+   * a file, and, where the IDE watches the disk for it, after an edit made outside OpenSpace.
+   */
   onFileWritten(listener: (path: string, text: string) => void): Disposable;
 }
 

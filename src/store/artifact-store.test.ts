@@ -223,6 +223,31 @@ for (const [kind, makeEnv] of [
   });
 }
 
+describe('outside edits seen by the watcher (disk)', () => {
+  let env: Env;
+  beforeEach(async () => {
+    env = await diskEnv();
+  });
+  afterEach(async () => env.cleanup());
+
+  it('keeps an outside edit of a file the store has seen as a snapshot, and tells listeners, ignoring its own writes', { timeout: 20_000 }, async () => {
+    const files = await WorkspaceFiles.create({ fs: nodeFs, root: env.root, kind: 'disk', watch: true });
+    try {
+      const heard: string[] = [];
+      files.onFileWritten((path, text) => heard.push(`${path}: ${text}`));
+      const v1 = (await files.writeText('w/seen.txt', 'by the agent\n')).version;
+      await new Promise((r) => setTimeout(r, 300)); // the watcher is ready and has seen the store's own write
+      nodeFs.writeFileSync(at(env, 'w/seen.txt'), 'by a person\n');
+      const person = versionOf(Buffer.from('by a person\n'));
+      await expect.poll(async () => (await files.snapshots('w/seen.txt')).snapshots.map((s) => s.version), { timeout: 5000 }).toEqual([person, v1]);
+      expect((await files.snapshots('w/seen.txt')).snapshots[0]!.source).toBe('outside');
+      expect(heard).toEqual(['w/seen.txt: by the agent\n', 'w/seen.txt: by a person\n']);
+    } finally {
+      await files.dispose();
+    }
+  });
+});
+
 describe('open what was validated (disk)', () => {
   let env: Env;
   beforeEach(async () => {

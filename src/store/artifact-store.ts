@@ -14,8 +14,15 @@
  *   version, named by it, and index.json, newest first). Before a write, content on disk that the
  *   ring does not have as its newest entry (the original, or an edit made outside) is kept too.
  * - Audit: one `{type:'write'}` line per write (path, version, bytes, sha256, session, client, tool).
+ * - Outside edits: with `watchRoot`, a chokidar watcher follows the files the store has read or
+ *   written (up to MAX_WATCHED); when one changes on disk and its hash differs from the version the
+ *   store last saw, the new content goes into the ring as an "outside" version and listeners hear
+ *   of it (the simulated IDE's editors reload). The hash check before each patch does not depend on
+ *   the watcher: a change it has not reported yet still makes a stale patch conflict.
  */
 import { createHash } from 'node:crypto';
+import nodePath from 'node:path';
+import type { FSWatcher } from 'chokidar';
 import { MAX_SNAPSHOTS, ToolError, type SnapshotInfo } from '../contract/index.js';
 import type { AuditSink } from '../security/audit-log.js';
 import { TEMP_FILE, type DirHandle, type ExistingFile, type FileAccess } from './file-access.js';
@@ -26,6 +33,18 @@ export const WRITE_DIRS_FILE = '.openspace/write-dirs';
 
 /** Largest file the store reads whole (for a version, a patch, a snapshot). */
 export const MAX_STORE_BYTES = 50 * 1024 * 1024;
+/** At most this many files are watched for outside edits (the first seen). */
+export const MAX_WATCHED = 2000;
+
+export interface ArtifactStoreOptions {
+  audit?: AuditSink;
+  caseInsensitive?: boolean;
+  /** The real root on disk: watch the files the store has seen for edits made outside it. */
+  watchRoot?: string;
+}
+
+/** A change to a watched file made outside the store. */
+export type OutsideChange = { rel: string; display: string; data: Uint8Array; version: string };
 
 export function sha256(data: Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
@@ -87,18 +106,54 @@ export class ArtifactStore {
   private readonly journaled = new Set<string>();
   private readonly indexes = new Map<string, Promise<SnapshotIndex>>();
   private warned = false;
+  /** Watched files by folded physical path: the version the store last saw. */
+  private readonly tracked = new Map<string, { rel: string; display: string; version: string | null }>();
+  private watcher: Promise<FSWatcher> | undefined;
+  private closed = false;
+  private readonly outsideListeners = new Set<(change: OutsideChange) => void>();
 
   private constructor(
     private readonly access: FileAccess,
     private readonly audit: AuditSink | undefined,
     private readonly fold: (rel: string) => string,
+    private readonly watchRoot: string | undefined,
   ) {}
 
   /** Open the store and remove temporary files a crashed writer left behind. */
-  static async open(access: FileAccess, options: { audit?: AuditSink; caseInsensitive?: boolean } = {}): Promise<ArtifactStore> {
-    const store = new ArtifactStore(access, options.audit, options.caseInsensitive ? (s) => s.toLowerCase() : (s) => s);
+  static async open(access: FileAccess, options: ArtifactStoreOptions = {}): Promise<ArtifactStore> {
+    const store = new ArtifactStore(access, options.audit, options.caseInsensitive ? (s) => s.toLowerCase() : (s) => s, options.watchRoot);
     await store.cleanLeftovers();
     return store;
+  }
+
+  /** Hear of edits made outside the store to files it watches. */
+  onOutsideChange(listener: (change: OutsideChange) => void): () => void {
+    this.outsideListeners.add(listener);
+    return () => void this.outsideListeners.delete(listener);
+  }
+
+  /** Watch a file the store has seen at `version`, when watching is on. */
+  track(rel: string, display: string, version: string | null): void {
+    if (this.watchRoot === undefined || this.closed) return;
+    const key = this.fold(rel);
+    const known = this.tracked.get(key);
+    if (known) {
+      known.version = version;
+      known.display = display;
+      return;
+    }
+    if (this.tracked.size >= MAX_WATCHED) return;
+    this.tracked.set(key, { rel, display, version });
+    const abs = nodePath.join(this.watchRoot, ...rel.split('/'));
+    void this.startWatcher().then((w) => w.add(abs), () => undefined);
+  }
+
+  /** Stop watching. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const watcher = this.watcher;
+    this.watcher = undefined;
+    if (watcher) await (await watcher).close();
   }
 
   /** Read a file (undefined when it does not exist), following no link. */
@@ -121,9 +176,14 @@ export class ArtifactStore {
 
   /** Write through the file's queue: check the base version, produce, replace atomically, snapshot, audit. */
   write(request: WriteRequest): Promise<WriteResult> {
-    const key = this.fold(request.rel);
+    return this.enqueue(request.rel, () => this.writeNow(request));
+  }
+
+  /** Run `task` when every earlier task on the file has finished. */
+  private enqueue<T>(rel: string, task: () => Promise<T>): Promise<T> {
+    const key = this.fold(rel);
     const previous = this.queues.get(key) ?? Promise.resolve();
-    const run = previous.then(() => this.writeNow(request));
+    const run = previous.then(task);
     const tail = run.catch(() => undefined);
     this.queues.set(key, tail);
     void tail.then(() => {
@@ -180,6 +240,7 @@ export class ArtifactStore {
     const version = hash.slice(0, 16);
     const time = new Date().toISOString();
     const { tool, session, client } = request.writer;
+    this.track(request.rel, request.display, version);
     this.audit?.record({ type: 'write', time, path: request.display, version, bytes: data.length, sha256: hash, session, client, tool });
     await this.keepSnapshots(request, current, { version, time, bytes: data.length, source: tool, session, client }, data).catch((err: unknown) => {
       // The write itself succeeded; a snapshot that could not be kept must not turn it into a failure.
@@ -187,6 +248,44 @@ export class ArtifactStore {
       this.warned = true;
     });
     return { version, bytes: data.length, created: current === undefined, data };
+  }
+
+  private startWatcher(): Promise<FSWatcher> {
+    this.watcher ??= import('chokidar').then(({ watch }) => {
+      const watcher = watch([], { ignoreInitial: true, persistent: false });
+      watcher.on('change', (abs: string) => void this.seenOutside(abs));
+      watcher.on('add', (abs: string) => void this.seenOutside(abs));
+      watcher.on('error', () => undefined);
+      return watcher;
+    });
+    return this.watcher;
+  }
+
+  /** A watched file changed on disk: if not by the store, keep the new content as an outside version. */
+  private async seenOutside(abs: string): Promise<void> {
+    const rel = nodePath.relative(this.watchRoot!, abs).split(nodePath.sep).join('/');
+    const entry = this.tracked.get(this.fold(rel));
+    if (!entry || this.closed) return;
+    await this.enqueue(rel, async () => {
+      const file = await this.read(rel).catch(() => undefined);
+      if (!file || file.version === entry.version) return;
+      entry.version = file.version;
+      const time = new Date().toISOString();
+      const change = { rel, display: entry.display, data: file.data, version: file.version };
+      await this.keepSnapshots(
+        { rel, display: entry.display, writer: { tool: 'outside' }, produce: () => file.data },
+        undefined,
+        { version: file.version, time, bytes: file.data.length, source: 'outside' },
+        file.data,
+      ).catch(() => undefined);
+      for (const listener of [...this.outsideListeners]) {
+        try {
+          listener(change);
+        } catch {
+          // a listener's failure is its own
+        }
+      }
+    }).catch(() => undefined);
   }
 
   private snapshotDir(rel: string): string {

@@ -70,6 +70,11 @@ export interface WorkspaceFilesOptions {
   audit?: AuditSink;
   /** Reach files by path (lstat checks) even where the /proc/self/fd walk is available; for tests. */
   byPath?: boolean;
+  /**
+   * Watch the files read or written for edits made outside (a real directory only): their new
+   * content is kept as a snapshot and onFileWritten fires. Stop with dispose().
+   */
+  watch?: boolean;
 }
 
 type EntryType = 'file' | 'directory' | 'symlink' | 'other';
@@ -239,8 +244,16 @@ export class WorkspaceFiles implements WorkspacePort {
       options.kind === 'disk' && !options.byPath && FdFileAccess.available()
         ? new FdFileAccess(rootReal)
         : new PathFileAccess(fs as unknown as PathFs, rootReal, p);
-    const store = await ArtifactStore.open(access, { audit: options.audit, caseInsensitive });
-    return new WorkspaceFiles(fs, guard, options.kind, options.policy ?? createFilePolicy(), store);
+    const watchRoot = options.watch && options.kind === 'disk' ? rootReal : undefined;
+    const store = await ArtifactStore.open(access, { audit: options.audit, caseInsensitive, watchRoot });
+    const files = new WorkspaceFiles(fs, guard, options.kind, options.policy ?? createFilePolicy(), store);
+    store.onOutsideChange(({ display, data }) => files.fireWritten(display, Buffer.from(data).toString('utf8')));
+    return files;
+  }
+
+  /** Stop watching files (see the watch option). */
+  async dispose(): Promise<void> {
+    await this.store.close();
   }
 
   /** The workspace root, absolute. */
@@ -265,6 +278,7 @@ export class WorkspaceFiles implements WorkspacePort {
     const resolved = await this.guard.resolve(path);
     await this.refuseSensitive(resolved, path);
     const file = await this.readExisting(resolved, path);
+    this.store.track(await this.physicalRel(resolved, path), resolved.relative, file.version);
     const data = Buffer.from(file.data);
     if (data.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
       throw new ToolError('BINARY_FILE', `${describe(path)} holds binary data, not text.`);
