@@ -26,9 +26,7 @@ export function scenarioReport(outcomes: ScenarioOutcome[], target: string, star
     samples.get(call.tool)!.push(call.durationMs);
   }
   const latency: LatencySeries[] = [];
-  const timings: string[] = [];
   for (const [tool, values] of samples) {
-    timings.push(`${tool} ${values.length}× max ${Math.max(...values).toFixed(1)} ms`);
     if (!options.budgets) continue;
     const def = TOOLS_BY_NAME.get(tool);
     if (def) latency.push(latencySeries(tool, def.budget, values));
@@ -46,7 +44,6 @@ export function scenarioReport(outcomes: ScenarioOutcome[], target: string, star
       node: process.version,
       scenarios: String(outcomes.length),
       'latency budgets': options.budgets ? 'checked (--budgets)' : 'not checked (play with --budgets to check them)',
-      calls: timings.join('; '),
     },
   });
 }
