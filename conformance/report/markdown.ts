@@ -10,18 +10,20 @@ export function renderMarkdown(report: RunReport): string {
     `# ${report.title} — ${report.target}: ${verdict(report)}`,
     '',
     `${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped of ${s.total}; ` +
-      `${report.latency.length - s.budgetBreaches}/${report.latency.length} latency budgets met; ` +
+      (report.latency.length ? `${report.latency.length - s.budgetBreaches}/${report.latency.length} latency budgets met; ` : '') +
       `${(report.durationMs / 1000).toFixed(1)} s (${report.startedAt}).`,
     '',
-    '| tool | pass | fail | skip | p50 ms | p95 | p99 | budget | |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
+  const timed = report.latency.length > 0;
+  lines.push(
+    timed ? '| tool | pass | fail | skip | p50 ms | p95 | p99 | budget | |' : '| tool | pass | fail | skip | |',
+    timed ? '|---|---:|---:|---:|---:|---:|---:|---:|---|' : '|---|---:|---:|---:|---|',
+  );
   for (const row of toolRows(report)) {
     const l = row.latency;
     const ok = row.failed === 0 && (l?.withinBudget ?? true);
-    lines.push(
-      `| ${cell(row.key)} | ${row.passed} | ${row.failed} | ${row.skipped} | ${l ? ms(l.p50) : ''} | ${l ? ms(l.p95) : ''} | ${l ? ms(l.p99) : ''} | ${l ? `${l.budgetMs} (${l.budget})` : ''} | ${ok ? 'ok' : '**FAIL**'} |`,
-    );
+    const times = timed ? ` ${l ? ms(l.p50) : ''} | ${l ? ms(l.p95) : ''} | ${l ? ms(l.p99) : ''} | ${l ? `${l.budgetMs} (${l.budget})` : ''} |` : '';
+    lines.push(`| ${cell(row.key)} | ${row.passed} | ${row.failed} | ${row.skipped} |${times} ${ok ? 'ok' : '**FAIL**'} |`);
   }
   const failures = report.tests.filter((t) => t.status === 'fail');
   const breaches = report.latency.filter((l) => !l.withinBudget);
@@ -31,6 +33,11 @@ export function renderMarkdown(report: RunReport): string {
     for (const l of breaches) {
       lines.push(`- **${l.tool}** over its ${l.budget} budget (${l.budgetMs} ms): p50 ${ms(l.p50)}, p95 ${ms(l.p95)}, p99 ${ms(l.p99)} ms over ${l.samples.length} samples`);
     }
+  }
+  const skipped = report.tests.filter((t) => t.status === 'skip' && t.error);
+  if (skipped.length) {
+    lines.push('', '## Skipped', '');
+    for (const t of skipped) lines.push(`- ${cell(t.name)}: ${cell(headline(t.error))}`);
   }
   if (report.meta && Object.keys(report.meta).length) {
     lines.push('', Object.entries(report.meta).map(([k, v]) => `${k}: ${v}`).join(' · '));
