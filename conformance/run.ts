@@ -74,8 +74,9 @@ async function main(): Promise<number> {
     prepareTheia();
   }
   process.env.OPENSPACE_TARGET = target;
-  // Hubs the specs start announce themselves here, not in the user's ~/.openspace/ide (as in vitest.config.ts).
-  process.env.OPENSPACE_LOCK_DIR ??= join(tmpdir(), `openspace-conformance-locks-${process.pid}`);
+  // Hubs the specs start announce themselves here, not in the user's ~/.openspace/ide (as in
+  // vitest.config.ts); a running hub's token is read from its lock file there.
+  if (target === 'sim' || target === 'theia') process.env.OPENSPACE_LOCK_DIR ??= join(tmpdir(), `openspace-conformance-locks-${process.pid}`);
   if (values.samples) process.env.OPENSPACE_LATENCY_SAMPLES = values.samples;
 
   const sharedTarget = target !== 'sim';
