@@ -52,7 +52,12 @@ export class TheiaSecurityPort implements SecurityPort {
     const answer = await this.openWithin(dialog);
     if (!answer) return false;
     this.consented = true;
-    if (dontAsk.checked) await this.preferences.set(AGENT_CONSENT_SETTING, CONSENT_VERSION, PreferenceScope.User);
+    if (dontAsk.checked) {
+      // The person said Allow: a settings file that cannot be written only means being asked again next time.
+      await this.preferences
+        .set(AGENT_CONSENT_SETTING, CONSENT_VERSION, PreferenceScope.User)
+        .catch((err) => console.warn(`OpenSpace: could not store ${AGENT_CONSENT_SETTING}:`, err));
+    }
     return true;
   }
 
