@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { TOOLS } from '../src/contract/index.js';
+import { benchStore } from './bench-store.js';
 
 const { values } = parseArgs({ options: { samples: { type: 'string', default: '400' }, target: { type: 'string', default: 'sim' } } });
 const SAMPLES = Number(values.samples);
@@ -190,6 +191,8 @@ async function main(): Promise<void> {
   rows.push({ op: 'GET /openspace/instructions', kind: 'http', ...si, pingP50: pi.p50, pingP99: pi.p99, ratioP50: si.p50 / pi.p50, ratioP99: si.p99 / pi.p99 });
 
   await client.close();
+  // The artifact store's write and patch figures: in Theia's workspace, or on a simulated IDE over a real directory.
+  const store = await benchStore(theia ? { hub, name: 'theia' } : {});
   hub.stop();
 
   const ready = stats(readies);
@@ -211,7 +214,7 @@ async function main(): Promise<void> {
   mkdirSync(fileURLToPath(new URL('../reports', import.meta.url)), { recursive: true });
   writeFileSync(
     fileURLToPath(new URL(`../reports/bench-${values.target}.json`, import.meta.url)),
-    JSON.stringify({ target: values.target, samples: SAMPLES, date: new Date().toISOString(), rows, readyMs: readies }, null, 2),
+    JSON.stringify({ target: values.target, samples: SAMPLES, date: new Date().toISOString(), rows, readyMs: readies, store }, null, 2),
   );
 }
 
