@@ -108,6 +108,21 @@ const table: [string, string | undefined, string | undefined][] = [
   ['a/../.env', '.env', undefined],
   ['.git/', '.git/**', '.git/**'],
   ['', undefined, undefined],
+  // whitespace, trailing dots, Unicode normalisation (names are judged as Windows and macOS would open them)
+  ['.env ', '.env', undefined],
+  [' .env', '.env', undefined],
+  ['.env\t', '.env', undefined],
+  ['.env.', '.env', undefined],
+  ['.env...', '.env', undefined],
+  ['ID_RSA.', 'id_rsa', undefined],
+  ['config/credentials.json ', 'credentials.json', undefined],
+  ['.git./config', '.git/**', '.git/**'],
+  ['.git /config', '.git/**', '.git/**'],
+  ['node_modules./x.js', undefined, 'node_modules/**'],
+  ['.git/.. /config', '.git/**', '.git/**'], // ".. " is a name on Linux, never ".."
+  ['.git/. /config', '.git/**', '.git/**'],
+  ['".env"', undefined, undefined], // quotes are part of the name: a different file
+  ['.e\u0301nv', undefined, undefined],
 ];
 
 describe('file policy: defaults', () => {
@@ -164,6 +179,15 @@ describe('file policy: user patterns', () => {
     // Repeating a default does not change anything.
     const repeated = createFilePolicy({ sensitivePatterns: ['.env', '.env'] });
     expect(repeated.isSensitive('x/.env')).toBe('.env');
+  });
+
+  it('user patterns match whatever the Unicode normalisation of name and pattern', () => {
+    const nfc = createFilePolicy({ sensitivePatterns: ['r\u00e9sum\u00e9.pdf'] });
+    const nfd = createFilePolicy({ sensitivePatterns: ['re\u0301sume\u0301.pdf'] });
+    for (const pol of [nfc, nfd]) {
+      expect(pol.isSensitive('docs/re\u0301sume\u0301.pdf')).toBeDefined();
+      expect(pol.isSensitive('docs/r\u00e9sum\u00e9.pdf')).toBeDefined();
+    }
   });
 
   it('user patterns are case-insensitive too', () => {

@@ -8,6 +8,10 @@
  *   is dropped).
  * - Matching is case-insensitive (`.ENV`, `ID_RSA`, `.Git/config` match) and dotfiles are ordinary
  *   names (picomatch `{ dot: true, nocase: true }`).
+ * - Names are judged in Unicode NFC (as are patterns; macOS stores names decomposed), without
+ *   leading or trailing whitespace and without trailing dots (`.env `, ` .env`, `.git./config` and
+ *   `ID_RSA.` match: Windows drops the dots and spaces, and they are easy to slip in). A name made
+ *   only of dots and spaces is kept as it is.
  * - Every pattern matches at any depth: `P` is matched as `** /P` (without the space), so a pattern
  *   without '/' matches a base name anywhere (`id_rsa`, `*.pem`), and `.git/**` matches
  *   `sub/.git/config`. There is no root anchoring.
@@ -108,7 +112,11 @@ export function validateFilePatterns(patterns: unknown): string[] {
  */
 export function normalizeRelativePath(relPath: string): string {
   const out: string[] = [];
-  for (const segment of relPath.replaceAll('\\', '/').split('/')) {
+  for (const raw of relPath.normalize('NFC').replaceAll('\\', '/').split('/')) {
+    // Windows drops trailing dots and spaces (`.git.` is `.git` there), and a stray space is easy to
+    // add: names are judged without them. A name of only dots and spaces stays as it is, so
+    // `.. ` (a real directory on Linux) never turns into `..`.
+    const segment = /[^.\s]/.test(raw) ? raw.trim().replace(/[.\s]+$/, '') : raw;
     if (segment === '' || segment === '.') continue;
     if (segment === '..') out.pop(); // clamped at the root: `../x` is matched as `x`
     else out.push(segment);
@@ -119,7 +127,7 @@ export function normalizeRelativePath(relPath: string): string {
 type Matcher = { pattern: string; match: (path: string) => boolean };
 
 function compile(pattern: string): Matcher {
-  let glob = pattern.replaceAll('\\', '/');
+  let glob = pattern.normalize('NFC').replaceAll('\\', '/');
   while (glob.startsWith('./')) glob = glob.slice(2);
   if (glob.endsWith('/')) glob += '**';
   const floating = glob.startsWith('**/') ? glob : `**/${glob}`;
