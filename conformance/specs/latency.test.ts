@@ -24,6 +24,18 @@ const ctx = useTarget();
 
 const SAMPLES = Math.max(1, Number(process.env.OPENSPACE_LATENCY_SAMPLES ?? 100) || 100);
 const WARM_UP = 3;
+/** A call slower than this is a hang, failing its test at once. */
+const HANG_MS = 5_000;
+/** Room for every sample (and its setup) on a slow target, beyond the usual test timeout. */
+const TEST_TIMEOUT_MS = 30_000 + (WARM_UP + SAMPLES) * 500;
+
+function answerOrHang<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const hang = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${HANG_MS} ms (a hang)`)), HANG_MS);
+  });
+  return Promise.race([promise, hang]).finally(() => clearTimeout(timer));
+}
 
 interface Workload {
   /** Untimed, once before the samples. */
@@ -145,7 +157,7 @@ describe(`latency: ${SAMPLES} round trips per tool within its budget (NFR-3.2.1)
       for (let i = 0; i < WARM_UP + SAMPLES; i++) {
         const args = await workload.prepare(i);
         const started = performance.now();
-        const result = await ctx.agent.client.callTool({ name: tool, arguments: args });
+        const result = await answerOrHang(ctx.agent.client.callTool({ name: tool, arguments: args }), `${tool} ${JSON.stringify(args)}`);
         const elapsed = performance.now() - started;
         const structured = result.structuredContent as Result;
         expect(structured, `${tool} ${JSON.stringify(args)}: ${structured?.error}`).toMatchObject({ success: true });
@@ -153,7 +165,7 @@ describe(`latency: ${SAMPLES} round trips per tool within its budget (NFR-3.2.1)
         await workload.cleanup?.(i, structured);
       }
       record(task, tool, budget, samples);
-    });
+    }, TEST_TIMEOUT_MS);
   }
 });
 
@@ -169,7 +181,7 @@ describe('latency: the hub', () => {
       if (i >= WARM_UP) samples.push(elapsed);
     }
     record(task, 'GET /openspace/instructions', 'instructions', samples);
-  });
+  }, TEST_TIMEOUT_MS);
 
   // Only where the suite starts the hub: in process, from the call that starts it to the first
   // tools/list answered (NFR-3.2.2 counts from backend start, so Node's own start is not in it).
@@ -190,7 +202,7 @@ describe('latency: the hub', () => {
       }
     }
     record(task, 'hub ready', 'ready', samples);
-  });
+  }, TEST_TIMEOUT_MS);
 });
 
 /** initialize, initialized, tools/list as raw JSON-RPC, so the time is the hub's and not a client's. */
