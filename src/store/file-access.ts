@@ -212,6 +212,8 @@ export class FdFileAccess implements FileAccess {
   private async explain(err: unknown, at: string, rel: string): Promise<unknown> {
     const code = errorCode(err);
     if (code === 'ENOENT') return new ToolError('FILE_NOT_FOUND', `No file or directory exists at ${shown(rel)}.`);
+    // A socket cannot be opened (ENXIO): it is not a regular file either.
+    if (code === 'ENXIO') return notAFile(rel);
     if (code === 'ELOOP' || code === 'ENOTDIR') {
       const st = await fsp.lstat(at).catch(() => undefined);
       if (code === 'ELOOP' || st?.isSymbolicLink()) return swappedLink(rel);
