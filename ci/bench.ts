@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { TOOLS } from '../src/contract/index.js';
+import { benchSecurity } from './bench-security.js';
 import { benchStore } from './bench-store.js';
 
 const { values } = parseArgs({ options: { samples: { type: 'string', default: '400' }, target: { type: 'string', default: 'sim' } } });
@@ -216,6 +217,8 @@ async function main(): Promise<void> {
     fileURLToPath(new URL(`../reports/bench-${values.target}.json`, import.meta.url)),
     JSON.stringify({ target: values.target, samples: SAMPLES, date: new Date().toISOString(), rows, readyMs: readies, store }, null, 2),
   );
+  // In-process figures (sanitizer vs strip-ansi, path guard per call): reports/bench-security.json.
+  if (!theia) await benchSecurity();
 }
 
 await main();
