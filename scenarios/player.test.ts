@@ -289,5 +289,20 @@ describe('--record', () => {
     ]);
     expect(() => recordScenario(lines.join('\n'), { session: 'zzz' })).toThrow(/no session matches "zzz"; the log has: aaa \(one, 1 calls\), bbb \(two, 1 calls\)/);
     expect(() => recordScenario('{"type":"write"}\n')).toThrow(/no tool calls/);
+    expect(() => recordScenario('not json\n', { source: 'audit.ndjson' })).toThrow(/^audit\.ndjson:1: not a JSON line/);
+  });
+
+  it('says in the recording which arguments the log redacted or shortened', () => {
+    const call = { type: 'call', time: 't', session: 's', tool: 'openspace.terminal.send', code: 'OK', durationMs: 1 };
+    const ndjson = [
+      { ...call, args: { terminalId: 't', text: 'export TOKEN=[REDACTED:github_token]' } },
+      { ...call, tool: 'openspace.file.write', args: { path: 'big.txt', content: 'xxxx… [5000 characters]' } },
+    ].map((l) => JSON.stringify(l)).join('\n');
+    const { yaml, warnings } = recordScenario(ndjson);
+    expect(warnings).toEqual([
+      'step 1 (openspace.terminal.send) args.text was redacted in the log; the replay sends the redacted text',
+      'step 2 (openspace.file.write) args.content was shortened in the log; the replay sends the shortened text',
+    ]);
+    expect(yaml).toContain('# Note: step 1 (openspace.terminal.send) args.text was redacted in the log');
   });
 });
