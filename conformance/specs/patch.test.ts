@@ -23,32 +23,69 @@ async function read(path: string): Promise<{ content: string; version: string }>
   return { content, version };
 }
 
-/** A change made outside OpenSpace: straight to the simulated IDE's disk, or by a shell in Theia's terminal. */
+/** In Theia: put the keyboard focus in the editor the person sees (hidden tabs have editors too). */
+async function focusVisibleEditor(): Promise<void> {
+  await ctx.target.page!.evaluate(() => {
+    const editor = [...document.querySelectorAll<HTMLElement>('.monaco-editor')].find((e) => e.offsetParent !== null);
+    // Monaco takes keyboard input in an EditContext element where the browser has one, else in its textarea.
+    (editor?.querySelector<HTMLElement>('.native-edit-context') ?? editor?.querySelector<HTMLElement>('textarea'))?.focus();
+  });
+}
+
+/**
+ * A change made outside OpenSpace's store: straight to the simulated IDE's disk, or in Theia by a
+ * person who replaces the editor's text and saves (Theia writes the file itself).
+ */
 async function editOutside(t: TestContext, path: string, content: string): Promise<void> {
   const sim = ctx.target.sim;
   if (sim) {
     sim.workspace.fs.writeFileSync(`${sim.workspace.root}/${path}`, content);
     return;
   }
-  if (!ctx.target.page) t.skip('needs a way to change a file outside OpenSpace: the simulated IDE or Theia');
-  await ctx.agent.ok('openspace.terminal.create', { title: 'outside' }).catch(() => undefined);
-  const quoted = content.replaceAll("'", "'\\''");
-  await ctx.agent.ok('openspace.terminal.send', { terminalId: 'outside', text: `printf '%s' '${quoted}' > ${path}` });
+  const page = ctx.target.page;
+  if (!page) t.skip('needs a way to change a file outside OpenSpace: the simulated IDE or Theia');
+  await ctx.agent.ok('openspace.editor.open', { path });
+  await focusVisibleEditor();
+  await page!.keyboard.press('ControlOrMeta+a');
+  await page!.keyboard.type(content);
+  await page!.keyboard.press('ControlOrMeta+s');
   await eventually(async () => expect((await read(path)).content).toBe(content), 10_000);
 }
 
-/** A person types into the open editor of `path`, leaving unsaved changes. */
-async function personTypes(t: TestContext, path: string, text: string): Promise<void> {
+/**
+ * A person types into the open editor of `path`, leaving unsaved changes. In Theia, whose browser
+ * app saves 1 s after the last keystroke, they keep typing until the returned stop() is called.
+ */
+async function personTypes(t: TestContext, path: string, text: string): Promise<() => Promise<void>> {
+  let stop = async () => {};
   if (ctx.target.sim) {
     ctx.target.sim.editors.personEdits(path, text);
   } else if (ctx.target.page) {
+    const page = ctx.target.page;
     await ctx.agent.ok('openspace.editor.open', { path, line: 1 });
-    await ctx.target.page.locator('.monaco-editor textarea').first().focus();
-    await ctx.target.page.keyboard.type(text);
+    await focusVisibleEditor();
+    await page.keyboard.type(text);
+    let typing = true;
+    const keepTyping = (async () => {
+      while (typing) {
+        await page.keyboard.type('.');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    })();
+    stop = async () => {
+      typing = false;
+      await keepTyping;
+    };
   } else {
     t.skip('needs a person\'s edit: only the simulated IDE and Theia offer one');
   }
-  await eventually(async () => expect((await ctx.agent.ok('openspace.editor.read_file', { path })).isDirty).toBe(true));
+  try {
+    await eventually(async () => expect((await ctx.agent.ok('openspace.editor.read_file', { path })).isDirty).toBe(true));
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return stop;
 }
 
 describe('versions and patches', () => {
@@ -241,20 +278,28 @@ describe('open editors and a person\'s unsaved work', () => {
     const v1 = await write('patch/dirty.txt', 'saved\n');
     const v2 = await write('patch/dirty.txt', 'saved twice\n');
     await ctx.agent.ok('openspace.editor.open', { path: 'patch/dirty.txt' });
-    await personTypes(t, 'patch/dirty.txt', 'typed by a person ');
-    const buffer = (await ctx.agent.ok('openspace.editor.read_file', { path: 'patch/dirty.txt' })).content;
+    const stopTyping = await personTypes(t, 'patch/dirty.txt', 'typed by a person ');
+    try {
+      const append = [{ type: 'append', content: 'agent' }];
+      const refusals = [
+        await ctx.agent.fails('openspace.file.write', { path: 'patch/dirty.txt', content: 'agent\n' }, 'DIRTY_BUFFER'),
+        await ctx.agent.fails('openspace.file.patch', { path: 'patch/dirty.txt', baseVersion: v2, operations: append }, 'DIRTY_BUFFER'),
+        await ctx.agent.fails('openspace.file.restore', { path: 'patch/dirty.txt', version: v1 }, 'DIRTY_BUFFER'),
+      ];
+      for (const refused of refusals) expect(refused.error).toMatch(/force/);
+      expect(await read('patch/dirty.txt')).toEqual({ content: 'saved twice\n', version: v2 });
+      const buffer = (await ctx.agent.ok('openspace.editor.read_file', { path: 'patch/dirty.txt' })).content;
+      expect(buffer).toMatch(/typed by a person/);
+    } finally {
+      await stopTyping();
+    }
 
-    const append = [{ type: 'append', content: 'agent' }];
-    const refusals = [
-      await ctx.agent.fails('openspace.file.write', { path: 'patch/dirty.txt', content: 'agent\n' }, 'DIRTY_BUFFER'),
-      await ctx.agent.fails('openspace.file.patch', { path: 'patch/dirty.txt', baseVersion: v2, operations: append }, 'DIRTY_BUFFER'),
-      await ctx.agent.fails('openspace.file.restore', { path: 'patch/dirty.txt', version: v1 }, 'DIRTY_BUFFER'),
-    ];
-    for (const refused of refusals) expect(refused.error).toMatch(/force/);
-    expect(await read('patch/dirty.txt')).toEqual({ content: 'saved twice\n', version: v2 });
-    expect((await ctx.agent.ok('openspace.editor.read_file', { path: 'patch/dirty.txt' })).content).toBe(buffer);
-
-    const forced = await ctx.agent.ok('openspace.file.patch', { path: 'patch/dirty.txt', baseVersion: v2, operations: append, force: true });
+    const forced = await ctx.agent.ok('openspace.file.patch', {
+      path: 'patch/dirty.txt',
+      baseVersion: v2,
+      operations: [{ type: 'append', content: 'agent' }],
+      force: true,
+    });
     expect((await read('patch/dirty.txt')).version).toBe(forced.version);
     await eventually(async () => {
       expect(await ctx.agent.ok('openspace.editor.read_file', { path: 'patch/dirty.txt' })).toMatchObject({ content: 'saved twice\nagent\n', isDirty: false });
