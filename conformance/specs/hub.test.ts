@@ -58,7 +58,7 @@ describe('FR-3.8 GET /openspace/instructions', () => {
 describe('hub endpoints', () => {
   it('reports health with the connected IDE and the tool count', async () => {
     const health = (await (await fetch(`${ctx.target.origin}/openspace/health`, { headers: ctx.target.headers })).json()) as { sessions: number };
-    expect(health).toMatchObject({ status: 'ok', bridge: { connected: true }, tools: 20 });
+    expect(health).toMatchObject({ status: 'ok', bridge: { connected: true }, tools: TOOLS.length });
     expect(health.sessions).toBeGreaterThanOrEqual(1);
   });
 
