@@ -17,6 +17,7 @@ import { connect } from './connection.js';
 import { loadScenario, parseScenario, ScenarioFileError, type Scenario } from './format.js';
 import { playScenarios, type ScenarioOutcome } from './player.js';
 import { recordScenario } from './record.js';
+import { reportBasename, scenarioReport } from './report.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SCENARIOS = fileURLToPath(new URL('.', import.meta.url));
@@ -304,5 +305,39 @@ describe('--record', () => {
       'step 2 (openspace.file.write) args.content was shortened in the log; the replay sends the shortened text',
     ]);
     expect(yaml).toContain('# Note: step 1 (openspace.terminal.send) args.text was redacted in the log');
+  });
+});
+
+describe('the run report', () => {
+  const outcome: ScenarioOutcome = {
+    file: 'scenarios/x.yaml',
+    name: 'x',
+    covers: ['T1'],
+    status: 'pass',
+    durationMs: 12,
+    steps: [
+      { index: 1, name: 'open', kind: 'tool', tool: 'openspace.editor.open', status: 'pass', durationMs: 5, calls: [{ tool: 'openspace.editor.open', durationMs: 150 }] },
+      { index: 2, name: 'prompt', kind: 'instructions', tool: 'GET /openspace/instructions', status: 'pass', durationMs: 2, calls: [{ tool: 'GET /openspace/instructions', durationMs: 2 }] },
+    ],
+  };
+
+  it('has one test per scenario with its steps, and no latency budgets unless asked', () => {
+    const report = scenarioReport([outcome], 'sim', new Date(0), new Date(20));
+    expect(report).toMatchObject({ kind: 'scenario', target: 'sim', latency: [], summary: { total: 1, passed: 1, budgetBreaches: 0 } });
+    expect(report.tests[0]).toMatchObject({ name: 'x [T1]', file: 'scenarios/x.yaml', steps: [{ name: '1. open', tool: 'openspace.editor.open' }, { name: '2. prompt' }] });
+  });
+
+  it('with --budgets, a call over its budget is a breach', () => {
+    const report = scenarioReport([outcome], 'sim', new Date(0), new Date(20), { budgets: true });
+    expect(report.latency.map((l) => [l.tool, l.budgetMs, l.withinBudget])).toEqual([
+      ['openspace.editor.open', 100, false],
+      ['GET /openspace/instructions', 50, true],
+    ]);
+    expect(report.summary.budgetBreaches).toBe(1);
+  });
+
+  it('names report files after the target', () => {
+    expect(reportBasename('sim')).toBe('scenarios-sim');
+    expect(reportBasename('http://127.0.0.1:3200/mcp')).toBe('scenarios-127.0.0.1-3200-mcp');
   });
 });
