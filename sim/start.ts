@@ -89,6 +89,7 @@ export async function startSimHub(options: SimHubOptions & { loadDelayMs?: numbe
     async close() {
       await server.close();
       sim.dispose();
+      await sim.ide.files.dispose(); // the store's last snapshots are kept before the workspace may be removed
       await sim.ide.audit.flush();
     },
   };

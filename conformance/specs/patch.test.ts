@@ -25,11 +25,11 @@ async function read(path: string): Promise<{ content: string; version: string }>
 
 /** In Theia: put the keyboard focus in the editor the person sees (hidden tabs have editors too). */
 async function focusVisibleEditor(): Promise<void> {
-  await ctx.target.page!.evaluate(() => {
-    const editor = [...document.querySelectorAll<HTMLElement>('.monaco-editor')].find((e) => e.offsetParent !== null);
-    // Monaco takes keyboard input in an EditContext element where the browser has one, else in its textarea.
-    (editor?.querySelector<HTMLElement>('.native-edit-context') ?? editor?.querySelector<HTMLElement>('textarea'))?.focus();
-  });
+  // Monaco takes keyboard input in an EditContext element where the browser has one, else in its textarea.
+  await ctx.target.page!.evaluate(`(() => {
+    const editor = [...document.querySelectorAll('.monaco-editor')].find((e) => e.offsetParent !== null);
+    (editor?.querySelector('.native-edit-context') ?? editor?.querySelector('textarea'))?.focus();
+  })()`);
 }
 
 /**

@@ -32,7 +32,12 @@ async function diskEnv(): Promise<Env> {
   nodeFs.mkdirSync(outside);
   const audit: AuditEntry[] = [];
   const open = () => WorkspaceFiles.create({ fs: nodeFs, root, kind: 'disk', audit: { record: (e) => audit.push(e) } });
-  return { root, outside, fs: nodeFs, p: nodePath, audit, files: await open(), open, cleanup: () => rm(base, { recursive: true, force: true }) };
+  const files = await open();
+  const cleanup = async () => {
+    await files.dispose(); // snapshots of the last writes may still be being kept
+    await rm(base, { recursive: true, force: true });
+  };
+  return { root, outside, fs: nodeFs, p: nodePath, audit, files, open, cleanup };
 }
 
 async function memoryEnv(): Promise<Env> {
@@ -392,6 +397,7 @@ describe('open what was validated (disk)', () => {
     expect(outcomes.get('write ok')).toBeGreaterThan(0);
     expect([...outcomes.keys()].some((k) => k.endsWith('PATH_OUTSIDE_WORKSPACE'))).toBe(true);
     expect(swapped).toBeGreaterThan(100);
+    await env.files.store.idle();
     const leftovers = nodeFs.readdirSync(env.root, { recursive: true }).map(String).filter((f) => TEMP_FILE.test(nodePath.basename(f)));
     expect(leftovers).toEqual([]);
     console.log(`race: ${ITERATIONS * 2} reads and ${ITERATIONS * 2} writes during ${swapped} link swaps:`, JSON.stringify(Object.fromEntries(outcomes)));

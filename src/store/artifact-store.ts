@@ -30,6 +30,8 @@ import { TEMP_FILE, type DirHandle, type ExistingFile, type FileAccess } from '.
 export const SNAPSHOT_DIR = '.openspace/snapshots';
 /** Directories the store has made temporary files in, one per line; cleaned at start. */
 export const WRITE_DIRS_FILE = '.openspace/write-dirs';
+/** Queue keys of a file's snapshot work: apart from its writes, so a write does not wait for the last one's snapshots. */
+const SNAPSHOT_QUEUE = '\0snapshots:';
 
 /** Largest file the store reads whole (for a version, a patch, a snapshot). */
 export const MAX_STORE_BYTES = 50 * 1024 * 1024;
@@ -148,12 +150,13 @@ export class ArtifactStore {
     void this.startWatcher().then((w) => w.add(abs), () => undefined);
   }
 
-  /** Stop watching. */
+  /** Stop watching, and let the writes and snapshots under way finish. */
   async close(): Promise<void> {
     this.closed = true;
     const watcher = this.watcher;
     this.watcher = undefined;
     if (watcher) await (await watcher).close();
+    await this.idle();
   }
 
   /** Read a file (undefined when it does not exist), following no link. */
@@ -174,12 +177,22 @@ export class ArtifactStore {
     }
   }
 
-  /** Write through the file's queue: check the base version, produce, replace atomically, snapshot, audit. */
-  write(request: WriteRequest): Promise<WriteResult> {
-    return this.enqueue(request.rel, () => this.writeNow(request));
+  /**
+   * Write through the file's queue: check the base version, produce, replace atomically, audit. The
+   * answer comes once the file is replaced; its snapshots are kept afterwards in the file's snapshot
+   * queue (in write order), which listings and restores wait for, so the next write does not.
+   */
+  async write(request: WriteRequest): Promise<WriteResult> {
+    const written = await this.enqueue(request.rel, async () => {
+      const done = await this.writeNow(request);
+      // Queued before the next write of the file can run, so snapshots keep the order of the writes.
+      void this.enqueue(`${SNAPSHOT_QUEUE}${request.rel}`, done.keep);
+      return done;
+    });
+    return written.result;
   }
 
-  /** Run `task` when every earlier task on the file has finished. */
+  /** Run `task` when every earlier task on the same key has finished. */
   private enqueue<T>(rel: string, task: () => Promise<T>): Promise<T> {
     const key = this.fold(rel);
     const previous = this.queues.get(key) ?? Promise.resolve();
@@ -192,13 +205,22 @@ export class ArtifactStore {
     return run;
   }
 
+  /** Resolves when every write and snapshot queued so far has finished. */
+  async idle(): Promise<void> {
+    while (this.queues.size > 0) await Promise.all([...this.queues.values()]);
+  }
+
   /** The kept versions of a file, newest first. */
   async snapshots(rel: string): Promise<SnapshotInfo[]> {
-    return (await this.index(rel)).entries.map((e) => ({ ...e }));
+    return this.enqueue(`${SNAPSHOT_QUEUE}${rel}`, async () => (await this.index(rel)).entries.map((e) => ({ ...e })));
   }
 
   /** The bytes of a kept version; SNAPSHOT_NOT_FOUND when the ring does not have it. */
-  async snapshotContent(rel: string, display: string, version: string): Promise<Uint8Array> {
+  snapshotContent(rel: string, display: string, version: string): Promise<Uint8Array> {
+    return this.enqueue(`${SNAPSHOT_QUEUE}${rel}`, () => this.snapshotContentNow(rel, display, version));
+  }
+
+  private async snapshotContentNow(rel: string, display: string, version: string): Promise<Uint8Array> {
     const index = await this.index(rel);
     const missing = () =>
       new ToolError(
@@ -219,7 +241,7 @@ export class ArtifactStore {
 
   // ---------------------------------------------------------------------------------------------
 
-  private async writeNow(request: WriteRequest): Promise<WriteResult> {
+  private async writeNow(request: WriteRequest): Promise<{ result: WriteResult; keep: () => Promise<void> }> {
     const { dir: dirRel, name } = split(request.rel);
     const dir = await this.access.openDir(dirRel, { create: !request.mustExist });
     let current: ExistingFile | undefined;
@@ -242,12 +264,13 @@ export class ArtifactStore {
     const { tool, session, client } = request.writer;
     this.track(request.rel, request.display, version);
     this.audit?.record({ type: 'write', time, path: request.display, version, bytes: data.length, sha256: hash, session, client, tool });
-    await this.keepSnapshots(request, current, { version, time, bytes: data.length, source: tool, session, client }, data).catch((err: unknown) => {
-      // The write itself succeeded; a snapshot that could not be kept must not turn it into a failure.
-      if (!this.warned) process.stderr.write(`openspace: could not keep a snapshot of ${request.display}: ${(err as Error).message}\n`);
-      this.warned = true;
-    });
-    return { version, bytes: data.length, created: current === undefined, data };
+    const keep = () =>
+      this.keepSnapshots(request, current, { version, time, bytes: data.length, source: tool, session, client }, data).catch((err: unknown) => {
+        // The write itself succeeded; a snapshot that could not be kept must not turn it into a failure.
+        if (!this.warned) process.stderr.write(`openspace: could not keep a snapshot of ${request.display}: ${(err as Error).message}\n`);
+        this.warned = true;
+      });
+    return { result: { version, bytes: data.length, created: current === undefined, data }, keep };
   }
 
   private startWatcher(): Promise<FSWatcher> {
@@ -266,26 +289,30 @@ export class ArtifactStore {
     const rel = nodePath.relative(this.watchRoot!, abs).split(nodePath.sep).join('/');
     const entry = this.tracked.get(this.fold(rel));
     if (!entry || this.closed) return;
-    await this.enqueue(rel, async () => {
-      const file = await this.read(rel).catch(() => undefined);
-      if (!file || file.version === entry.version) return;
-      entry.version = file.version;
-      const time = new Date().toISOString();
-      const change = { rel, display: entry.display, data: file.data, version: file.version };
-      await this.keepSnapshots(
+    const file = await this.enqueue(rel, async () => {
+      const seen = await this.read(rel).catch(() => undefined);
+      if (!seen || seen.version === entry.version) return undefined;
+      entry.version = seen.version;
+      return seen;
+    }).catch(() => undefined);
+    if (!file) return;
+    const time = new Date().toISOString();
+    await this.enqueue(`${SNAPSHOT_QUEUE}${rel}`, () =>
+      this.keepSnapshots(
         { rel, display: entry.display, writer: { tool: 'outside' }, produce: () => file.data },
         undefined,
         { version: file.version, time, bytes: file.data.length, source: 'outside' },
         file.data,
-      ).catch(() => undefined);
-      for (const listener of [...this.outsideListeners]) {
-        try {
-          listener(change);
-        } catch {
-          // a listener's failure is its own
-        }
+      ),
+    ).catch(() => undefined);
+    const change = { rel, display: entry.display, data: file.data, version: file.version };
+    for (const listener of [...this.outsideListeners]) {
+      try {
+        listener(change);
+      } catch {
+        // a listener's failure is its own
       }
-    }).catch(() => undefined);
+    }
   }
 
   private snapshotDir(rel: string): string {

@@ -72,7 +72,7 @@ function killedWriter(root: string, killAfterMs: number): Promise<void> {
 }
 
 describe('crash safety', () => {
-  it(`a writer killed with SIGKILL at random moments (${TRIALS} trials): always the old or the new content, no temporary file after the next start`, { timeout: 120_000 }, async () => {
+  it(`a writer killed with SIGKILL at random moments (${TRIALS} trials): always the old or the new content, no temporary file after the next start`, { timeout: 300_000 }, async () => {
     const old = Buffer.from('A'.repeat(SIZE - 1) + '\n');
     const fresh = Buffer.from('B'.repeat(SIZE - 1) + '\n');
     const seen = { old: 0, new: 0, leftovers: 0 };

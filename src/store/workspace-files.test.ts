@@ -39,12 +39,13 @@ async function diskEnv(): Promise<Env> {
   // Ignore rules above the workspace must not count (the memfs twin has none).
   nodeFs.writeFileSync(nodePath.join(base, '.gitignore'), 'docs/\nunicode.txt\n*.ts\n');
   const abs = (rel: string) => nodePath.join(root, ...rel.split('/'));
+  const files = await WorkspaceFiles.create({ fs: nodeFs, root, kind: 'disk' });
   return {
     kind: 'disk',
     root,
     outside,
     p: nodePath,
-    files: await WorkspaceFiles.create({ fs: nodeFs, root, kind: 'disk' }),
+    files,
     write: (rel, c) => {
       nodeFs.mkdirSync(nodePath.dirname(abs(rel)), { recursive: true });
       nodeFs.writeFileSync(abs(rel), c);
@@ -58,7 +59,11 @@ async function diskEnv(): Promise<Env> {
     names: (rel) => nodeFs.readdirSync(abs(rel)).sort(),
     lstat: (rel) => nodeFs.lstatSync(abs(rel)),
     exists: (p) => nodeFs.existsSync(p),
-    cleanup: () => rm(base, { recursive: true, force: true }),
+    // Snapshots of the last writes may still be being kept: let them finish before removing the directory.
+    cleanup: async () => {
+      await files.dispose();
+      await rm(base, { recursive: true, force: true });
+    },
   };
 }
 
