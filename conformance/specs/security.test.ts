@@ -284,6 +284,13 @@ describe('adversarial paths through the MCP tools (conformance/fixtures/adversar
   });
 });
 
+/**
+ * On Theia, terminals run the person's interactive shell, whose startup files may take long (a stale
+ * pyenv lock made bash wait 60 s on the machine these ran on); what is checked here does not depend
+ * on the shell, so a plain /bin/sh is used there.
+ */
+const plainShell = (): { shellPath?: string } => (ctx.target.page ? { shellPath: '/bin/sh' } : {});
+
 /** Read a terminal from `since` until a line equals `last`; returns the lines. */
 async function readUntil(terminalId: string, since: number, last: string, timeoutMs = 20_000): Promise<string[]> {
   return eventually(async () => {
@@ -293,15 +300,19 @@ async function readUntil(terminalId: string, since: number, last: string, timeou
   }, timeoutMs, 100);
 }
 
-/** Quote text for a printf format (bash and the scripted shell): controls as \xHH. */
-function printfFormat(text: string): string {
+/**
+ * Quote text for a printf format: controls as \xHH for the simulated IDE's scripted shell, as \NNN
+ * (octal) for real shells (dash's printf has no \x).
+ */
+function printfFormat(text: string, scripted: boolean): string {
+  const code = (c: number) => (scripted ? `\\x${c.toString(16).padStart(2, '0')}` : `\\${c.toString(8).padStart(3, '0')}`);
   let out = '';
   for (const ch of text) {
     const c = ch.codePointAt(0)!;
-    if (ch === "'") out += '\\x27';
+    if (ch === "'") out += code(c);
     else if (ch === '\\') out += '\\\\';
     else if (ch === '%') out += '%%';
-    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`;
+    else if (c < 0x20 || c === 0x7f) out += code(c);
     else if (c > 0x7e) throw new Error(`printf vectors are ASCII only: ${JSON.stringify(text)}`);
     else out += ch;
   }
@@ -314,7 +325,7 @@ describe('adversarial terminal output (conformance/fixtures/adversarial/escapes.
   const end = (id: string) => `==E:${id}==`;
 
   beforeAll(async () => {
-    const { terminalId } = await agent().ok('openspace.terminal.create', { title: 'adv escapes' });
+    const { terminalId } = await agent().ok('openspace.terminal.create', { title: 'adv escapes', ...plainShell() });
     await agent().ok('openspace.file.write', { path: 'adv-esc/end.txt', content: '\x18\n' });
     const collect = (lines: string[], ids: string[]) => {
       for (const id of ids) {
@@ -344,7 +355,8 @@ describe('adversarial terminal output (conformance/fixtures/adversarial/escapes.
 
     // Printed by printf.
     const printed = escapes.filter((v) => v.via === 'printf');
-    const line = printed.map((v) => `echo ${start(v.id)}; printf ${printfFormat(materialize(v.input!))}; cat adv-esc/end.txt; echo ${end(v.id)}`).join('; ');
+    const scripted = ctx.target.sim?.terminalBackend === 'scripted';
+    const line = printed.map((v) => `echo ${start(v.id)}; printf ${printfFormat(materialize(v.input!), scripted)}; cat adv-esc/end.txt; echo ${end(v.id)}`).join('; ');
     sent = await agent().ok('openspace.terminal.send', { terminalId, text: line });
     collect(await readUntil(terminalId, sent.cursor, end(printed.at(-1)!.id)), printed.map((v) => v.id));
 
@@ -389,7 +401,7 @@ describe('dangerous commands through terminal.send (src/security/corpus, shell.j
   }
 
   beforeAll(async () => {
-    ({ terminalId } = await agent().ok('openspace.terminal.create', { title: 'adv shell' }));
+    ({ terminalId } = await agent().ok('openspace.terminal.create', { title: 'adv shell', ...plainShell() }));
     quiet = await settle();
   });
 
