@@ -17,7 +17,6 @@ import { createInterface } from 'node:readline';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch/posix.js';
 import type { Disposable, FileStat, SearchOptions, WorkspacePort, WriteOptions } from '../commands/port.js';
-import { splitLines } from '../commands/text.js';
 import type { FileInfo, PatchOperation, SearchMatch, SnapshotInfo } from '../contract/index.js';
 import { ToolError } from '../contract/result.js';
 import type { AuditSink } from '../security/audit-log.js';
@@ -120,6 +119,13 @@ function compareExplorer(a: Entry, b: Entry): number {
 function errorCode(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
+}
+
+/** Lines as editors count them (and file.read's totalLines): a final line break does not start another line. */
+function countLines(text: string): number {
+  let breaks = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) breaks++;
+  return text === '' || text.endsWith('\n') ? breaks : breaks + 1;
 }
 
 function writerOf(options: WriteOptions, tool: string): Writer {
@@ -338,7 +344,7 @@ export class WorkspaceFiles implements WorkspacePort {
         throw this.writeError(err, path);
       });
     this.fireWritten(resolved.relative, text);
-    return { version: result.version, bytes: result.bytes, totalLines: splitLines(text).length };
+    return { version: result.version, bytes: result.bytes, totalLines: countLines(text) };
   }
 
   async snapshots(path: string): Promise<{ currentVersion: string | null; snapshots: SnapshotInfo[] }> {
