@@ -13,6 +13,8 @@
  * - Snapshots: the last 20 versions per file under `.openspace/snapshots/<key>/` (one file per
  *   version, named by it, and index.json, newest first). Before a write, content on disk that the
  *   ring does not have as its newest entry (the original, or an edit made outside) is kept too.
+ *   They are kept once the write has answered, in a queue of their own per file (in write order);
+ *   listing and restoring wait for it, the next write does not; close() lets it finish.
  * - Audit: one `{type:'write'}` line per write (path, version, bytes, sha256, session, client, tool).
  * - Outside edits: with `watchRoot`, a chokidar watcher follows the files the store has read or
  *   written (up to MAX_WATCHED); when one changes on disk and its hash differs from the version the
