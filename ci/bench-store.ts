@@ -81,7 +81,7 @@ async function freePort(): Promise<number> {
 }
 
 /** The bundled simulated IDE on a temporary directory, consent given, no per-turn limit. */
-async function startDiskHub(): Promise<{ hub: { mcpUrl: string; token: string }; stop(): void }> {
+async function startDiskHub(): Promise<{ hub: { mcpUrl: string; token: string }; stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'openspace-bench-store-'));
   const port = await freePort();
   const token = randomBytes(32).toString('base64url');
@@ -104,9 +104,11 @@ async function startDiskHub(): Promise<{ hub: { mcpUrl: string; token: string };
   }
   return {
     hub,
-    stop() {
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill();
-      rmSync(dir, { recursive: true, force: true });
+      await exited;
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }
@@ -184,6 +186,6 @@ export async function benchStore(options: StoreBenchOptions = {}): Promise<Store
     );
     return result;
   } finally {
-    started?.stop();
+    await started?.stop();
   }
 }
