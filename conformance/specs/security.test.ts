@@ -411,7 +411,7 @@ describe('dangerous commands through terminal.send (src/security/corpus, shell.j
       last = now;
       expect(same && read.partial !== '').toBe(true);
       return { cursor: read.cursor as number, partial: read.partial as string };
-    }, 10_000, 150);
+    }, 10_000, 60);
   }
 
   beforeAll(async () => {
