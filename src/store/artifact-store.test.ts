@@ -352,7 +352,7 @@ describe('open what was validated (disk)', () => {
     const outcomes = new Map<string, number>();
     const count = (key: string) => outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
     let escapes = 0;
-    const ITERATIONS = 1200;
+    const ITERATIONS = 1000;
     // A refusal or an error from a file system changing underneath is fine; only an escape is not.
     const outcome = (err: unknown) => {
       if (err instanceof ToolError) return err.code;

@@ -16,7 +16,7 @@ import { TEMP_FILE } from './file-access.js';
 import { WorkspaceFiles } from './workspace-files.js';
 
 const TRIALS = 200;
-const LANES = 3;
+const LANES = 2;
 const SIZE = 2 * 1024 * 1024;
 
 const WRITER = `
