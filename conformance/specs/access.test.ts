@@ -68,7 +68,7 @@ describe('transport: Host header (DNS rebinding)', () => {
 
 describe('transport: Origin header (cross-site requests)', () => {
   it.each(vectors.origin.map((v) => [v.value ?? '(absent)', v] as const))('Origin %s', async (_name, vector) => {
-    const origin = vector.value === null ? {} : { origin: fill(vector.value) };
+    const origin: Record<string, string> = vector.value === null ? {} : { origin: fill(vector.value) };
     const got = await statuses({ ...authOf(), host: ownHost(), ...origin });
     if (vector.allow) for (const status of got) expect(status, vector.why).toBeLessThan(300);
     else expect(got, vector.why).toEqual([403, 403]);
@@ -76,9 +76,9 @@ describe('transport: Origin header (cross-site requests)', () => {
 });
 
 describe('transport: access token', () => {
-  it.each(vectors.authorization.map((v) => [v.value ?? '(absent)', v] as const))('Authorization %s', async (_name, vector, t) => {
+  it.for(vectors.authorization.map((v) => [v.value ?? '(absent)', v] as const))('Authorization %s', async ([, vector], t) => {
     if (!ctx.target.token) t.skip('the hub runs with --no-auth');
-    const auth = vector.value === null ? {} : { authorization: fill(vector.value) };
+    const auth: Record<string, string> = vector.value === null ? {} : { authorization: fill(vector.value) };
     const got = await statuses({ host: ownHost(), ...auth });
     if (vector.allow) for (const status of got) expect(status, vector.why).toBeLessThan(300);
     else expect(got, vector.why).toEqual([401, 401]);
@@ -86,7 +86,7 @@ describe('transport: access token', () => {
 
   it('takes the token as ?access_token= on GET /openspace/instructions only', async (t) => {
     if (!ctx.target.token) t.skip('the hub runs with --no-auth');
-    const token = encodeURIComponent(ctx.target.token);
+    const token = encodeURIComponent(ctx.target.token ?? '');
     expect(await send(`/openspace/instructions?access_token=${token}`, { host: ownHost() })).toBe(200);
     expect(await send(`/openspace/instructions?access_token=wrong`, { host: ownHost() })).toBe(401);
     expect(await send(`/openspace/health?access_token=${token}`, { host: ownHost() })).toBe(401);
