@@ -140,7 +140,8 @@ export function renderHtml(report: RunReport): string {
       const steps = t.steps?.length
         ? `<details><summary>${t.steps.length} steps</summary><table>${t.steps.map((st) => `<tr><td>${statusCell(st.status)}</td><td>${esc(st.name)}</td><td><code>${esc(st.tool ?? '')}</code></td><td class="n">${ms(st.durationMs)} ms</td><td>${esc(headline(st.error))}</td></tr>`).join('')}</table></details>`
         : '';
-      return `<tr class="${t.status === 'fail' ? 'bad' : ''}"><td>${statusCell(t.status)}</td><td>${esc(t.name)}${steps}</td><td><code>${esc(groupKey(t))}</code></td><td class="n">${ms(t.durationMs)} ms</td></tr>`;
+      const note = t.status === 'skip' && t.error ? `<div class="muted">${esc(headline(t.error))}</div>` : '';
+      return `<tr class="${t.status === 'fail' ? 'bad' : ''}"><td>${statusCell(t.status)}</td><td>${esc(t.name)}${note}${steps}</td><td><code>${esc(groupKey(t))}</code></td><td class="n">${ms(t.durationMs)} ms</td></tr>`;
     })
     .join('\n');
   const meta = Object.entries(report.meta ?? {})
@@ -155,7 +156,7 @@ export function renderHtml(report: RunReport): string {
 <div class="cards">
 <div class="card"><b>${s.total}</b>tests</div><div class="card"><b class="ok">${s.passed}</b>passed</div>
 <div class="card"><b class="${s.failed ? 'bad-t' : ''}">${s.failed}</b>failed</div><div class="card"><b>${s.skipped}</b>skipped</div>
-<div class="card"><b class="${s.budgetBreaches ? 'bad-t' : ''}">${report.latency.length - s.budgetBreaches}/${report.latency.length}</b>budgets met</div>
+${report.latency.length ? `<div class="card"><b class="${s.budgetBreaches ? 'bad-t' : ''}">${report.latency.length - s.budgetBreaches}/${report.latency.length}</b>budgets met</div>` : ''}
 </div>
 ${failures.length || s.budgetBreaches ? `<h2>Failures</h2>\n${failureList}${report.latency.filter((l) => !l.withinBudget).map((l) => `<details open><summary><b>${esc(l.tool)}</b> over its ${l.budget} budget of ${l.budgetMs} ms — p50 ${ms(l.p50)}, p95 ${ms(l.p95)}, p99 ${ms(l.p99)} ms</summary></details>`).join('\n')}` : ''}
 <h2>Per tool</h2>
