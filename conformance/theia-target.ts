@@ -3,12 +3,12 @@
  * fixture workspace, and a headless Chromium window showing it (agent tools need a window: the
  * CommandBridge lives in the frontend). Build it first with `npm run theia:build`.
  */
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTheia } from '../ci/theia.js';
-import { readLockFile } from '../src/hub/auth.js';
+import { lockDir, readLockFile } from '../src/hub/auth.js';
 import { AGENT_CONSENT_SETTING, CONSENT_VERSION } from '../src/security/consent.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -58,12 +58,23 @@ export async function startTheiaTarget(fixture: string, options: TheiaTargetOpti
   const config = await mkdtemp(join(tmpdir(), 'openspace-theia-config-'));
   await cp(fixture, workspace, { recursive: true });
   await writeFile(join(config, 'settings.json'), JSON.stringify(options.userSettings ?? { [AGENT_CONSENT_SETTING]: CONSENT_VERSION }, null, 2));
+  // The IDE's shells start in a home of their own: this machine's ~/.bashrc (pyenv init, say) would
+  // make every terminal's start depend on it, and a shell killed mid-start can leave its locks behind.
+  const home = join(config, 'home');
+  await mkdir(home);
   const { child, origin: listening } = startTheia(workspace, 0, 'pipe', {
+    HOME: home,
+    OPENSPACE_LOCK_DIR: lockDir(),
     THEIA_CONFIG_DIR: config,
     OPENSPACE_MAX_CALLS_PER_TURN: String(options.maxCallsPerTurn ?? 0),
     ...(options.sessionIdleMs !== undefined && { OPENSPACE_SESSION_IDLE_MS: String(options.sessionIdleMs) }),
   });
-  const origin = await listening;
+  // Drain the backend's stderr (a full pipe would block it); keep its tail for a failure's message.
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const origin = await listening.catch((err: Error) => {
+    throw new Error(`${err.message}\n${stderr}`);
+  });
   const token = (await readLockFile(Number(new URL(origin).port), 10_000))?.authToken;
   const browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });

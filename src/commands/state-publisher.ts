@@ -9,17 +9,21 @@ export function snapshotOf(ide: IdePort): PaneStateSnapshot {
 /**
  * Publishes the layout to the hub on every change, at most once per interval (FR-3.7.3): the first
  * change goes out at once, later ones within the interval are folded into one trailing publish of
- * the state as it is then, so the last change is always delivered.
+ * the state as it is then, so the last change is always delivered. `schedule` decides when a
+ * publish due runs: soon after (a microtask, the default), or, in a window, when its main thread is
+ * idle, so that measuring the layout never lands inside the work of a command.
  */
 export class StatePublisher implements Disposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private pending = false;
+  private disposed = false;
   private readonly subscription: Disposable;
 
   constructor(
     private readonly ide: IdePort,
     private readonly publish: (snapshot: PaneStateSnapshot) => unknown,
     private readonly intervalMs = 1000,
+    private readonly schedule: (run: () => void) => void = (run) => queueMicrotask(run),
   ) {
     this.subscription = ide.shell.onLayoutChanged(() => this.changed());
     this.changed();
@@ -35,11 +39,14 @@ export class StatePublisher implements Disposable {
 
   private emit(): void {
     this.timer = setTimeout(() => this.tick(), this.intervalMs);
-    Promise.resolve()
-      .then(() => this.publish(snapshotOf(this.ide)))
-      .catch(() => {
-        // The hub being away is not the IDE's problem; the next change publishes again.
-      });
+    this.schedule(() => {
+      if (this.disposed) return;
+      Promise.resolve()
+        .then(() => this.publish(snapshotOf(this.ide)))
+        .catch(() => {
+          // The hub being away is not the IDE's problem; the next change publishes again.
+        });
+    });
   }
 
   private tick(): void {
@@ -50,6 +57,7 @@ export class StatePublisher implements Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.subscription.dispose();
     clearTimeout(this.timer);
     this.timer = undefined;

@@ -133,7 +133,9 @@ export class BridgeContribution implements FrontendApplicationContribution {
 
   onDidInitializeLayout(): void {
     void this.register();
-    this.publisher = new StatePublisher(this.ide, (snapshot) => this.backend.publishState(snapshot));
+    // Measuring the layout forces one; it waits for the window to be idle (at most 500 ms), after the command.
+    const whenIdle = (run: () => void) => void requestIdleCallback(run, { timeout: 500 });
+    this.publisher = new StatePublisher(this.ide, (snapshot) => this.backend.publishState(snapshot), 1000, whenIdle);
   }
 
   onStop(): void {

@@ -186,18 +186,22 @@ export class TheiaEditorPort implements EditorPort {
   private stateOf(widget: EditorWidget): EditorState {
     const editor = widget.editor;
     const path = this.ids.pathOf(editor.uri);
-    const visible = MonacoEditor.get(widget)?.getControl().getVisibleRanges()[0];
-    const selection = editor.selection;
+    const control = MonacoEditor.get(widget)?.getControl();
+    const visible = control?.getVisibleRanges()[0];
+    // An editor in a background tab may have no view state yet: Monaco answers null for its position
+    // and selection (Theia's own cursor getter then throws); it starts at the top, as it will show.
+    const position = control?.getPosition() ?? { lineNumber: 1, column: 1 };
+    const selection = control?.getSelection() ?? { startLineNumber: position.lineNumber, startColumn: position.column, endLineNumber: position.lineNumber, endColumn: position.column };
     const lines = editor.document.lineCount;
     return {
       path,
       editorId: widget.id,
       paneId: this.shell.paneOf(widget) ?? '',
       lineCount: lines,
-      cursor: { line: editor.cursor.line + 1, column: editor.cursor.character + 1 },
+      cursor: { line: position.lineNumber, column: position.column },
       selection: {
-        start: { line: selection.start.line + 1, column: selection.start.character + 1 },
-        end: { line: selection.end.line + 1, column: selection.end.character + 1 },
+        start: { line: selection.startLineNumber, column: selection.startColumn },
+        end: { line: selection.endLineNumber, column: selection.endColumn },
       },
       visibleRange: visible ? { startLine: visible.startLineNumber, endLine: visible.endLineNumber } : { startLine: 1, endLine: Math.min(lines, 1) },
       isDirty: editor.document.dirty,
