@@ -97,8 +97,10 @@ export class TheiaShellPort implements ShellPort {
   /**
    * Add or move a widget according to a placement: into the target pane, or into a new pane split
    * off it ('vertical' → to the right, 'horizontal' → below). Already shown and no split: just activate.
+   * With `settle: false` it resolves once the widget is in its pane and the panels have their new
+   * sizes (a collapsed bottom panel expands over a few timer ticks), while the widget takes the focus.
    */
-  async place(widget: Widget, defaultArea: PaneArea, placement: Placement): Promise<void> {
+  async place(widget: Widget, defaultArea: PaneArea, placement: Placement, { settle = true } = {}): Promise<void> {
     const target = placement.targetPaneId !== undefined ? this.requirePane(placement.targetPaneId) : undefined;
     const area = target?.area ?? placement.area ?? defaultArea;
     const ref = target?.current ?? target?.widgets[0] ?? (area === 'main' ? this.currentIn('main') : undefined);
@@ -109,7 +111,8 @@ export class TheiaShellPort implements ShellPort {
     }
     const mode = placement.splitDirection === 'vertical' ? 'split-right' : placement.splitDirection === 'horizontal' ? 'split-bottom' : 'tab-after';
     await this.shell.addWidget(widget, { area, mode, ref: ref && ref !== widget ? ref : undefined });
-    await this.shell.activateWidget(widget.id);
+    const activated = this.shell.activateWidget(widget.id);
+    await (settle ? activated : this.shell.pendingUpdates);
   }
 
   async closeContent(contentId: string): Promise<void> {

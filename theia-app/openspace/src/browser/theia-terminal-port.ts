@@ -45,7 +45,8 @@ export class TheiaTerminalPort implements TerminalPort {
     });
     this.capture(widget, options.cwd).cwd = options.cwd;
     await widget.start();
-    await this.shell.place(widget, 'bottom', { area: 'bottom' });
+    // The agent gets the terminal once its shell runs and its tab is there; the panel finishes showing it.
+    await this.shell.place(widget, 'bottom', { area: 'bottom' }, { settle: false });
     this.lastActive = options.terminalId;
     return this.info(this.captured.get(options.terminalId)!);
   }
