@@ -41,7 +41,9 @@ const SETTLE_MS = 50;
 async function settle(): Promise<void> {
   const page = ctx.target.page;
   if (page) {
-    await page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => resolve(), { timeout: 1000 })));
+    // Runs in the window (this file is typed for Node, without the DOM's globals).
+    type IdleWindow = { requestIdleCallback(run: () => void, options: { timeout: number }): number };
+    await page.evaluate(() => new Promise<void>((resolve) => (globalThis as unknown as IdleWindow).requestIdleCallback(() => resolve(), { timeout: 1000 })));
   } else if (!ctx.target.sim) {
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   }
