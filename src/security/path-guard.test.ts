@@ -298,3 +298,33 @@ describe('PathGuard property (memfs trees with symlinks)', () => {
     );
   });
 });
+
+describe('PathGuard under a link swapped between lstat and readlink', () => {
+  /** memfs whose readlink of one path first fails as if the link had just been replaced, `times` times. */
+  function racing(code: 'EINVAL' | 'ENOENT', times: number) {
+    // A dangling link: realpath fails on it, so the guard walks it with lstat and readlink.
+    const vol = Volume.fromJSON({ '/ws/src/a.ts': 'x' });
+    const fs = createFsFromVolume(vol).promises;
+    vol.symlinkSync('/ws/made-later', '/ws/link');
+    let left = times;
+    const guardFs: FsLike = {
+      realpath: (p) => fs.realpath(p) as Promise<string>,
+      lstat: (p) => fs.lstat(p),
+      readlink: async (p) => {
+        if (p === '/ws/link' && left-- > 0) throw Object.assign(new Error(`${code}: swapped`), { code });
+        return fs.readlink(p) as Promise<string>;
+      },
+    };
+    return PathGuard.create(guardFs, '/ws', { path: nodePath.posix });
+  }
+
+  it.for(['EINVAL', 'ENOENT'] as const)('a %s from readlink is looked at again, not an internal error', async (code) => {
+    const guard = await racing(code, 1);
+    await expect(guard.resolve('link/new.ts')).resolves.toMatchObject({ relative: 'link/new.ts', real: undefined });
+  });
+
+  it('a link that keeps changing ends as too many levels of links (INVALID_ARGUMENT)', async () => {
+    const guard = await racing('EINVAL', 1000);
+    expect(await codeOf(guard.resolve('link/new.ts'))).toBe('INVALID_ARGUMENT');
+  });
+});

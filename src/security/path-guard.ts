@@ -183,7 +183,18 @@ export class PathGuard {
       if (++links > MAX_SYMLINKS) {
         throw new ToolError('INVALID_ARGUMENT', `Path ${JSON.stringify(input)} has too many levels of symbolic links.`);
       }
-      const target = String(await this.fs.readlink(next));
+      let target: string;
+      try {
+        target = String(await this.fs.readlink(next));
+      } catch (err) {
+        // The link was replaced or removed since lstat (a race): look at this component again. Each
+        // retry counts as a link followed, so a path swapped without end ends as "too many levels".
+        if (errorCode(err) === 'EINVAL' || MISSING.has(errorCode(err) ?? '')) {
+          queue.unshift(part);
+          continue;
+        }
+        throw err;
+      }
       const targetRoot = this.p.isAbsolute(target) ? this.p.parse(target).root : '';
       if (targetRoot) current = targetRoot;
       const separators = this.p.sep === '\\' ? /[\\/]+/ : /\/+/;
