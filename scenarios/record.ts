@@ -23,7 +23,10 @@ export interface Recording {
   warnings: string[];
 }
 
-/** The call lines of an audit log, in order; write lines and blank lines are skipped. */
+/**
+ * The agents' call lines of an audit log, in order; write lines, the hub's own cleanup calls after a
+ * session ended, and blank lines are skipped.
+ */
 export function readAuditCalls(ndjson: string, file = 'audit log'): CallAuditEntry[] {
   const calls: CallAuditEntry[] = [];
   for (const [i, line] of ndjson.split('\n').entries()) {
@@ -35,7 +38,7 @@ export function readAuditCalls(ndjson: string, file = 'audit log'): CallAuditEnt
       throw new Error(`${file}:${i + 1}: not a JSON line: ${line.slice(0, 80)}`);
     }
     const e = entry as Partial<CallAuditEntry>;
-    if (e.type !== 'call') continue;
+    if (e.type !== 'call' || e.cleanup) continue;
     if (typeof e.tool !== 'string' || typeof e.session !== 'string' || typeof e.code !== 'string') {
       throw new Error(`${file}:${i + 1}: a call line needs tool, session and code`);
     }

@@ -13,6 +13,8 @@ export interface CallContext {
    * supports it; resolves true only for an explicit yes.
    */
   ask?: (message: string) => Promise<boolean>;
+  /** Set on the calls the hub makes itself to clean up after the session ended (audited as such). */
+  cleanup?: boolean;
 }
 
 /** The part of a CallContext that can cross a process boundary. */

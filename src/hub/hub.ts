@@ -130,7 +130,7 @@ export class Hub {
     if (!this.resources.has(sessionId) || !this.bridges.current) {
       return this.resources.release(sessionId, async () => NO_BRIDGE);
     }
-    const context: CallContext = { sessionId, clientName };
+    const context: CallContext = { sessionId, clientName, cleanup: true };
     const done = this.resources.release(sessionId, (tool, args) => this.callTool(tool, args, context));
     this.cleanups.add(done);
     void done.finally(() => this.cleanups.delete(done));
@@ -160,6 +160,7 @@ export class Hub {
       args: redactArguments(args),
       code,
       durationMs,
+      ...(context.cleanup && { cleanup: true as const }),
     });
     if (debug) process.stderr.write(`openspace: ${name} ${JSON.stringify(args)} → ${code} in ${durationMs} ms\n`);
     return result;

@@ -22,6 +22,8 @@ export interface CallAuditEntry {
   /** 'OK' or the error code. */
   code: string;
   durationMs: number;
+  /** The hub's own call, cleaning up after the session ended (not the agent's). */
+  cleanup?: true;
 }
 
 /** One file write, written by the artifact store after the file was replaced. */
