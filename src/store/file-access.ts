@@ -223,7 +223,8 @@ export class FdFileAccess implements FileAccess {
   }
 }
 
-interface StatsLike {
+/** What the store reads of a file's stats (node:fs and memfs alike). */
+export interface StatsLike {
   isFile(): boolean;
   isDirectory(): boolean;
   isSymbolicLink(): boolean;

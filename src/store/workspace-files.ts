@@ -23,7 +23,7 @@ import type { AuditSink } from '../security/audit-log.js';
 import { createFilePolicy, type FilePolicy } from '../security/file-policy.js';
 import { PathGuard, type FsLike, type ResolvedPath } from '../security/path-guard.js';
 import { ArtifactStore, conflict, versionOf, type Writer } from './artifact-store.js';
-import { FdFileAccess, PathFileAccess, tooLarge, type PathFs } from './file-access.js';
+import { FdFileAccess, PathFileAccess, tooLarge, type PathFs, type StatsLike } from './file-access.js';
 import { applyPatch } from './patch-engine.js';
 
 /** Files larger than this are never read whole. */
@@ -32,14 +32,6 @@ export const MAX_TEXT_FILE_BYTES = 50 * 1024 * 1024;
 export const BINARY_SNIFF_BYTES = 8 * 1024;
 /** Search match lines are cut to this many characters. */
 export const MAX_MATCH_TEXT = 500;
-
-interface StatsLike {
-  isFile(): boolean;
-  isDirectory(): boolean;
-  isSymbolicLink(): boolean;
-  size: number | bigint;
-  mode: number | bigint;
-}
 
 /** The part of `fs.promises` WorkspaceFiles needs; node:fs and memfs both provide it. */
 export interface WorkspaceFs extends FsLike {
