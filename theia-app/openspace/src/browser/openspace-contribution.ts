@@ -53,6 +53,7 @@ const DECIDED_BY_PERSON: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['CONSENT_R
 export class OpenSpaceCommandContribution implements CommandContribution, KeybindingContribution {
   @inject(TheiaIdePort) protected readonly ide!: IdePort;
   @inject(TheiaEditorPort) protected readonly editors!: TheiaEditorPort;
+  @inject(TheiaShellPort) protected readonly shellPort!: TheiaShellPort;
   @inject(MessageService) protected readonly messages!: MessageService;
   @inject(PreferenceService) protected readonly preferences!: PreferenceService;
 
@@ -64,6 +65,8 @@ export class OpenSpaceCommandContribution implements CommandContribution, Keybin
           // The bridge passes the agent's CallContext; the palette and keybindings pass nothing.
           execute: async (args?: unknown, context?: CallContext) => {
             const fromPalette = args === undefined;
+            // A command starts on a settled layout: what an earlier one began showing is in place.
+            await this.shellPort.settled();
             const result = await runCommand(command, this.ide, args ?? {}, context);
             if (fromPalette) this.report(command.tool.title, result);
             else if (!result.success) this.notifyAgentFailure(command.tool.name, result, context);

@@ -40,6 +40,7 @@ export class TheiaShellPort implements ShellPort {
   private mainCounter = 0;
   private bottomCounter = 0;
   private readonly changed = new Emitter<void>();
+  private placing: Promise<unknown> = Promise.resolve();
 
   @postConstruct()
   protected init(): void {
@@ -97,10 +98,9 @@ export class TheiaShellPort implements ShellPort {
   /**
    * Add or move a widget according to a placement: into the target pane, or into a new pane split
    * off it ('vertical' → to the right, 'horizontal' → below). Already shown and no split: just activate.
-   * With `settle: false` it resolves once the widget is in its pane and the panels have their new
-   * sizes (a collapsed bottom panel expands over a few timer ticks), while the widget takes the focus.
+   * `waitForFocus: false` resolves once the panels have their sizes, while the widget takes the focus.
    */
-  async place(widget: Widget, defaultArea: PaneArea, placement: Placement, { settle = true } = {}): Promise<void> {
+  async place(widget: Widget, defaultArea: PaneArea, placement: Placement, { waitForFocus = true } = {}): Promise<void> {
     const target = placement.targetPaneId !== undefined ? this.requirePane(placement.targetPaneId) : undefined;
     const area = target?.area ?? placement.area ?? defaultArea;
     const ref = target?.current ?? target?.widgets[0] ?? (area === 'main' ? this.currentIn('main') : undefined);
@@ -112,7 +112,23 @@ export class TheiaShellPort implements ShellPort {
     const mode = placement.splitDirection === 'vertical' ? 'split-right' : placement.splitDirection === 'horizontal' ? 'split-bottom' : 'tab-after';
     await this.shell.addWidget(widget, { area, mode, ref: ref && ref !== widget ? ref : undefined });
     const activated = this.shell.activateWidget(widget.id);
-    await (settle ? activated : this.shell.pendingUpdates);
+    await (waitForFocus ? activated : this.shell.pendingUpdates);
+  }
+
+  /**
+   * Place a widget once the command running now has answered: Lumino lays the shell out in
+   * microtasks, which would otherwise run before the answer goes out. The next command waits for it
+   * (see `settled`), so no agent sees the layout before the widget is in it.
+   */
+  placeSoon(widget: Widget, defaultArea: PaneArea, placement: Placement): void {
+    const placed = new Promise((resolve) => setTimeout(resolve, 0)).then(() => this.place(widget, defaultArea, placement, { waitForFocus: false }));
+    this.placing = placed.catch(() => undefined); // a widget closed meanwhile is not placed
+  }
+
+  /** Resolves when a widget being placed is in its pane and the panels have their sizes. */
+  async settled(): Promise<void> {
+    await this.placing;
+    await this.shell.pendingUpdates;
   }
 
   async closeContent(contentId: string): Promise<void> {

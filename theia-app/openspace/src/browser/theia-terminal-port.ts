@@ -45,8 +45,9 @@ export class TheiaTerminalPort implements TerminalPort {
     });
     this.capture(widget, options.cwd).cwd = options.cwd;
     await widget.start();
-    // The agent gets the terminal once its shell runs and its tab is there; the panel finishes showing it.
-    await this.shell.place(widget, 'bottom', { area: 'bottom' }, { settle: false });
+    // The agent gets the terminal once its shell runs; its tab is added right after the answer,
+    // before any other command runs.
+    this.shell.placeSoon(widget, 'bottom', { area: 'bottom' });
     this.lastActive = options.terminalId;
     return this.info(this.captured.get(options.terminalId)!);
   }
