@@ -17,9 +17,10 @@ import type { IdePort } from './port.js';
 import { sliceLines } from './text.js';
 
 /**
- * Resolve a path an agent gave and require a regular file there; returns the workspace-relative path. `stat` resolves its input as `resolve` does, so both go at
- * once (in Theia each is a round trip to the backend); a failed stat is asked again of the resolved
- * path, so its error names the path the way the workspace does.
+ * Resolve a path an agent gave and require a regular file there; returns the workspace-relative
+ * path. `stat` resolves its input as `resolve` does, so both go at once (in Theia each is a round
+ * trip to the backend); a failed stat is asked again of the resolved path, so its error names the
+ * path the way the workspace does.
  */
 export async function requireFile(ide: IdePort, input: string): Promise<string> {
   const [path, found] = await Promise.all([ide.workspace.resolve(input), ide.workspace.stat(input).catch(() => undefined)]);
