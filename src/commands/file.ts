@@ -13,18 +13,22 @@ import {
   type CallContext,
 } from '../contract/index.js';
 import { defineCommand } from './command.js';
-import type { IdePort } from './port.js';
+import type { FileStat, IdePort } from './port.js';
 import { sliceLines } from './text.js';
 
 /**
- * Resolve a path an agent gave and require a regular file there; returns the workspace-relative
- * path. `stat` resolves its input as `resolve` does, so both go at once (in Theia each is a round
- * trip to the backend); a failed stat is asked again of the resolved path, so its error names the
- * path the way the workspace does.
+ * Resolve a path an agent gave and stat what is there. `stat` resolves its input as `resolve` does,
+ * so both go at once (in Theia each is a round trip to the backend); a failed stat is asked again of
+ * the resolved path, so its error names the path the way the workspace does.
  */
-export async function requireFile(ide: IdePort, input: string): Promise<string> {
+async function resolveAndStat(ide: IdePort, input: string): Promise<{ path: string; stat: FileStat }> {
   const [path, found] = await Promise.all([ide.workspace.resolve(input), ide.workspace.stat(input).catch(() => undefined)]);
-  const stat = found ?? (await ide.workspace.stat(path));
+  return { path, stat: found ?? (await ide.workspace.stat(path)) };
+}
+
+/** Resolve a path an agent gave and require a regular file there; returns the workspace-relative path. */
+export async function requireFile(ide: IdePort, input: string): Promise<string> {
+  const { path, stat } = await resolveAndStat(ide, input);
   if (stat.type !== 'file') {
     throw new ToolError('NOT_A_FILE', `${path || '(workspace root)'} is a ${stat.type}, not a file. Use openspace.file.list to see what it holds.`);
   }
@@ -32,8 +36,7 @@ export async function requireFile(ide: IdePort, input: string): Promise<string> 
 }
 
 export async function requireDirectory(ide: IdePort, input: string): Promise<string> {
-  const path = await ide.workspace.resolve(input);
-  const stat = await ide.workspace.stat(path);
+  const { path, stat } = await resolveAndStat(ide, input);
   if (stat.type !== 'directory') throw new ToolError('NOT_A_DIRECTORY', `${path} is a file, not a directory.`);
   return path;
 }

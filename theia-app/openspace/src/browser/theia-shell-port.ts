@@ -98,7 +98,7 @@ export class TheiaShellPort implements ShellPort {
   /**
    * Add or move a widget according to a placement: into the target pane, or into a new pane split
    * off it ('vertical' → to the right, 'horizontal' → below). Already shown and no split: just activate.
-   * `waitForFocus: false` resolves once the panels have their sizes, while the widget takes the focus.
+   * `waitForFocus: false` resolves once the widget is in its pane, while it takes the focus.
    */
   async place(widget: Widget, defaultArea: PaneArea, placement: Placement, { waitForFocus = true } = {}): Promise<void> {
     const target = placement.targetPaneId !== undefined ? this.requirePane(placement.targetPaneId) : undefined;
@@ -112,7 +112,7 @@ export class TheiaShellPort implements ShellPort {
     const mode = placement.splitDirection === 'vertical' ? 'split-right' : placement.splitDirection === 'horizontal' ? 'split-bottom' : 'tab-after';
     await this.shell.addWidget(widget, { area, mode, ref: ref && ref !== widget ? ref : undefined });
     const activated = this.shell.activateWidget(widget.id);
-    await (waitForFocus ? activated : this.shell.pendingUpdates);
+    if (waitForFocus) await activated;
   }
 
   /**
