@@ -4,7 +4,8 @@
  * - the terminal output sanitizer's throughput on 50 MB of mixed terminal output (colours, cursor
  *   moves, OSC titles and links, progress bars with carriage returns, plain text) beside strip-ansi
  *   on the same chunks in the same run, and what each leaves behind (ESC, C1 and C0 controls other
- *   than \t \n \r \b, which the sanitizer keeps for the line assembler);
+ *   than \t \n \r \b, which the sanitizer keeps for the line assembler); also the sanitizer's state
+ *   machine alone, what runs where WebAssembly is missing;
  * - the path guard's cost per call on memfs and on disk, beside a bare path.resolve + startsWith.
  *
  * Writes reports/bench-security.json.
@@ -91,6 +92,9 @@ export interface SanitizerBench {
   chunkKB: number;
   sanitizerMBps: number;
   stripAnsiMBps: number;
+  /** The sanitizer without its WebAssembly kernel, and whether its output is the same to the character. */
+  stateMachineMBps: number;
+  stateMachineSameOutput: boolean;
   /** sanitizer MB/s ÷ strip-ansi MB/s: ≥ 1 means the sanitizer is at least as fast. */
   ratio: number;
   sanitizerOutputChars: number;
@@ -128,6 +132,12 @@ export function benchSanitizer(options: { megabytes?: number; runs?: number } = 
     for (const c of input) n += s.write(c).length;
     return n;
   };
+  const stateMachine = () => {
+    const s = new TerminalSanitizer({ kernel: null });
+    let n = 0;
+    for (const c of input) n += s.write(c).length;
+    return n;
+  };
   const strip = () => {
     let n = 0;
     for (const c of input) n += stripAnsi(c).length;
@@ -136,15 +146,20 @@ export function benchSanitizer(options: { megabytes?: number; runs?: number } = 
   // Warm both up, then interleave the timed runs so neither gets a quieter machine; keep the best.
   sanitize();
   strip();
+  stateMachine();
   let sanitizerMs = Infinity;
   let stripMs = Infinity;
+  let stateMachineMs = Infinity;
   for (let i = 0; i < runs; i++) {
     sanitizerMs = Math.min(sanitizerMs, best(1, sanitize));
     stripMs = Math.min(stripMs, best(1, strip));
+    stateMachineMs = Math.min(stateMachineMs, best(1, stateMachine));
   }
   const sanitizer = new TerminalSanitizer();
   const sanitized = input.map((c) => sanitizer.write(c)).join('');
   const stripped = input.map((c) => stripAnsi(c)).join('');
+  const machine = new TerminalSanitizer({ kernel: null });
+  const machineOutput = input.map((c) => machine.write(c)).join('');
 
   // What each leaves of hostile output (the conformance escape corpus covers these one by one).
   const hostile = [
@@ -161,6 +176,8 @@ export function benchSanitizer(options: { megabytes?: number; runs?: number } = 
     chunkKB: CHUNK / 1024,
     sanitizerMBps: totalMB / (sanitizerMs / 1000),
     stripAnsiMBps: totalMB / (stripMs / 1000),
+    stateMachineMBps: totalMB / (stateMachineMs / 1000),
+    stateMachineSameOutput: machineOutput === sanitized,
     ratio: stripMs / sanitizerMs,
     sanitizerOutputChars: sanitized.length,
     stripAnsiOutputChars: stripped.length,
@@ -238,6 +255,7 @@ export async function benchSecurity(options: { megabytes?: number } = {}): Promi
   console.log('| | MB/s | output chars | ESC/C0/C1 left | … on hostile input |');
   console.log('|---|---:|---:|---:|---:|');
   console.log(`| TerminalSanitizer | ${f(sanitizer.sanitizerMBps)} | ${sanitizer.sanitizerOutputChars} | ${sanitizer.sanitizerLeftovers} | ${sanitizer.adversarialSanitizerLeftovers} |`);
+  console.log(`| … its state machine alone (no WebAssembly) | ${f(sanitizer.stateMachineMBps)} | ${sanitizer.stateMachineSameOutput ? 'the same' : 'DIFFERENT'} | | |`);
   console.log(`| strip-ansi 7 | ${f(sanitizer.stripAnsiMBps)} | ${sanitizer.stripAnsiOutputChars} | ${sanitizer.stripAnsiLeftovers} | ${sanitizer.adversarialStripAnsiLeftovers} |`);
   console.log(`sanitizer ÷ strip-ansi throughput: ${f(sanitizer.ratio, 2)}× (aim ≥ 1 while removing more)`);
   console.log(`\nSecurity: path guard, µs per call over ${pathGuard.calls} calls of typical paths`);

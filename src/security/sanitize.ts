@@ -6,6 +6,12 @@
  * removes OSC/DCS/SOS/PM/APC strings, 8-bit C1 controls and two-byte ESC sequences, and it keeps its
  * state between `write` calls: a sequence split across chunks gives the same output as unsplit input.
  *
+ * Its fast path is a WebAssembly kernel (sanitize-kernel.wat) that copies plain text eight code
+ * units at a time and drops the common sequences in place; it hands everything else (suspicious or
+ * 8-bit sequences, controls inside a sequence, a sequence cut by the chunk's end) to the state
+ * machine, which gives it back when it is in ground state again. Where WebAssembly SIMD is missing,
+ * the state machine does it all, with the same result.
+ *
  * What is kept: printable characters and the four C0 controls the line assembler needs
  * (`\t`, `\n`, `\r`, `\b`). Everything else below 0x20, DEL (0x7F) and C1 (0x80–0x9F) is removed.
  *
@@ -21,8 +27,15 @@
  * - DEL is ignored in every state except inside strings, where it is part of the string.
  */
 
+import { SANITIZE_KERNEL_BASE64 } from './sanitize-kernel.js';
+
 /** Unterminated OSC/DCS/SOS/PM/APC strings are abandoned after this many characters. */
 export const MAX_STRING_LENGTH = 64 * 1024;
+
+/** The kernel takes a chunk at most this long (its memory holds one); longer ones go in pieces. */
+const KERNEL_CHUNK = MAX_STRING_LENGTH;
+/** Where the kernel writes its output: after the room for a chunk (the kernel's memory layout). */
+const OUTPUT = 2 * KERNEL_CHUNK;
 
 const GROUND = 0;
 const ESCAPE = 1; // after ESC
@@ -37,28 +50,74 @@ const STRING_OTHER = 1;
 /** Parameter/intermediate bytes of a CSI kept for classification (screen clears, cursor save). */
 const MAX_CSI_PARAMS = 16;
 
-/**
- * The fast path (see `fast`): one native replace whose alternatives each do exactly what the state
- * machine does from ground state:
- * - ESC and a complete sequence without controls inside is dropped: a CSI (not CSI 2 J, 3 J, s or u,
- *   which count as suspicious), an OSC ended by BEL, 0x9C or ESC \\ (not OSC 52), ESC with
- *   intermediates and a final byte, or a two-byte sequence (not ESC P, X, ^, _, [, ], c, 7 or 8);
- * - a C0 control other than \t \n \r \b and ESC, DEL, or a C1 control that starts nothing is dropped;
- * - anything else (another ESC, except one at the very end; 0x90, 0x98, 0x9B, 0x9D, 0x9E, 0x9F) gives
- *   up: the match runs to the end of the text, swallowing its last character, the ESC the caller
- *   ends the text with. So the result ends with that ESC exactly when every sequence was handled.
- * OSC payloads are not length-checked: the caller passes text too short to hold an over-long one.
- */
-const FAST_PATH =
-  /\x1b(?:\[(?![23]J|[su])[\x20-\x3f]*[\x40-\x7e]|\](?!52;)[^\x07\x18\x1a\x1b\x9c]*(?:\x07|\x9c|\x1b\\)|[\x20-\x2f]+[\x30-\x7e]|[\x30-\x36\x39-\x4f\x51-\x57\x59\x5a\x5c\x60-\x62\x64-\x7e]|(?!$)[\s\S]*)|[\x90\x98\x9b\x9d-\x9f][\s\S]*|[\x00-\x07\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x8f\x91-\x97\x99\x9a\x9c]/g;
-
-/** Any character that is not plain text (see isPlain). */
-const NOT_PLAIN = /[\x00-\x07\x0b\x0c\x0e-\x1f\x7f-\x9f]/;
-
 function isPlain(c: number): boolean {
   // Printable (0x20–0x7E, ≥ 0xA0) or one of \b \t \n \r (0x08, 0x09, 0x0A, 0x0D).
   if (c >= 0x20) return c < 0x7f || c >= 0xa0;
   return c === 0x0a || c === 0x0d || c === 0x09 || c === 0x08;
+}
+
+/** The WebAssembly fast path, over its memory. Addresses are in bytes: code unit i is at 2 i. */
+export interface SanitizerKernel {
+  /** Copies the chunk into the kernel's memory from address 0; returns the address of its end. */
+  load(chunk: string): number;
+  /** Cleans [p, e) from ground state; returns the end of the output, which starts at OUTPUT. */
+  clean(p: number, e: number): number;
+  /** Where the last `clean` stopped: e, or the first unit of what it left to the state machine. */
+  stop(): number;
+  /** The text at [p, q). */
+  read(p: number, q: number): string;
+}
+
+/** What this needs of WebAssembly and Node's Buffer, looked up so that it runs where they are missing. */
+const { WebAssembly: wasm, Buffer: nodeBuffer } = globalThis as unknown as {
+  WebAssembly?: { Module: new (bytes: Uint8Array) => object; Instance: new (module: object) => { exports: Record<string, unknown> } };
+  Buffer?: { from(memory: ArrayBuffer): { write(text: string, offset: number, encoding: 'utf16le'): number; toString(encoding: 'utf16le', start: number, end: number): string } };
+};
+
+/**
+ * A kernel instance, or undefined where WebAssembly (with SIMD) is not available. `node` copies
+ * text in and out with Node's Buffer; `portable` with typed arrays, as in a browser without one.
+ */
+export function createKernel(io: 'node' | 'portable' = nodeBuffer ? 'node' : 'portable'): SanitizerKernel | undefined {
+  if (!wasm) return undefined;
+  let exports: Record<string, unknown>;
+  try {
+    const bytes = Uint8Array.from(atob(SANITIZE_KERNEL_BASE64), (c) => c.charCodeAt(0));
+    exports = new wasm.Instance(new wasm.Module(bytes)).exports;
+  } catch {
+    return undefined; // WebAssembly without SIMD, or forbidden by a content security policy
+  }
+  const memory = (exports.memory as { buffer: ArrayBuffer }).buffer;
+  const kernelClean = exports.clean as (p: number, e: number, o: number) => number;
+  const clean = (p: number, e: number) => kernelClean(p, e, OUTPUT);
+  const stopGlobal = exports.stop as { value: number };
+  const stop = () => stopGlobal.value;
+  if (io === 'node' && nodeBuffer) {
+    const bytes = nodeBuffer.from(memory);
+    return { load: (chunk) => bytes.write(chunk, 0, 'utf16le'), clean, stop, read: (p, q) => bytes.toString('utf16le', p, q) };
+  }
+  const units = new Uint16Array(memory);
+  return {
+    load(chunk) {
+      for (let i = 0; i < chunk.length; i++) units[i] = chunk.charCodeAt(i);
+      return chunk.length * 2;
+    },
+    clean,
+    stop,
+    read(p, q) {
+      let text = '';
+      for (let i = p / 2; i < q / 2; i += 4096) text += String.fromCharCode(...units.subarray(i, Math.min(i + 4096, q / 2)));
+      return text;
+    },
+  };
+}
+
+/** The kernel every sanitizer shares (one `write` runs at a time). */
+const sharedKernel = createKernel();
+
+export interface SanitizerOptions {
+  /** The fast path; null for the state machine alone. Default: a shared instance, where available. */
+  kernel?: SanitizerKernel | null;
 }
 
 export class TerminalSanitizer {
@@ -78,45 +137,56 @@ export class TerminalSanitizer {
     return this.suspiciousCount;
   }
 
+  private readonly kernel: SanitizerKernel | null;
+  /** Where the last `run` stopped. */
+  private index = 0;
+
+  constructor(options: SanitizerOptions = {}) {
+    this.kernel = options.kernel === undefined ? (sharedKernel ?? null) : options.kernel;
+  }
+
   /** Feed a chunk of raw output; returns its plain text (possibly empty while inside a sequence). */
   write(chunk: string): string {
-    // Finish a sequence the previous chunk left open with the state machine, a line at a time.
-    let head = '';
-    while (this.state !== GROUND && chunk !== '') {
-      const end = chunk.indexOf('\n') + 1;
-      if (end === 0) return head + this.run(chunk);
-      head += this.run(chunk.slice(0, end));
-      chunk = chunk.slice(end);
-    }
-    return head === '' ? this.fast(chunk) : head + this.fast(chunk);
-  }
-
-  /** `write` from ground state. */
-  private fast(chunk: string): string {
-    if (!NOT_PLAIN.test(chunk)) return chunk;
-    if (chunk.length > MAX_STRING_LENGTH + 2) {
-      // The fast path needs text too short to hold an over-long OSC; the result does not depend on chunking.
+    const kernel = this.kernel;
+    if (kernel === null) return this.run(chunk);
+    if (chunk.length > KERNEL_CHUNK) {
       let out = '';
-      for (let i = 0; i < chunk.length; i += MAX_STRING_LENGTH) out += this.write(chunk.slice(i, i + MAX_STRING_LENGTH));
+      for (let i = 0; i < chunk.length; i += KERNEL_CHUNK) out += this.write(chunk.slice(i, i + KERNEL_CHUNK));
       return out;
     }
-    // The fast path takes the text up to the last ESC (not one of an ESC \ that may end an OSC) and
-    // the state machine the rest, where a chunk boundary may cut a sequence; or the state machine
-    // takes the whole chunk when the fast path gives up.
-    let last = chunk.lastIndexOf('\x1b');
-    if (chunk.charCodeAt(last + 1) === 0x5c) last = chunk.lastIndexOf('\x1b', last - 1);
-    if (last <= 0) return this.run(chunk);
-    const cleaned = chunk.slice(0, last + 1).replace(FAST_PATH, '');
-    if (cleaned.charCodeAt(cleaned.length - 1) !== 0x1b) return this.run(chunk);
-    return cleaned.slice(0, -1) + this.run(chunk.slice(last));
+    // The state machine finishes a sequence the previous chunk left open; then the kernel and the
+    // state machine take turns: the kernel up to what it leaves, the state machine through that.
+    let out = '';
+    let from = 0;
+    if (this.state !== GROUND) {
+      out = this.run(chunk, 0, true);
+      if (this.state !== GROUND) return out; // the sequence goes on past this chunk
+      from = this.index;
+    }
+    const end = kernel.load(chunk);
+    let p = from * 2;
+    while (p < end) {
+      const q = kernel.clean(p, end);
+      const stop = kernel.stop();
+      if (p === 0 && q - OUTPUT === end) return chunk; // nothing to remove
+      if (q > OUTPUT) out += kernel.read(OUTPUT, q);
+      if (stop >= end) break;
+      out += this.run(chunk, stop / 2, true);
+      p = this.index * 2;
+    }
+    return out;
   }
 
-  /** The state machine. */
-  private run(chunk: string): string {
+  /**
+   * The state machine, over chunk from `from`. With `untilGround` it stops once it is back in ground
+   * state (having taken at least one unit), for the kernel to go on. Sets `index` to where it stopped.
+   */
+  private run(chunk: string, from = 0, untilGround = false): string {
     let out = '';
     const n = chunk.length;
-    let i = 0;
+    let i = from;
     while (i < n) {
+      if (untilGround && this.state === GROUND && i > from) break;
       switch (this.state) {
         case GROUND: {
           // Copy the run of plain characters in one slice.
@@ -210,6 +280,7 @@ export class TerminalSanitizer {
         }
       }
     }
+    this.index = i;
     return out;
   }
 
