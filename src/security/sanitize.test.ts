@@ -71,6 +71,8 @@ describe.each(MODES)('sanitize, %s', (_mode, make) => {
       ['newline inside a CSI is executed', `a${ESC}[1\n2mb`, 'a\nb'],
       ['ESC inside an OSC aborts it and starts a new sequence', `${ESC}]0;t${ESC}[31mred`, 'red'],
       ['unicode passes', 'héllo wörld ✓ 日本 😀', 'héllo wörld ✓ 日本 😀'],
+      ['ESC before an emoji drops only the ESC', `a${ESC}😀b${ESC}😀`, 'a😀b😀'],
+      ['lone surrogates pass as they are', 'a\ud83db\ude00c\ud83d', 'a\ud83db\ude00c\ud83d'],
     ];
     it.each(cases)('%s', (_name, input, expected) => {
       expect(clean(input)).toBe(expected);

@@ -68,17 +68,20 @@ export interface SanitizerKernel {
   read(p: number, q: number): string;
 }
 
-/** What this needs of WebAssembly and Node's Buffer, looked up so that it runs where they are missing. */
-const { WebAssembly: wasm, Buffer: nodeBuffer } = globalThis as unknown as {
+/** What this needs of WebAssembly and Node, looked up so that it runs where they are missing. */
+const { WebAssembly: wasm, Buffer: nodeBuffer, process: nodeProcess } = globalThis as unknown as {
   WebAssembly?: { Module: new (bytes: Uint8Array) => object; Instance: new (module: object) => { exports: Record<string, unknown> } };
   Buffer?: { from(memory: ArrayBuffer): { write(text: string, offset: number, encoding: 'utf16le'): number; toString(encoding: 'utf16le', start: number, end: number): string } };
+  process?: { versions?: { node?: string } };
 };
+/** Node's own Buffer copies UTF-16 natively; a browser's Buffer, if a bundler adds one, in JavaScript. */
+const inNode = nodeBuffer !== undefined && nodeProcess?.versions?.node !== undefined;
 
 /**
  * A kernel instance, or undefined where WebAssembly (with SIMD) is not available. `node` copies
- * text in and out with Node's Buffer; `portable` with typed arrays, as in a browser without one.
+ * text in and out with Node's Buffer; `portable` with typed arrays and TextDecoder, as in a browser.
  */
-export function createKernel(io: 'node' | 'portable' = nodeBuffer ? 'node' : 'portable'): SanitizerKernel | undefined {
+export function createKernel(io: 'node' | 'portable' = inNode ? 'node' : 'portable'): SanitizerKernel | undefined {
   if (!wasm) return undefined;
   let exports: Record<string, unknown>;
   try {
@@ -97,16 +100,26 @@ export function createKernel(io: 'node' | 'portable' = nodeBuffer ? 'node' : 'po
     return { load: (chunk) => bytes.write(chunk, 0, 'utf16le'), clean, stop, read: (p, q) => bytes.toString('utf16le', p, q) };
   }
   const units = new Uint16Array(memory);
+  // TextDecoder is fast but turns a lone surrogate into U+FFFD, so it reads only output that holds
+  // none: output of a well-formed chunk that does not start or end within a pair (where the state
+  // machine handed over); fromCharCode reads any code units as they are.
+  const decoder = new TextDecoder('utf-16le');
+  let wellFormed = false;
   return {
     load(chunk) {
       for (let i = 0; i < chunk.length; i++) units[i] = chunk.charCodeAt(i);
+      wellFormed = (chunk as { isWellFormed?(): boolean }).isWellFormed?.() ?? false;
       return chunk.length * 2;
     },
     clean,
     stop,
     read(p, q) {
+      const from = p / 2;
+      const to = q / 2;
+      const cutPair = (units[from]! & 0xfc00) === 0xdc00 || (units[to - 1]! & 0xfc00) === 0xd800;
+      if (wellFormed && !cutPair) return decoder.decode(units.subarray(from, to));
       let text = '';
-      for (let i = p / 2; i < q / 2; i += 4096) text += String.fromCharCode(...units.subarray(i, Math.min(i + 4096, q / 2)));
+      for (let i = from; i < to; i += 4096) text += String.fromCharCode.apply(null, units.subarray(i, Math.min(i + 4096, to)) as unknown as number[]);
       return text;
     },
   };

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { build } from 'esbuild';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,4 +141,48 @@ test('a tab the person pinned is listed as pinned', async () => {
   const pinnedTabs = async () =>
     (await agent.ok('openspace.pane.list')).panes.flatMap((p: { tabs: { contentId: string; pinned?: boolean }[] }) => p.tabs.filter((t) => t.pinned).map((t) => t.contentId));
   await expect.poll(pinnedTabs).toEqual(['notes.txt']);
+});
+
+test("the terminal sanitizer's WebAssembly kernel runs in the Theia window and agrees with its state machine", async () => {
+  const { page } = theia;
+  // The sanitizer module as the frontend bundles it, loaded into the window (its security policy, its Chromium).
+  const bundle = await build({
+    entryPoints: [fileURLToPath(new URL('../../src/security/sanitize.ts', import.meta.url))],
+    bundle: true,
+    format: 'iife',
+    globalName: 'openspaceSanitize',
+    write: false,
+  });
+  await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
+  const result = await page.evaluate(() => {
+    type Sanitizer = { write(chunk: string): string; suspicious: number };
+    const { TerminalSanitizer, createKernel } = (window as unknown as { openspaceSanitize: { TerminalSanitizer: new (o?: object) => Sanitizer; createKernel(): object | undefined } }).openspaceSanitize;
+    const ESC = '\x1b';
+    let text = '';
+    for (let i = 0; text.length < 4_000_000; i++) {
+      text += `${ESC}[3${i % 8}mline ${i} ✓ 日本語${ESC}[0m ${ESC}]0;title ${i}\x07${ESC}[K${i % 97 === 0 ? `${ESC}[2J` : ''}${'x'.repeat(i % 40)}\r\n`;
+    }
+    const chunks: string[] = [];
+    for (let i = 0; i < text.length; i += 4096) chunks.push(text.slice(i, i + 4096));
+    const run = (s: Sanitizer) => {
+      const t0 = performance.now();
+      const out = chunks.map((c) => s.write(c)).join('');
+      return { out, suspicious: s.suspicious, mbps: text.length / 2 ** 20 / ((performance.now() - t0) / 1000) };
+    };
+    run(new TerminalSanitizer()); // warm up
+    run(new TerminalSanitizer({ kernel: null }));
+    const kernel = run(new TerminalSanitizer());
+    const machine = run(new TerminalSanitizer({ kernel: null }));
+    return {
+      kernelLoaded: createKernel() !== undefined,
+      same: kernel.out === machine.out && kernel.suspicious === machine.suspicious,
+      suspicious: kernel.suspicious,
+      controlsLeft: /[\x00-\x07\x0b\x0c\x0e-\x1f\x7f-\x9f]/.test(kernel.out),
+      kernelMBps: Math.round(kernel.mbps),
+      stateMachineMBps: Math.round(machine.mbps),
+    };
+  });
+  console.log(`sanitizer in the Theia window: kernel ${result.kernelMBps} MB/s, state machine alone ${result.stateMachineMBps} MB/s`);
+  expect(result).toMatchObject({ kernelLoaded: true, same: true, controlsLeft: false });
+  expect(result.suspicious).toBeGreaterThan(100);
 });
