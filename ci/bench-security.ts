@@ -97,6 +97,8 @@ export interface SanitizerBench {
   stateMachineSameOutput: boolean;
   /** sanitizer MB/s ÷ strip-ansi MB/s: ≥ 1 means the sanitizer is at least as fast. */
   ratio: number;
+  /** The same comparison with smaller chunks, on a fifth of the input. */
+  smallChunks: { chunkChars: number; sanitizerMBps: number; stripAnsiMBps: number }[];
   sanitizerOutputChars: number;
   stripAnsiOutputChars: number;
   /** ESC, C1 and C0 controls (other than \t \n \r \b) left in each output. */
@@ -118,22 +120,10 @@ function best(runs: number, fn: () => void): number {
   return min;
 }
 
-export function benchSanitizer(options: { megabytes?: number; runs?: number } = {}): SanitizerBench {
-  const megabytes = options.megabytes ?? 50;
-  const runs = options.runs ?? 5;
-  // Fresh strings per chunk, as a pty's decoder delivers them (not slices of one big string).
-  const input = chunks(mixedTerminalOutput(megabytes * MB)).map((c) => Buffer.from(c, 'utf8').toString('utf8'));
-  const totalMB = input.reduce((n, c) => n + c.length, 0) / MB;
-
+/** Best times (ms) of the sanitizer, its state machine alone and strip-ansi over the chunks. */
+function timeSanitizers(input: string[], runs: number): { sanitizerMs: number; stateMachineMs: number; stripMs: number } {
   // Timed: the transformation alone, each output kept as a caller would (its length summed).
-  const sanitize = () => {
-    const s = new TerminalSanitizer();
-    let n = 0;
-    for (const c of input) n += s.write(c).length;
-    return n;
-  };
-  const stateMachine = () => {
-    const s = new TerminalSanitizer({ kernel: null });
+  const sanitize = (s: TerminalSanitizer) => () => {
     let n = 0;
     for (const c of input) n += s.write(c).length;
     return n;
@@ -143,18 +133,32 @@ export function benchSanitizer(options: { megabytes?: number; runs?: number } = 
     for (const c of input) n += stripAnsi(c).length;
     return n;
   };
-  // Warm both up, then interleave the timed runs so neither gets a quieter machine; keep the best.
-  sanitize();
-  strip();
-  stateMachine();
-  let sanitizerMs = Infinity;
-  let stripMs = Infinity;
-  let stateMachineMs = Infinity;
-  for (let i = 0; i < runs; i++) {
-    sanitizerMs = Math.min(sanitizerMs, best(1, sanitize));
-    stripMs = Math.min(stripMs, best(1, strip));
-    stateMachineMs = Math.min(stateMachineMs, best(1, stateMachine));
-  }
+  const timed = [() => sanitize(new TerminalSanitizer())(), () => sanitize(new TerminalSanitizer({ kernel: null }))(), strip];
+  // Warm all up, then interleave the timed runs so none gets a quieter machine; keep the best.
+  for (const fn of timed) fn();
+  const ms = timed.map(() => Infinity);
+  for (let i = 0; i < runs; i++) timed.forEach((fn, k) => (ms[k] = Math.min(ms[k]!, best(1, fn))));
+  return { sanitizerMs: ms[0]!, stateMachineMs: ms[1]!, stripMs: ms[2]! };
+}
+
+export function benchSanitizer(options: { megabytes?: number; runs?: number } = {}): SanitizerBench {
+  const megabytes = options.megabytes ?? 50;
+  const runs = options.runs ?? 5;
+  const text = mixedTerminalOutput(megabytes * MB);
+  // Fresh strings per chunk, as a pty's decoder delivers them (not slices of one big string).
+  const fresh = (part: string, size: number) => chunks(part, size).map((c) => Buffer.from(c, 'utf8').toString('utf8'));
+  const input = fresh(text, CHUNK);
+  const totalMB = input.reduce((n, c) => n + c.length, 0) / MB;
+  const { sanitizerMs, stateMachineMs, stripMs } = timeSanitizers(input, runs);
+
+  // Smaller reads, as a pty often delivers them, on a fifth of the text.
+  const smallChunks = [256, 4096].map((size) => {
+    const small = fresh(text.slice(0, text.length / 5), size);
+    const mb = small.reduce((n, c) => n + c.length, 0) / MB;
+    const t = timeSanitizers(small, runs);
+    return { chunkChars: size, sanitizerMBps: mb / (t.sanitizerMs / 1000), stripAnsiMBps: mb / (t.stripMs / 1000) };
+  });
+
   const sanitizer = new TerminalSanitizer();
   const sanitized = input.map((c) => sanitizer.write(c)).join('');
   const stripped = input.map((c) => stripAnsi(c)).join('');
@@ -179,6 +183,7 @@ export function benchSanitizer(options: { megabytes?: number; runs?: number } = 
     stateMachineMBps: totalMB / (stateMachineMs / 1000),
     stateMachineSameOutput: machineOutput === sanitized,
     ratio: stripMs / sanitizerMs,
+    smallChunks,
     sanitizerOutputChars: sanitized.length,
     stripAnsiOutputChars: stripped.length,
     sanitizerLeftovers: countLeftovers(sanitized),
@@ -258,6 +263,9 @@ export async function benchSecurity(options: { megabytes?: number } = {}): Promi
   console.log(`| … its state machine alone (no WebAssembly) | ${f(sanitizer.stateMachineMBps)} | ${sanitizer.stateMachineSameOutput ? 'the same' : 'DIFFERENT'} | | |`);
   console.log(`| strip-ansi 7 | ${f(sanitizer.stripAnsiMBps)} | ${sanitizer.stripAnsiOutputChars} | ${sanitizer.stripAnsiLeftovers} | ${sanitizer.adversarialStripAnsiLeftovers} |`);
   console.log(`sanitizer ÷ strip-ansi throughput: ${f(sanitizer.ratio, 2)}× (aim ≥ 1 while removing more)`);
+  for (const c of sanitizer.smallChunks) {
+    console.log(`  in ${c.chunkChars}-character chunks: ${f(c.sanitizerMBps)} against ${f(c.stripAnsiMBps)} MB/s, ${f(c.sanitizerMBps / c.stripAnsiMBps, 2)}×`);
+  }
   console.log(`\nSecurity: path guard, µs per call over ${pathGuard.calls} calls of typical paths`);
   console.log(`| PathGuard.resolve on memfs | ${f(pathGuard.memfsUs, 2)} |`);
   console.log(`| PathGuard.resolve on disk | ${f(pathGuard.diskUs, 2)} |`);
