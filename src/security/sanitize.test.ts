@@ -22,7 +22,7 @@ it('the WebAssembly kernel loads here, both ways (or the kernel rows below would
 });
 
 // Arbitraries: terminal-ish output made of plain text and a selection of escape sequences and controls.
-const plain = fc.string({ unit: fc.constantFrom('a', 'b', ' ', 'é', '日', '😀', '[', ']', '\\', ';', '7', 'm', 'P') });
+const plain = fc.string({ unit: fc.constantFrom('a', 'b', ' ', 'é', '日', '😀', '\ufeff', '[', ']', '\\', ';', '7', 'm', 'P') });
 const piece = fc.oneof(
   plain,
   fc.constantFrom(
@@ -73,6 +73,7 @@ describe.each(MODES)('sanitize, %s', (_mode, make) => {
       ['unicode passes', 'héllo wörld ✓ 日本 😀', 'héllo wörld ✓ 日本 😀'],
       ['ESC before an emoji drops only the ESC', `a${ESC}😀b${ESC}😀`, 'a😀b😀'],
       ['lone surrogates pass as they are', 'a\ud83db\ude00c\ud83d', 'a\ud83db\ude00c\ud83d'],
+      ['U+FEFF (a byte order mark) is text, also first in a chunk', `\ufeffa${ESC}[0m\ufeffb`, '\ufeffa\ufeffb'],
     ];
     it.each(cases)('%s', (_name, input, expected) => {
       expect(clean(input)).toBe(expected);

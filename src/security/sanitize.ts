@@ -7,7 +7,7 @@
  * state between `write` calls: a sequence split across chunks gives the same output as unsplit input.
  *
  * Its fast path is a WebAssembly kernel (sanitize-kernel.wat) that copies plain text eight code
- * units at a time and drops the common sequences in place; it hands everything else (suspicious or
+ * units at a time and drops the common sequences on the way; it hands everything else (suspicious or
  * 8-bit sequences, controls inside a sequence, a sequence cut by the chunk's end) to the state
  * machine, which gives it back when it is in ground state again. Where WebAssembly SIMD is missing,
  * the state machine does it all, with the same result.
@@ -103,7 +103,7 @@ export function createKernel(io: 'node' | 'portable' = inNode ? 'node' : 'portab
   // TextDecoder is fast but turns a lone surrogate into U+FFFD, so it reads only output that holds
   // none: output of a well-formed chunk that does not start or end within a pair (where the state
   // machine handed over); fromCharCode reads any code units as they are.
-  const decoder = new TextDecoder('utf-16le');
+  const decoder = new TextDecoder('utf-16le', { ignoreBOM: true }); // keep a leading U+FEFF: it is text
   let wellFormed = false;
   return {
     load(chunk) {
