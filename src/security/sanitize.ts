@@ -411,8 +411,3 @@ export class TerminalSanitizer {
     this.oscHead = '';
   }
 }
-
-/** One-shot sanitizing of a complete text (an unfinished trailing sequence is dropped). */
-export function sanitize(text: string): string {
-  return new TerminalSanitizer().write(text);
-}
