@@ -56,16 +56,17 @@ function isPlain(c: number): boolean {
   return c === 0x0a || c === 0x0d || c === 0x09 || c === 0x08;
 }
 
-/** The WebAssembly fast path, over its memory. Addresses are in bytes: code unit i is at 2 i. */
+/** The WebAssembly fast path. Positions are code-unit indices into the chunk last loaded. */
 export interface SanitizerKernel {
-  /** Copies the chunk into the kernel's memory from address 0; returns the address of its end. */
-  load(chunk: string): number;
-  /** Cleans [p, e) from ground state; returns the end of the output, which starts at OUTPUT. */
-  clean(p: number, e: number): number;
-  /** Where the last `clean` stopped: e, or the first unit of what it left to the state machine. */
+  /** Copies a chunk (at most KERNEL_CHUNK units) into the kernel's memory. */
+  load(chunk: string): void;
+  /**
+   * Cleans the loaded chunk from `from`, in ground state, up to `stop()`; returns its plain text
+   * (the chunk itself when there was nothing to remove).
+   */
+  clean(from: number): string;
+  /** Where the last `clean` stopped: the chunk's length, or the first unit it left to the state machine. */
   stop(): number;
-  /** The text at [p, q). */
-  read(p: number, q: number): string;
 }
 
 /** What this needs of WebAssembly and Node, looked up so that it runs where they are missing. */
@@ -92,13 +93,38 @@ export function createKernel(io: 'node' | 'portable' = inNode ? 'node' : 'portab
   }
   const memory = (exports.memory as { buffer: ArrayBuffer }).buffer;
   const kernelClean = exports.clean as (p: number, e: number, o: number) => number;
-  const clean = (p: number, e: number) => kernelClean(p, e, OUTPUT);
   const stopGlobal = exports.stop as { value: number };
-  const stop = () => stopGlobal.value;
-  if (io === 'node' && nodeBuffer) {
-    const bytes = nodeBuffer.from(memory);
-    return { load: (chunk) => bytes.write(chunk, 0, 'utf16le'), clean, stop, read: (p, q) => bytes.toString('utf16le', p, q) };
-  }
+  // Byte addresses from here on: code unit i of the chunk is at 2 i, of the output at OUTPUT + 2 i.
+  const { copyIn, copyOut } = io === 'node' && nodeBuffer ? nodeCopies(memory, nodeBuffer) : portableCopies(memory);
+  let chunk = '';
+  let end = 0;
+  return {
+    load(text) {
+      chunk = text;
+      end = copyIn(text);
+    },
+    clean(from) {
+      const q = kernelClean(from * 2, end, OUTPUT);
+      if (from === 0 && q - OUTPUT === end) return chunk;
+      return q > OUTPUT ? copyOut(OUTPUT, q) : '';
+    },
+    stop: () => stopGlobal.value / 2,
+  };
+}
+
+interface Copies {
+  /** Copies text into memory from address 0; returns the address of its end. */
+  copyIn(text: string): number;
+  /** The text at [p, q). */
+  copyOut(p: number, q: number): string;
+}
+
+function nodeCopies(memory: ArrayBuffer, buffer: NonNullable<typeof nodeBuffer>): Copies {
+  const bytes = buffer.from(memory);
+  return { copyIn: (text) => bytes.write(text, 0, 'utf16le'), copyOut: (p, q) => bytes.toString('utf16le', p, q) };
+}
+
+function portableCopies(memory: ArrayBuffer): Copies {
   const units = new Uint16Array(memory);
   // TextDecoder is fast but turns a lone surrogate into U+FFFD, so it reads only output that holds
   // none: output of a well-formed chunk that does not start or end within a pair (where the state
@@ -106,14 +132,12 @@ export function createKernel(io: 'node' | 'portable' = inNode ? 'node' : 'portab
   const decoder = new TextDecoder('utf-16le', { ignoreBOM: true }); // keep a leading U+FEFF: it is text
   let wellFormed = false;
   return {
-    load(chunk) {
-      for (let i = 0; i < chunk.length; i++) units[i] = chunk.charCodeAt(i);
-      wellFormed = (chunk as { isWellFormed?(): boolean }).isWellFormed?.() ?? false;
-      return chunk.length * 2;
+    copyIn(text) {
+      for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
+      wellFormed = (text as { isWellFormed?(): boolean }).isWellFormed?.() ?? false;
+      return text.length * 2;
     },
-    clean,
-    stop,
-    read(p, q) {
+    copyOut(p, q) {
       const from = p / 2;
       const to = q / 2;
       const cutPair = (units[from]! & 0xfc00) === 0xdc00 || (units[to - 1]! & 0xfc00) === 0xd800;
@@ -170,22 +194,20 @@ export class TerminalSanitizer {
     // The state machine finishes a sequence the previous chunk left open; then the kernel and the
     // state machine take turns: the kernel up to what it leaves, the state machine through that.
     let out = '';
-    let from = 0;
+    let i = 0;
     if (this.state !== GROUND) {
       out = this.run(chunk, 0, true);
       if (this.state !== GROUND) return out; // the sequence goes on past this chunk
-      from = this.index;
+      i = this.index;
     }
-    const end = kernel.load(chunk);
-    let p = from * 2;
-    while (p < end) {
-      const q = kernel.clean(p, end);
-      const stop = kernel.stop();
-      if (p === 0 && q - OUTPUT === end) return chunk; // nothing to remove
-      if (q > OUTPUT) out += kernel.read(OUTPUT, q);
-      if (stop >= end) break;
-      out += this.run(chunk, stop / 2, true);
-      p = this.index * 2;
+    kernel.load(chunk);
+    while (i < chunk.length) {
+      out += kernel.clean(i);
+      i = kernel.stop();
+      if (i < chunk.length) {
+        out += this.run(chunk, i, true);
+        i = this.index;
+      }
     }
     return out;
   }
