@@ -120,25 +120,40 @@ function best(runs: number, fn: () => void): number {
   return min;
 }
 
-/** Best times (ms) of the sanitizer, its state machine alone and strip-ansi over the chunks. */
-function timeSanitizers(input: string[], runs: number): { sanitizerMs: number; stateMachineMs: number; stripMs: number } {
+/** What is compared: each makes a fresh transformation of a stream of chunks. */
+const CONTENDERS = {
+  sanitizer: () => {
+    const s = new TerminalSanitizer();
+    return (chunk: string) => s.write(chunk);
+  },
+  stateMachine: () => {
+    const s = new TerminalSanitizer({ kernel: null });
+    return (chunk: string) => s.write(chunk);
+  },
+  strip: () => stripAnsi,
+};
+type Contender = keyof typeof CONTENDERS;
+
+/** One contender's output over the chunks. */
+function outputOf(contender: Contender, input: string[]): string {
+  return input.map(CONTENDERS[contender]()).join('');
+}
+
+/** Best time (ms) of each contender over the chunks. */
+function timeSanitizers(input: string[], runs: number): Record<Contender, number> {
+  const names = Object.keys(CONTENDERS) as Contender[];
   // Timed: the transformation alone, each output kept as a caller would (its length summed).
-  const sanitize = (s: TerminalSanitizer) => () => {
+  const timed = names.map((name) => () => {
+    const transform = CONTENDERS[name]();
     let n = 0;
-    for (const c of input) n += s.write(c).length;
+    for (const c of input) n += transform(c).length;
     return n;
-  };
-  const strip = () => {
-    let n = 0;
-    for (const c of input) n += stripAnsi(c).length;
-    return n;
-  };
-  const timed = [() => sanitize(new TerminalSanitizer())(), () => sanitize(new TerminalSanitizer({ kernel: null }))(), strip];
+  });
   // Warm all up, then interleave the timed runs so none gets a quieter machine; keep the best.
   for (const fn of timed) fn();
-  const ms = timed.map(() => Infinity);
+  const ms = names.map(() => Infinity);
   for (let i = 0; i < runs; i++) timed.forEach((fn, k) => (ms[k] = Math.min(ms[k]!, best(1, fn))));
-  return { sanitizerMs: ms[0]!, stateMachineMs: ms[1]!, stripMs: ms[2]! };
+  return Object.fromEntries(names.map((name, k) => [name, ms[k]!])) as Record<Contender, number>;
 }
 
 export function benchSanitizer(options: { megabytes?: number; runs?: number } = {}): SanitizerBench {
@@ -149,21 +164,19 @@ export function benchSanitizer(options: { megabytes?: number; runs?: number } = 
   const fresh = (part: string, size: number) => chunks(part, size).map((c) => Buffer.from(c, 'utf8').toString('utf8'));
   const input = fresh(text, CHUNK);
   const totalMB = input.reduce((n, c) => n + c.length, 0) / MB;
-  const { sanitizerMs, stateMachineMs, stripMs } = timeSanitizers(input, runs);
+  const { sanitizer: sanitizerMs, stateMachine: stateMachineMs, strip: stripMs } = timeSanitizers(input, runs);
 
   // Smaller reads, as a pty often delivers them, on a fifth of the text.
   const smallChunks = [256, 4096].map((size) => {
     const small = fresh(text.slice(0, text.length / 5), size);
     const mb = small.reduce((n, c) => n + c.length, 0) / MB;
     const t = timeSanitizers(small, runs);
-    return { chunkChars: size, sanitizerMBps: mb / (t.sanitizerMs / 1000), stripAnsiMBps: mb / (t.stripMs / 1000) };
+    return { chunkChars: size, sanitizerMBps: mb / (t.sanitizer / 1000), stripAnsiMBps: mb / (t.strip / 1000) };
   });
 
-  const sanitizer = new TerminalSanitizer();
-  const sanitized = input.map((c) => sanitizer.write(c)).join('');
-  const stripped = input.map((c) => stripAnsi(c)).join('');
-  const machine = new TerminalSanitizer({ kernel: null });
-  const machineOutput = input.map((c) => machine.write(c)).join('');
+  const sanitized = outputOf('sanitizer', input);
+  const stripped = outputOf('strip', input);
+  const machineOutput = outputOf('stateMachine', input);
 
   // What each leaves of hostile output (the conformance escape corpus covers these one by one).
   const hostile = [
