@@ -15,7 +15,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startVitest } from 'vitest/node';
-import { reportPassed, targetSlug, writeReports } from './report/model.js';
+import { reportPassed, targetSlug } from './report/model.js';
+import { writeReports } from './report/write.js';
 import { ConformanceReporter } from './report/vitest-reporter.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -29,6 +29,10 @@ export class SimEditors implements EditorPort, Disposable {
     this.subscription = workspace.onFileWritten((path, text) => this.reloadIfClean(path, text));
   }
 
+  async show(path: string, placement: Placement): Promise<{ paneId: string }> {
+    return { paneId: (await this.open(path, { placement })).paneId };
+  }
+
   async open(path: string, options: { placement?: Placement; selection?: { start: Position; end: Position } }): Promise<EditorState> {
     let model = this.models.get(path);
     if (!model) {

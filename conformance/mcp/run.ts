@@ -18,7 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { finishReport, reportPassed, writeReports, type StepResult, type TestResult } from '../report/model.js';
+import { finishReport, reportPassed, type StepResult, type TestResult } from '../report/model.js';
+import { writeReports } from '../report/write.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');

@@ -1,4 +1,4 @@
-import type { RunReport, TestResult } from './model.js';
+import { describeLatency, type RunReport, type TestResult } from './model.js';
 import { groupKey, headline, ms } from './rows.js';
 
 // XML 1.0 forbids most control characters even escaped; drop them.
@@ -44,9 +44,7 @@ export function renderJUnit(report: RunReport): string {
       name: `latency p50/p95/p99 under ${l.budgetMs} ms (${l.budget})`,
       status: l.withinBudget ? 'pass' : 'fail',
       durationMs: l.samples.reduce((a, b) => a + b, 0),
-      error: l.withinBudget
-        ? undefined
-        : `${l.tool} over its ${l.budget} budget of ${l.budgetMs} ms: p50 ${ms(l.p50)} ms, p95 ${ms(l.p95)} ms, p99 ${ms(l.p99)} ms over ${l.samples.length} samples`,
+      error: l.withinBudget ? undefined : `${l.tool} over its ${l.budget} budget of ${l.budgetMs} ms: ${describeLatency(l)}`,
     });
   }
   const s = report.summary;

@@ -1,4 +1,4 @@
-import type { RunReport } from './model.js';
+import { describeLatency, type RunReport } from './model.js';
 import { headline, ms, toolRows, verdict } from './rows.js';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -30,9 +30,12 @@ export function renderMarkdown(report: RunReport): string {
   if (failures.length || breaches.length) {
     lines.push('', '## Failures', '');
     for (const t of failures) lines.push(`- **${cell(t.name)}**${t.file ? ` (${t.file})` : ''}: ${cell(headline(t.error))}`);
-    for (const l of breaches) {
-      lines.push(`- **${l.tool}** over its ${l.budget} budget (${l.budgetMs} ms): p50 ${ms(l.p50)}, p95 ${ms(l.p95)}, p99 ${ms(l.p99)} ms over ${l.samples.length} samples`);
-    }
+    for (const l of breaches) lines.push(`- **${l.tool}** over its ${l.budget} budget (${l.budgetMs} ms): ${describeLatency(l)}`);
+  }
+  const recovered = report.latency.filter((l) => l.firstAttempt && l.withinBudget);
+  if (recovered.length) {
+    lines.push('', '## Measured twice', '', 'The first measurement breached the budget; a second, with fresh samples, met it (a breach fails only when both do).', '');
+    for (const l of recovered) lines.push(`- **${l.tool}** (${l.budgetMs} ms): ${describeLatency(l)}`);
   }
   const skipped = report.tests.filter((t) => t.status === 'skip' && t.error);
   if (skipped.length) {

@@ -1,5 +1,6 @@
 /** What every report format shows: one row per tool (or family), with its tests and its latency. */
 import type { LatencySeries, RunReport, Status, TestResult } from './model.js';
+export { ms } from './model.js';
 
 export interface ToolRow {
   /** A tool name, a family, or the spec file when a test names neither. */
@@ -31,11 +32,6 @@ export function toolRows(report: RunReport): ToolRow[] {
   }
   for (const series of report.latency) row(series.tool).latency = series;
   return [...rows.values()];
-}
-
-export function ms(value: number): string {
-  if (!Number.isFinite(value)) return '—';
-  return value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0);
 }
 
 export function headline(error: string | undefined): string {

@@ -58,8 +58,8 @@ export const paneOpenCommand = defineCommand(paneOpen, async (ide, args) => {
   if (args.targetPaneId !== undefined) findPane(ide, args.targetPaneId);
   if (args.type === 'editor') {
     const path = await requireFile(ide, args.contentId);
-    const editor = await ide.editors.open(path, { placement });
-    return { paneId: editor.paneId, contentId: path };
+    const { paneId } = await ide.editors.show(path, placement);
+    return { paneId, contentId: path };
   }
   if (args.type === 'terminal') {
     const terminal = resolveTerminal(ide, args.contentId);

@@ -95,6 +95,12 @@ export interface EditorPort {
     path: string,
     options: { placement?: Placement; selection?: { start: Position; end: Position } },
   ): Promise<EditorState>;
+  /**
+   * Open (or reveal) the editor for an existing file, as `open` without a selection, and answer with
+   * the pane that shows it: the IDE may create, show and focus the editor after the command has
+   * answered, before the next command runs (for callers that need no view state from it).
+   */
+  show(path: string, placement: Placement): Promise<{ paneId: string }>;
   get(path: string): EditorState | undefined;
   list(): EditorState[];
   /** The path of the current editor: the one focused last, even while focus is elsewhere. */

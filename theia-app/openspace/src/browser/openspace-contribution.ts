@@ -118,6 +118,7 @@ export class BridgeContribution implements FrontendApplicationContribution {
   @inject(CommandRegistry) protected readonly commands!: CommandRegistry;
   @inject(TheiaIdePort) protected readonly ide!: IdePort;
   @inject(BridgeConnector) protected readonly connect!: BridgeConnector;
+  @inject(TheiaShellPort) protected readonly shellPort!: TheiaShellPort;
 
   private backend!: RpcProxy<BridgeBackend>;
   private publisher: StatePublisher | undefined;
@@ -129,9 +130,10 @@ export class BridgeContribution implements FrontendApplicationContribution {
     this.backend = this.connect(frontend);
     this.backend.onDidOpenConnection(() => void this.register());
     window.addEventListener('focus', () => void this.register());
-    // A read-only probe for E2E tests: xterm draws on a canvas, so its text is not in the DOM.
+    // A read-only probe for tests: xterm draws on a canvas, so its text is not in the DOM; and
+    // whether the tabs a command showed or closed after answering are in place.
     const terminals = this.ide.terminals as TheiaTerminalPort;
-    Object.assign(window, { openspaceProbe: { terminalScreen: (id: string) => terminals.screen(id) } });
+    Object.assign(window, { openspaceProbe: { terminalScreen: (id: string) => terminals.screen(id), settled: () => this.shellPort.settled() } });
   }
 
   onDidInitializeLayout(): void {

@@ -51,15 +51,39 @@ export class TheiaEditorPort implements EditorPort {
       start: { line: options.selection.start.line - 1, character: options.selection.start.column - 1 },
       end: { line: options.selection.end.line - 1, character: options.selection.end.column - 1 },
     };
-    const existing = this.widgetOf(path);
-    const widget = existing ?? (await this.editors.open(uri, { mode: 'activate', selection, revealOption: 'center' }));
     const placement = options.placement ?? {};
-    if (existing || placement.splitDirection || placement.targetPaneId || placement.area) await this.shell.place(widget, 'main', placement);
-    if (existing && selection) {
-      widget.editor.selection = { ...selection, direction: 'ltr' } as never;
+    const existing = this.widgetOf(path);
+    if (!existing) {
+      const widgetOptions = this.shell.widgetOptions('main', placement);
+      return this.stateOf(await this.editors.open(uri, { mode: 'activate', selection, revealOption: 'center', widgetOptions }));
+    }
+    await this.shell.place(existing, 'main', placement);
+    if (selection) {
+      existing.editor.selection = { ...selection, direction: 'ltr' } as never;
       this.monacoOf(path)?.getControl().revealLineInCenter(selection.start.line + 1);
     }
-    return this.stateOf(widget);
+    return this.stateOf(existing);
+  }
+
+  /**
+   * Creating a Monaco editor (its model read over RPC, its options resolved from the preferences)
+   * and laying it out take most of a pane.open on this Theia. Into a pane that exists, the answer
+   * needs neither: the editor is created and shown right after it. A new pane (a split, an empty
+   * editor area) gets its ID from the tab bar, so the editor is created first; only showing it waits.
+   */
+  async show(path: string, placement: Placement): Promise<{ paneId: string }> {
+    const existing = this.widgetOf(path);
+    if (existing) return { paneId: (await this.open(path, { placement })).paneId };
+    const uri = this.ids.uriOf(path);
+    const widgetOptions = this.shell.widgetOptions('main', placement);
+    const paneId = widgetOptions.mode === 'tab-after' && widgetOptions.ref ? this.shell.paneOf(widgetOptions.ref) : undefined;
+    if (paneId) {
+      this.shell.afterAnswer(async () => this.shell.activateSoon(await this.editors.open(uri, { mode: 'open', widgetOptions })));
+      return { paneId };
+    }
+    const widget = await this.editors.open(uri, { mode: 'open', widgetOptions });
+    this.shell.activateSoon(widget);
+    return { paneId: this.shell.paneOf(widget)! };
   }
 
   get(path: string): EditorState | undefined {
@@ -68,7 +92,7 @@ export class TheiaEditorPort implements EditorPort {
   }
 
   list(): EditorState[] {
-    return this.editors.all.map((w) => this.stateOf(w));
+    return this.editors.all.filter((w) => !this.shell.isClosing(w)).map((w) => this.stateOf(w));
   }
 
   current(): string | undefined {
@@ -169,7 +193,7 @@ export class TheiaEditorPort implements EditorPort {
   }
 
   private widgetOf(path: string): EditorWidget | undefined {
-    return this.editors.all.find((w) => this.ids.pathOf(w.editor.uri) === path);
+    return this.editors.all.find((w) => !this.shell.isClosing(w) && this.ids.pathOf(w.editor.uri) === path);
   }
 
   private require(path: string): EditorWidget {

@@ -40,7 +40,10 @@ export class TheiaShellPort implements ShellPort {
   private mainCounter = 0;
   private bottomCounter = 0;
   private readonly changed = new Emitter<void>();
-  private placing: Promise<unknown> = Promise.resolve();
+  /** View work that runs after a command's answer (see `afterAnswer`). */
+  private pending: Promise<unknown> = Promise.resolve();
+  /** Widgets a command closed whose tabs close after its answer. */
+  private readonly closing = new Set<Widget>();
 
   @postConstruct()
   protected init(): void {
@@ -102,44 +105,84 @@ export class TheiaShellPort implements ShellPort {
    */
   async place(widget: Widget, defaultArea: PaneArea, placement: Placement, { waitForFocus = true } = {}): Promise<void> {
     const target = placement.targetPaneId !== undefined ? this.requirePane(placement.targetPaneId) : undefined;
-    const area = target?.area ?? placement.area ?? defaultArea;
-    const ref = target?.current ?? target?.widgets[0] ?? (area === 'main' ? this.currentIn('main') : undefined);
     const shown = widget.isAttached && this.paneOf(widget) !== undefined;
     if (shown && !placement.splitDirection && (!target || target.widgets.includes(widget)) && (!placement.area || this.shell.getAreaFor(widget) === placement.area)) {
       await this.shell.activateWidget(widget.id);
       return;
     }
-    const mode = placement.splitDirection === 'vertical' ? 'split-right' : placement.splitDirection === 'horizontal' ? 'split-bottom' : 'tab-after';
-    await this.shell.addWidget(widget, { area, mode, ref: ref && ref !== widget ? ref : undefined });
+    await this.shell.addWidget(widget, this.widgetOptions(defaultArea, placement, widget));
     const activated = this.shell.activateWidget(widget.id);
     if (waitForFocus) await activated;
   }
 
   /**
-   * Place a widget once the command running now has answered: Lumino lays the shell out in
-   * microtasks, which would otherwise run before the answer goes out. The next command waits for it
-   * (see `settled`), so no agent sees the layout before the widget is in it.
+   * ApplicationShell's options for adding a widget at a placement: into the target pane (its current
+   * tab by default: the area's current pane), or into a new pane split off it ('vertical' → to the
+   * right, 'horizontal' → below). Throws PANE_NOT_FOUND for an unknown target pane.
    */
-  placeSoon(widget: Widget, defaultArea: PaneArea, placement: Placement): void {
-    const placed = new Promise((resolve) => setTimeout(resolve, 0)).then(() => this.place(widget, defaultArea, placement, { waitForFocus: false }));
-    this.placing = placed.catch(() => undefined); // a widget closed meanwhile is not placed
+  widgetOptions(defaultArea: PaneArea, placement: Placement, widget?: Widget): ApplicationShell.WidgetOptions {
+    const target = placement.targetPaneId !== undefined ? this.requirePane(placement.targetPaneId) : undefined;
+    const area = target?.area ?? placement.area ?? defaultArea;
+    const ref = target?.current ?? target?.widgets[0] ?? (area === 'main' ? this.currentIn('main') : undefined);
+    const mode = placement.splitDirection === 'vertical' ? 'split-right' : placement.splitDirection === 'horizontal' ? 'split-bottom' : 'tab-after';
+    return { area, mode, ref: ref && ref !== widget ? ref : undefined };
   }
 
-  /** Resolves when a widget being placed is in its pane and the panels have their sizes. */
+  /**
+   * Run view work — activating, revealing or closing a tab — once the command running now has
+   * answered. On this Theia such work costs tens of milliseconds of layout and repaint (Lumino lays
+   * the shell out in microtasks, Monaco lays out and renders the editor it shows), and nothing an
+   * agent reads in the answer depends on it. Every command first waits for it (see `settled`), so
+   * no agent sees the layout before the work is done.
+   */
+  afterAnswer(work: () => unknown): void {
+    const done = this.pending.then(() => new Promise((resolve) => setTimeout(resolve, 0))).then(work);
+    this.pending = done.catch((err) => console.error('OpenSpace: showing or closing a tab after a command answered failed', err));
+  }
+
+  /** Place a widget once the command running now has answered (see `afterAnswer`). */
+  placeSoon(widget: Widget, defaultArea: PaneArea, placement: Placement): void {
+    this.afterAnswer(() => this.place(widget, defaultArea, placement, { waitForFocus: false }));
+  }
+
+  /** Activate a widget once the command running now has answered (see `afterAnswer`). */
+  activateSoon(widget: Widget): void {
+    this.afterAnswer(() => void this.shell.activateWidget(widget.id));
+  }
+
+  /** Resolves when the view work of earlier commands is done and the panels have their sizes. */
   async settled(): Promise<void> {
-    await this.placing;
+    // View work may add more (an editor created after the answer is then activated).
+    for (let pending; pending !== this.pending; ) await (pending = this.pending);
     await this.shell.pendingUpdates;
   }
 
+  /** Close the tab showing contentId once the command has answered; until then it counts as closed. */
   async closeContent(contentId: string): Promise<void> {
     const widget = this.widgetOf(contentId);
     if (!widget) throw new ToolError('PANE_NOT_FOUND', `Nothing open shows "${contentId}".`);
-    await this.shell.closeWidget(widget.id, { save: false });
+    this.closeSoon(widget);
+  }
+
+  /**
+   * Close a widget once the command has answered (see `afterAnswer`), by default as its tab's close
+   * button does (without saving: callers have checked for unsaved changes). Until then it counts as
+   * closed: `layout()`, `widgetOf` and `isClosing` leave it out.
+   */
+  closeSoon(widget: Widget, close: () => unknown = () => this.shell.closeWidget(widget.id, { save: false })): void {
+    this.closing.add(widget);
+    this.afterAnswer(async () => {
+      try {
+        await close();
+      } finally {
+        this.closing.delete(widget);
+      }
+    });
   }
 
   async closePane(paneId: string): Promise<string[]> {
     const pane = this.requirePane(paneId);
-    for (const widget of pane.widgets) await this.shell.closeWidget(widget.id, { save: false });
+    for (const widget of pane.widgets) this.closeSoon(widget);
     return pane.widgets.map((w) => this.ids.idOf(w));
   }
 
@@ -167,6 +210,11 @@ export class TheiaShellPort implements ShellPort {
     this.changed.fire();
   }
 
+  /** Whether a command closed this widget and its tab goes once the command has answered. */
+  isClosing(widget: Widget): boolean {
+    return this.closing.has(widget);
+  }
+
   /** The pane ID of the tab bar showing a widget. */
   paneOf(widget: Widget): string | undefined {
     return this.panes().find((p) => p.widgets.includes(widget))?.id;
@@ -175,7 +223,7 @@ export class TheiaShellPort implements ShellPort {
   /** The widget showing some content, by content ID. */
   widgetOf(contentId: string): Widget | undefined {
     for (const area of ['main', 'bottom', 'left', 'right'] as const) {
-      const found = this.shell.getWidgets(area).find((w) => this.ids.idOf(w) === contentId);
+      const found = this.shell.getWidgets(area).find((w) => !this.closing.has(w) && this.ids.idOf(w) === contentId);
       if (found) return found;
     }
     return undefined;
@@ -186,7 +234,10 @@ export class TheiaShellPort implements ShellPort {
   private panes(): Pane[] {
     const panes: Pane[] = [];
     const taken = new Set<string>();
-    for (const bar of this.shell.mainAreaTabBars) panes.push(this.dockPane(bar, 'main', taken));
+    for (const bar of this.shell.mainAreaTabBars) {
+      const pane = this.dockPane(bar, 'main', taken);
+      if (pane.widgets.length > 0 || bar.titles.length === 0) panes.push(pane); // else all its tabs are closing
+    }
     const bottomShown = this.shell.isExpanded('bottom');
     for (const bar of this.shell.bottomAreaTabBars) {
       const pane = this.dockPane(bar, 'bottom', taken);
@@ -195,7 +246,7 @@ export class TheiaShellPort implements ShellPort {
     }
     for (const area of ['left', 'right'] as const) {
       const handler = area === 'left' ? this.shell.leftPanelHandler : this.shell.rightPanelHandler;
-      const widgets = handler.tabBar.titles.map((t) => t.owner);
+      const widgets = handler.tabBar.titles.map((t) => t.owner).filter((w) => !this.closing.has(w));
       if (widgets.length === 0) continue;
       const expanded = this.shell.isExpanded(area);
       panes.push({ id: area, area, widgets, current: handler.tabBar.currentTitle?.owner, boxes: expanded ? [handler.container.node] : [] });
@@ -208,7 +259,7 @@ export class TheiaShellPort implements ShellPort {
    * in (a relayout replaced the tab bar), else a new one.
    */
   private dockPane(bar: TabBar<Widget>, area: 'main' | 'bottom', taken: Set<string>): Pane {
-    const widgets = bar.titles.map((t) => t.owner);
+    const widgets = bar.titles.map((t) => t.owner).filter((w) => !this.closing.has(w));
     let id = this.paneIds.get(bar);
     if (!id || taken.has(id)) {
       const votes = new Map<string, number>();
@@ -222,7 +273,7 @@ export class TheiaShellPort implements ShellPort {
     }
     taken.add(id);
     for (const w of widgets) this.lastPaneOf.set(w, id);
-    const current = bar.currentTitle?.owner;
+    const current = widgets.find((w) => w === bar.currentTitle?.owner);
     return { id, area, widgets, current, boxes: current ? [bar.node, current.node] : [bar.node] };
   }
 

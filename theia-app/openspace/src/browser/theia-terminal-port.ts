@@ -53,7 +53,8 @@ export class TheiaTerminalPort implements TerminalPort {
   }
 
   list(): TerminalInfo[] {
-    return [...this.terminals.all.map((w) => this.info(this.capture(w, ''))), ...[...this.exited.values()].map((e) => ({ ...e.info }))];
+    const open = this.terminals.all.filter((w) => !this.shell.isClosing(w));
+    return [...open.map((w) => this.info(this.capture(w, ''))), ...[...this.exited.values()].map((e) => ({ ...e.info }))];
   }
 
   activeTerminalId(): string | undefined {
@@ -89,7 +90,7 @@ export class TheiaTerminalPort implements TerminalPort {
     if (this.exited.delete(terminalId)) return;
     const terminal = this.require(terminalId);
     this.captured.delete(terminalId);
-    terminal.widget.dispose();
+    this.shell.closeSoon(terminal.widget, () => terminal.widget.dispose());
   }
 
   private capture(widget: TerminalWidget, cwd: string): Captured {
@@ -121,7 +122,7 @@ export class TheiaTerminalPort implements TerminalPort {
 
   private require(terminalId: string): Captured {
     const widget = this.terminals.getById(terminalId);
-    if (!widget) throw new ToolError('TERMINAL_NOT_FOUND', `No terminal "${terminalId}".`);
+    if (!widget || this.shell.isClosing(widget)) throw new ToolError('TERMINAL_NOT_FOUND', `No terminal "${terminalId}".`);
     return this.capture(widget, '');
   }
 }
