@@ -43,8 +43,9 @@ export async function waitForBridge(origin: string, token?: string, timeoutMs = 
 
 export interface TheiaTargetOptions {
   /**
-   * The user settings Theia starts with (THEIA_CONFIG_DIR/settings.json). By default the agent-consent
-   * notice counts as accepted for good, as a person's "Don't show this again" stores it.
+   * The user settings Theia starts with (THEIA_CONFIG_DIR/settings.json), added to TEST_PERSON_SETTINGS.
+   * By default the agent-consent notice counts as accepted for good, as a person's "Don't show this
+   * again" stores it.
    */
   userSettings?: Record<string, unknown>;
   /** Tool calls per agent turn (default 0: no limit, as for every target the suite starts). */
@@ -53,11 +54,18 @@ export interface TheiaTargetOptions {
   sessionIdleMs?: number;
 }
 
+/**
+ * Settings of the person a test plays at the keyboard. Enter inserts a line break instead of
+ * accepting a suggestion: Monaco offers words from open documents 10 ms into a word, so whether a
+ * typed "\n" became a line break depended on how fast the keys came.
+ */
+export const TEST_PERSON_SETTINGS = { 'editor.acceptSuggestionOnEnter': 'off' };
+
 export async function startTheiaTarget(fixture: string, options: TheiaTargetOptions = {}): Promise<TheiaTarget> {
   const workspace = await mkdtemp(join(tmpdir(), 'openspace-theia-'));
   const config = await mkdtemp(join(tmpdir(), 'openspace-theia-config-'));
   await cp(fixture, workspace, { recursive: true });
-  await writeFile(join(config, 'settings.json'), JSON.stringify(options.userSettings ?? { [AGENT_CONSENT_SETTING]: CONSENT_VERSION }, null, 2));
+  await writeFile(join(config, 'settings.json'), JSON.stringify({ ...TEST_PERSON_SETTINGS, ...(options.userSettings ?? { [AGENT_CONSENT_SETTING]: CONSENT_VERSION }) }, null, 2));
   // The IDE's shells start in a home of their own: this machine's ~/.bashrc (pyenv init, say) would
   // make every terminal's start depend on it, and a shell killed mid-start can leave its locks behind.
   const home = join(config, 'home');
