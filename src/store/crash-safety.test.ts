@@ -26,7 +26,10 @@ const [root, size] = [process.argv[2], Number(process.argv[3])];
 const contents = ['A', 'B'].map((c) => c.repeat(size - 1) + '\\n');
 const files = await WorkspaceFiles.create({ fs, root, kind: 'disk' });
 process.stdout.write('ready\\n');
-for (let i = 1; ; i++) await files.writeText('data/big.txt', contents[i % 2]);
+for (let i = 1; ; i++) {
+  await files.writeText('data/big.txt', contents[i % 2]);
+  process.stdout.write('w\\n');
+}
 `;
 
 let base: string;
@@ -73,6 +76,30 @@ function tempFiles(root: string): string[] {
     .filter((f) => TEMP_FILE.test(nodePath.basename(f)));
 }
 
+/**
+ * How long one write takes on this machine now: the writer's own pace over a few writes. Kills are
+ * spread over a few writes' time, so that some land before any write finished, some mid-write and
+ * some after, however fast or loaded the machine is (a fixed window made the test vacuous, and
+ * fail, when writes were slower than it).
+ */
+function writeMs(root: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [writer, root, String(SIZE)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let ready = 0;
+    let writes = 0;
+    child.stdout.on('data', (d: Buffer) => {
+      for (const line of d.toString().split('\n')) {
+        if (line === 'ready') ready = performance.now();
+        else if (line === 'w' && ++writes === 5) {
+          child.kill('SIGKILL');
+          resolve((performance.now() - ready) / 5);
+        }
+      }
+    });
+    child.once('exit', (code, signal) => signal !== 'SIGKILL' && reject(new Error(`writer exited ${code}`)));
+  });
+}
+
 /** Start the writer, let it write for a random moment, SIGKILL it. */
 function killedWriter(root: string, killAfterMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -90,13 +117,16 @@ describe('crash safety', () => {
     const fresh = Buffer.from('B'.repeat(SIZE - 1) + '\n');
     const seen = { old: 0, new: 0, leftovers: 0 };
     const started = Date.now();
+    const pace = nodePath.join(base, 'pace');
+    nodeFs.mkdirSync(nodePath.join(pace, 'data'), { recursive: true });
+    const window = 3 * (await writeMs(pace));
     await Promise.all(
       Array.from({ length: LANES }, async (_, lane) => {
         const root = nodePath.join(base, `ws-${lane}`);
         nodeFs.mkdirSync(nodePath.join(root, 'data'), { recursive: true });
         nodeFs.writeFileSync(nodePath.join(root, 'data', 'big.txt'), old);
         for (let trial = lane; trial < TRIALS; trial += LANES) {
-          await killedWriter(root, Math.random() * 40);
+          await killedWriter(root, Math.random() * window);
           const now = nodeFs.readFileSync(nodePath.join(root, 'data', 'big.txt'));
           const isOld = now.equals(old);
           const isNew = now.equals(fresh);
@@ -114,6 +144,6 @@ describe('crash safety', () => {
     expect(seen.old).toBeGreaterThan(0);
     expect(seen.new).toBeGreaterThan(0);
     expect(seen.leftovers).toBeGreaterThan(0);
-    console.log(`crash safety: ${TRIALS} kills in ${((Date.now() - started) / 1000).toFixed(1)} s: old ${seen.old}, new ${seen.new}, temporary files left by the kill ${seen.leftovers}`);
+    console.log(`crash safety: ${TRIALS} kills within ${window.toFixed(0)} ms of the start, in ${((Date.now() - started) / 1000).toFixed(1)} s: old ${seen.old}, new ${seen.new}, temporary files left by the kill ${seen.leftovers}`);
   });
 });
