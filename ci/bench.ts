@@ -175,6 +175,7 @@ async function main(): Promise<void> {
     { name: 'editor.highlight', kind: 'simple', run: () => call('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 42, endLine: 50 }], highlightId: 'bench' }) },
     { name: 'file.read', kind: 'simple', run: () => call('openspace.file.read', { path: 'src/index.ts' }) },
     { name: 'terminal.send', kind: 'simple', run: () => call('openspace.terminal.send', { terminalId: 'bench', text: 'true' }) },
+    { name: 'terminal.read_output', kind: 'simple', run: () => call('openspace.terminal.read_output', { terminalId: 'bench' }) },
     { name: 'pane.list', kind: 'complex', run: () => call('openspace.pane.list', {}) },
     { name: 'file.search', kind: 'complex', run: () => call('openspace.file.search', { query: 'TODO' }) },
     // The tools that change the layout, each with the untimed step that makes its next sample possible.
@@ -269,7 +270,12 @@ async function main(): Promise<void> {
     JSON.stringify({ target: values.target, samples: SAMPLES, date: new Date().toISOString(), rows, readyMs: readies, store }, null, 2),
   );
   // In-process figures (sanitizer vs strip-ansi, path guard per call): reports/bench-security.json.
-  if (!theia) await benchSecurity();
+  if (!theia) {
+    const { sanitizer } = await benchSecurity();
+    const readOutput = rows.find((r) => r.op === 'terminal.read_output')!.p50 as number;
+    const share = sanitizer.readOutputUs / 1000 / readOutput;
+    console.log(`sanitizing it is ${(share * 100).toFixed(2)}% of a terminal.read_output round trip (p50 ${readOutput.toFixed(2)} ms) (aim < 2%)`);
+  }
 }
 
 await main();

@@ -42,9 +42,10 @@ export function prepareTheia(): void {
   }
 }
 
-/** Start Theia's backend on a workspace; resolves with its origin once it listens. */
-export function startTheia(workspace: string, port: number, stdio: 'inherit' | 'pipe' = 'inherit', env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [join(THEIA_APP, 'lib', 'backend', 'main.js'), workspace, '--hostname', '127.0.0.1', '--port', String(port)], {
+/** Start Theia's backend on a workspace (none: no folder open); resolves with its origin once it listens. */
+export function startTheia(workspace: string | undefined, port: number, stdio: 'inherit' | 'pipe' = 'inherit', env: Record<string, string> = {}) {
+  const folder = workspace === undefined ? [] : [workspace];
+  const child = spawn(process.execPath, [join(THEIA_APP, 'lib', 'backend', 'main.js'), ...folder, '--hostname', '127.0.0.1', '--port', String(port)], {
     cwd: THEIA_APP,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', stdio === 'inherit' ? 'inherit' : 'pipe'],

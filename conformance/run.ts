@@ -14,6 +14,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startVitest } from 'vitest/node';
 import { reportPassed, targetSlug } from './report/model.js';
 import { writeReports } from './report/write.js';
@@ -36,6 +38,43 @@ const USAGE = 'Usage: npm run conformance -- --target sim|theia|<MCP URL> [--sam
 
 /** `conformance-sim`, `conformance-theia`, `conformance-127.0.0.1-3200-mcp` */
 export const reportName = (target: string): string => `conformance-${targetSlug(target)}`;
+
+/** How to start a hub the suite can run against (see the README). */
+const START_HUB =
+  'Start it on a copy of the fixture workspace, with consent and without a per-turn limit:\n' +
+  '  cp -r conformance/fixtures/workspace /tmp/fx && npm start -- --workspace /tmp/fx --port 3200 --consent --max-calls-per-turn 0';
+
+/**
+ * Before running hundreds of tests against a running hub, check that it lets one session make that
+ * many calls and does not wait for a person's consent: otherwise every tool would fail for the
+ * hub's settings, not for what it does. Returns what is wrong, or undefined.
+ */
+async function preflight(mcpUrl: string): Promise<string | undefined> {
+  const { authHeaders, startTarget } = await import('./target.js');
+  process.env.OPENSPACE_TARGET = mcpUrl;
+  const target = await startTarget();
+  let health: { limits?: { maxCallsPerTurn?: number } };
+  try {
+    const res = await fetch(`${target.origin}/openspace/health`, { headers: authHeaders(target.token) });
+    if (res.status === 401) return `The hub at ${mcpUrl} wants its access token: set OPENSPACE_TOKEN, or run on the machine whose ~/.openspace/ide lock file names it.`;
+    health = (await res.json()) as typeof health;
+  } catch (err) {
+    return `No hub answers at ${mcpUrl} (${(err as Error).message}). ${START_HUB}`;
+  }
+  const limit = health.limits?.maxCallsPerTurn ?? 0;
+  if (limit > 0) return `The hub at ${mcpUrl} allows ${limit} tool calls per agent turn; the suite makes thousands in one session. ${START_HUB}`;
+  const client = new Client({ name: 'conformance-preflight', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: authHeaders(target.token) } }));
+  try {
+    const { structuredContent } = await client.callTool({ name: 'openspace.pane.list', arguments: {} });
+    const code = (structuredContent as { code?: string } | undefined)?.code;
+    if (code === 'CONSENT_REQUIRED') return `The hub at ${mcpUrl} waits for a person's consent before agent calls. ${START_HUB}`;
+    if (code === 'BRIDGE_UNAVAILABLE') return `The hub at ${mcpUrl} has no IDE connected: open its IDE window (Theia) or start the simulated IDE's hub.`;
+  } finally {
+    await client.close();
+  }
+  return undefined;
+}
 
 async function main(): Promise<number> {
   let parsed;
@@ -73,6 +112,13 @@ async function main(): Promise<number> {
   if (target === 'theia') {
     const { prepareTheia } = await import('../ci/theia.js');
     prepareTheia();
+  }
+  if (/^https?:/.test(target)) {
+    const problem = await preflight(target);
+    if (problem) {
+      process.stderr.write(`${problem}\n`);
+      return 2;
+    }
   }
   process.env.OPENSPACE_TARGET = target;
   // Hubs the specs start announce themselves here, not in the user's ~/.openspace/ide (as in

@@ -52,6 +52,8 @@ export interface TheiaTargetOptions {
   maxCallsPerTurn?: number;
   /** How long an idle MCP session lives (default: the hub's 30 min). */
   sessionIdleMs?: number;
+  /** Start Theia with no folder open (the fixture is still copied, and `workspace` names the copy). */
+  noFolder?: boolean;
 }
 
 /**
@@ -70,7 +72,7 @@ export async function startTheiaTarget(fixture: string, options: TheiaTargetOpti
   // make every terminal's start depend on it, and a shell killed mid-start can leave its locks behind.
   const home = join(config, 'home');
   await mkdir(home);
-  const { child, origin: listening } = startTheia(workspace, 0, 'pipe', {
+  const { child, origin: listening } = startTheia(options.noFolder ? undefined : workspace, 0, 'pipe', {
     HOME: home,
     OPENSPACE_LOCK_DIR: lockDir(),
     THEIA_CONFIG_DIR: config,

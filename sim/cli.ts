@@ -12,6 +12,8 @@ Starts the OpenSpace hub on the simulated IDE.
   --stdio                  speak MCP over stdin/stdout instead of HTTP (for clients that spawn their server)
   --consent                allow agents to work in a --workspace directory without asking first
                            (otherwise the first call asks through the MCP client, or answers CONSENT_REQUIRED)
+  --no-confirm             run terminal commands that look dangerous without asking (default: ask through the
+                           MCP client, or answer CONFIRMATION_REQUIRED); a workspace's settings cannot do this
   --no-auth                do not require the access token (any local process may then call the hub);
                            OPENSPACE_TOKEN=<32+ characters> sets the token instead of a generated one
   --allow-origin ORIGIN    a browser origin allowed to call the hub besides its own (repeatable)
@@ -34,6 +36,7 @@ async function main(): Promise<void> {
         stdio: { type: 'boolean', default: false },
         consent: { type: 'boolean', default: false },
         'no-auth': { type: 'boolean', default: false },
+        'no-confirm': { type: 'boolean', default: false },
         'allow-origin': { type: 'string', multiple: true, default: [] },
         'max-calls-per-turn': { type: 'string', default: '50' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -58,13 +61,14 @@ async function main(): Promise<void> {
     if (!/^https?:\/\/[^/\s]+$/.test(origin)) fail(`--allow-origin must be an origin such as http://localhost:5173, not "${origin}"`);
   }
   const consent = values.consent ? ('granted' as const) : undefined;
+  const confirmDangerousCommands = !values['no-confirm'];
 
   if (values.stdio) {
     const [{ connectSimIde }, { StdioServerTransport }] = await Promise.all([
       import('./start.js'),
       import('@modelcontextprotocol/sdk/server/stdio.js'),
     ]);
-    const { hub, connected } = connectSimIde({ workspace, terminal, consent, maxCallsPerTurn });
+    const { hub, connected } = connectSimIde({ workspace, terminal, consent, confirmDangerousCommands, maxCallsPerTurn });
     const { ide } = await connected.catch((err: Error) => fail(err.message));
     await hub.createMcpServer().connect(new StdioServerTransport());
     process.stderr.write(`openspace: MCP over stdio on the simulated IDE, workspace ${ide.workspace.label}\n`);
@@ -79,6 +83,7 @@ async function main(): Promise<void> {
       terminal,
       port,
       consent,
+      confirmDangerousCommands,
       maxCallsPerTurn,
       auth: !values['no-auth'],
       token: process.env.OPENSPACE_TOKEN || undefined,

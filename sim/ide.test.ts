@@ -187,12 +187,20 @@ describe('dangerous terminal commands (NFR-3.6.3)', () => {
     expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'echo ok' })).toMatchObject({ success: true });
   });
 
-  it('sends dangerous commands when the workspace settings turn confirmation off', async () => {
+  it('a workspace settings file cannot turn the confirmation of dangerous commands off (a cloned repository could)', async () => {
     ide = await SimIde.create({
       workspace: { kind: 'memory', files: { '.openspace/settings.json': JSON.stringify({ 'openspace.security.confirmDangerousCommands': false }), 'build/x.o': 'x' } },
     });
     await ide.registry.executeCommand('openspace.terminal.create', { title: 't' });
+    expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'rm -rf ./build' })).toMatchObject({
+      success: false,
+      code: 'CONFIRMATION_REQUIRED',
+    });
+  });
+
+  it('the person starting the IDE can turn the confirmation off (--no-confirm)', async () => {
+    ide = await SimIde.create({ workspace: { kind: 'memory', files: { 'build/x.o': 'x' } }, confirmDangerousCommands: false });
+    await ide.registry.executeCommand('openspace.terminal.create', { title: 't' });
     expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'rm -rf build' })).toMatchObject({ success: true });
   });
 });
-

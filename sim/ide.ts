@@ -28,6 +28,11 @@ export interface SimIdeOptions {
    * the first agent call asks at the agent's side (MCP elicitation) or answers CONSENT_REQUIRED.
    */
   consent?: 'granted' | 'ask';
+  /**
+   * Whether dangerous terminal commands wait for a person's yes (default true). Only the person
+   * starting the IDE turns it off (`--no-confirm`): a workspace's settings file may not.
+   */
+  confirmDangerousCommands?: boolean;
 }
 
 /**
@@ -70,7 +75,7 @@ export class SimIde {
       editors,
       terminals,
       workspace: files,
-      security: { confirmDangerousCommands: () => confirmDangerousCommands, agentConsent },
+      security: { confirmDangerousCommands: () => confirmDangerousCommands, isProtected: (path) => files.policy.isProtected(path), agentConsent },
     };
     registerOpenSpaceCommands(this.registry, this.port);
     this.bridge = registryBridge(this.registry);
@@ -95,7 +100,7 @@ export class SimIde {
     const terminals = new SimTerminals(layout, { spawn, ringBuffer: options.ringBuffer });
     const editors = new SimEditors(layout, files, options.viewportLines);
     const consent = options.consent ?? (workspace.kind === 'disk' ? 'ask' : 'granted');
-    return new SimIde(workspace, files, layout, editors, terminals, backend, settings.confirmDangerousCommands, consent, audit);
+    return new SimIde(workspace, files, layout, editors, terminals, backend, options.confirmDangerousCommands ?? true, consent, audit);
   }
 
   dispose(): void {
@@ -116,12 +121,16 @@ const Settings = z.looseObject({
 
 interface SimSettings {
   policy: FilePolicy;
-  confirmDangerousCommands: boolean;
 }
 
+/**
+ * The workspace's settings may tighten protection (more sensitive or protected patterns), never
+ * loosen it: a cloned repository must not turn off the confirmation of dangerous commands for
+ * whoever opens it (that is the `--no-confirm` option's, the person's own choice).
+ */
 function readSettings(workspace: LoadedWorkspace): SimSettings {
   const path = join(workspace.root, SETTINGS_FILE);
-  if (!workspace.fs.existsSync(path)) return { policy: createFilePolicy(), confirmDangerousCommands: true };
+  if (!workspace.fs.existsSync(path)) return { policy: createFilePolicy() };
   const where = `${SETTINGS_FILE} in the workspace`;
   let json: unknown;
   try {
@@ -131,12 +140,18 @@ function readSettings(workspace: LoadedWorkspace): SimSettings {
   }
   const parsed = Settings.safeParse(json);
   if (!parsed.success) throw new Error(`${where}: ${z.prettifyError(parsed.error)}`);
+  if (parsed.data['openspace.security.confirmDangerousCommands'] === false) {
+    process.stderr.write(
+      `openspace: warning: ${where} sets openspace.security.confirmDangerousCommands to false; ignored, since a workspace may not ` +
+        'loosen protection (start the simulated IDE with --no-confirm to turn the confirmation off yourself)\n',
+    );
+  }
   try {
     const policy = createFilePolicy({
       sensitivePatterns: parsed.data['openspace.security.sensitiveFilePatterns'],
       protectedPatterns: parsed.data['openspace.security.protectedFilePatterns'],
     });
-    return { policy, confirmDangerousCommands: parsed.data['openspace.security.confirmDangerousCommands'] ?? true };
+    return { policy };
   } catch (err) {
     throw new Error(`${where}: ${(err as Error).message}`);
   }

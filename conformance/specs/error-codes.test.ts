@@ -20,6 +20,7 @@ const SPECS = fileURLToPath(new URL('.', import.meta.url));
 const OUTSIDE_THE_SUITE: Record<string, { reason: string; provenBy?: string }> = {
   BRIDGE_UNAVAILABLE: { reason: 'needs a hub with no IDE connected', provenBy: 'src/hub/hub.test.ts' },
   TIMEOUT: { reason: 'needs an IDE that never answers', provenBy: 'src/hub/hub.test.ts' },
+  NO_WORKSPACE: { reason: 'needs an IDE with no folder open: every target the suite starts has one', provenBy: 'theia-app/e2e/no-folder.spec.ts' },
   INTERNAL: { reason: 'a bug in OpenSpace: no input may produce it, which invalid-input.test.ts checks for every tool' },
 };
 

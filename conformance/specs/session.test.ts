@@ -42,6 +42,24 @@ describe('cleanup when a session ends (NFR-3.7.1)', () => {
     await ctx.agent.ok('openspace.terminal.close', { terminalId: mine.terminalId });
   });
 
+  it('closes a tab it opened after a pause of over a second, and leaves the tabs a person had open (what pane.open created comes from its answer)', async () => {
+    const person = await ctx.agent.ok('openspace.pane.open', { type: 'editor', contentId: 'notes.txt' });
+    expect(person.opened).toBe(true);
+    const agent = await connectAgent(ctx.target, 'pausing-agent');
+    await agent.ok('openspace.pane.list');
+    // Past the IDE's 1-per-second layout publishing: the hub's copy of the layout is fresh when the call answers.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await agent.ok('openspace.pane.open', { type: 'editor', contentId: 'docs/guide.md' })).toMatchObject({ contentId: 'docs/guide.md', opened: true });
+    expect(await agent.ok('openspace.pane.open', { type: 'editor', contentId: 'notes.txt' })).toMatchObject({ opened: false });
+    await endSession(agent);
+    await eventually(async () => {
+      const tabs = (await ctx.agent.ok('openspace.pane.list')).panes.flatMap((p: { tabs: { contentId: string }[] }) => p.tabs.map((t) => t.contentId));
+      expect(tabs).not.toContain('docs/guide.md');
+      expect(tabs).toContain('notes.txt');
+    }, 5000);
+    await ctx.agent.ok('openspace.pane.close', { contentId: 'notes.txt' });
+  });
+
   it('spares what a person pinned', async (t) => {
     const sim = ctx.target.sim;
     if (!sim) t.skip('pinning a tab needs the simulated IDE\'s probe');

@@ -4,36 +4,10 @@ import { useTarget } from '../setup.js';
 
 const ctx = useTarget();
 
-const PHASE_3_TOOLS = [
-  'openspace.pane.open',
-  'openspace.pane.close',
-  'openspace.pane.focus',
-  'openspace.pane.list',
-  'openspace.pane.resize',
-  'openspace.editor.open',
-  'openspace.editor.read_file',
-  'openspace.editor.close',
-  'openspace.editor.scroll_to',
-  'openspace.editor.highlight',
-  'openspace.editor.clear_highlight',
-  'openspace.terminal.create',
-  'openspace.terminal.send',
-  'openspace.terminal.read_output',
-  'openspace.terminal.list',
-  'openspace.terminal.close',
-  'openspace.file.read',
-  'openspace.file.write',
-  'openspace.file.list',
-  'openspace.file.search',
-];
-
-/** The artifact store's tools (issue 5, TECHSPEC §6.8–6.9). */
-const STORE_TOOLS = ['openspace.file.patch', 'openspace.file.snapshots', 'openspace.file.restore'];
-
 describe('tools/list', () => {
-  it('lists exactly the 20 Phase 3 tools (AC-3.6.1) and the artifact store\'s', async () => {
+  it('lists exactly the tools of the contract (src/contract), no more and no fewer (AC-3.6.1)', async () => {
     const { tools } = await ctx.agent.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([...PHASE_3_TOOLS, ...STORE_TOOLS].sort());
+    expect(tools.map((t) => t.name).sort()).toEqual(TOOLS.map((t) => t.name).sort());
   });
 
   it('gives every tool the contract\'s title, description, input and output schemas and annotations', async () => {

@@ -53,23 +53,31 @@ function refuseDirty(tabs: TabInfo[]): void {
   }
 }
 
+/** Whether a tab shows this content now. */
+function isShown(ide: IdePort, contentId: string): boolean {
+  return ide.shell.layout().panes.some((p) => p.tabs.some((t) => t.contentId === contentId));
+}
+
 export const paneOpenCommand = defineCommand(paneOpen, async (ide, args) => {
   const placement = { area: args.area, targetPaneId: args.targetPaneId, splitDirection: args.splitDirection };
   if (args.targetPaneId !== undefined) findPane(ide, args.targetPaneId);
   if (args.type === 'editor') {
     const path = await requireFile(ide, args.contentId);
+    const opened = !isShown(ide, path);
     const { paneId } = await ide.editors.show(path, placement);
-    return { paneId, contentId: path };
+    return { paneId, contentId: path, opened };
   }
   if (args.type === 'terminal') {
     const terminal = resolveTerminal(ide, args.contentId);
+    const opened = !isShown(ide, terminal.terminalId);
     const { paneId } = await ide.shell.openContent({ type: 'terminal', contentId: terminal.terminalId, title: args.title ?? terminal.title, ...placement });
-    return { paneId, contentId: terminal.terminalId };
+    return { paneId, contentId: terminal.terminalId, opened };
   }
   const path = await requireFile(ide, args.contentId);
+  const opened = !isShown(ide, path);
   const title = args.title ?? path.split('/').pop() ?? path;
   const { paneId } = await ide.shell.openContent({ type: args.type, contentId: path, title, ...placement });
-  return { paneId, contentId: path };
+  return { paneId, contentId: path, opened };
 });
 
 export const paneCloseCommand = defineCommand(paneClose, async (ide, args) => {

@@ -205,6 +205,11 @@ export interface WorkspacePort {
 export interface SecurityPort {
   /** Whether terminal commands that look dangerous wait for a person's confirmation (default: yes). */
   confirmDangerousCommands(): boolean;
+  /**
+   * The pattern that keeps agents from writing a workspace-relative path (built-in ones and the
+   * person's), or undefined; terminal commands writing there need a confirmation. Absent: built-ins only.
+   */
+  isProtected?(path: string): string | undefined;
   /** Ask the person (e.g. "Agent wants to run: rm -rf build — deletes files recursively"); true for Allow. Absent when there is no one to ask. */
   confirm?(message: string): Promise<boolean>;
   /**

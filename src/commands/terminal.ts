@@ -58,9 +58,10 @@ export const terminalCreateCommand = defineCommand(terminalCreate, async (ide, a
  * NFR-3.6.3: text that would run a dangerous command (found by parsing it as bash) is sent only
  * after a person allows it; without anyone to ask it is refused, and nothing is typed.
  */
-async function confirmIfDangerous(ide: IdePort, text: string, context: CallContext | undefined): Promise<void> {
+async function confirmIfDangerous(ide: IdePort, terminal: TerminalInfo, text: string, context: CallContext | undefined): Promise<void> {
   if (!(ide.security?.confirmDangerousCommands() ?? true)) return;
-  const verdict = checkCommandSync(text.replace(/[\r\n]+$/, ''));
+  const isProtected = ide.security?.isProtected?.bind(ide.security);
+  const verdict = checkCommandSync(text.replace(/[\r\n]+$/, ''), { workspaceCwd: terminal.cwd, ...(isProtected && { isProtected }) });
   if (!verdict.dangerous) return;
   const message = formatConfirmation(text, verdict);
   const reasons = verdict.reasons.map(({ command, rule, why }) => ({ command, rule, why }));
@@ -89,7 +90,8 @@ const CLEARS_LINE = /[\u0003\u0015]/;
 const typedAhead = new WeakMap<IdePort, Map<string, string>>();
 
 export const terminalSendCommand = defineCommand(terminalSend, async (ide, args, context) => {
-  const { terminalId } = resolveTerminal(ide, args.terminalId);
+  const terminal = resolveTerminal(ide, args.terminalId);
+  const { terminalId } = terminal;
   const enter = (args.enter ?? true) && !/[\r\n]$/.test(args.text);
   const pending = typedAhead.get(ide) ?? new Map<string, string>();
   typedAhead.set(ide, pending);
@@ -98,7 +100,7 @@ export const terminalSendCommand = defineCommand(terminalSend, async (ide, args,
   } else {
     const line = (pending.get(terminalId) ?? '') + args.text;
     const submits = enter || /[\r\n]/.test(args.text);
-    await confirmIfDangerous(ide, submits ? line : args.text, context);
+    await confirmIfDangerous(ide, terminal, submits ? line : args.text, context);
     if (submits) pending.delete(terminalId);
     else pending.set(terminalId, line);
   }

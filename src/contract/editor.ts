@@ -35,6 +35,7 @@ export const editorOpen = defineTool({
   budget: 'simple',
   effect: 'write',
   idempotent: true,
+  session: { creates: (r) => (r.highlightId ? [{ kind: 'highlight', id: r.highlightId }] : []) },
 });
 
 export const editorReadFile = defineTool({
@@ -73,6 +74,8 @@ export const editorClose = defineTool({
   output: z.object({ path: z.string() }),
   budget: 'simple',
   effect: 'destructive',
+  // Its tab goes, and the highlights on it.
+  session: { releases: (r) => [{ kind: 'tab', id: r.path }] },
 });
 
 export const editorScrollTo = defineTool({
@@ -88,6 +91,7 @@ export const editorScrollTo = defineTool({
   budget: 'simple',
   effect: 'write',
   idempotent: true,
+  session: {},
 });
 
 export const editorHighlight = defineTool({
@@ -111,6 +115,7 @@ export const editorHighlight = defineTool({
   budget: 'simple',
   effect: 'write',
   idempotent: true,
+  session: { creates: (r) => [{ kind: 'highlight', id: r.highlightId }] },
 });
 
 export const editorClearHighlight = defineTool({
@@ -125,6 +130,7 @@ export const editorClearHighlight = defineTool({
   output: z.object({ cleared: z.array(z.string()) }),
   budget: 'simple',
   effect: 'write',
+  session: { releases: (r) => r.cleared.map((id) => ({ kind: 'highlight', id })) },
 });
 
 export default [editorOpen, editorReadFile, editorClose, editorScrollTo, editorHighlight, editorClearHighlight];

@@ -63,6 +63,8 @@ export const fileWrite = defineTool({
   output: z.object({ path: z.string(), bytes: z.number().int(), created: z.boolean(), version: Version.describe('The new version') }),
   budget: 'simple',
   effect: 'destructive',
+  // Files are the person's work: a session's writes stay.
+  session: {},
 });
 
 export const fileList = defineTool({
@@ -148,6 +150,8 @@ export const filePatch = defineTool({
   }),
   budget: 'simple',
   effect: 'destructive',
+  // Files are the person's work: a session's writes stay.
+  session: {},
 });
 
 export const SnapshotInfo = z.strictObject({
@@ -195,6 +199,8 @@ export const fileRestore = defineTool({
   }),
   budget: 'simple',
   effect: 'destructive',
+  // Files are the person's work: a session's writes stay.
+  session: {},
 });
 
 export default [fileRead, fileWrite, fileList, fileSearch, filePatch, fileSnapshots, fileRestore];

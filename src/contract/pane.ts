@@ -22,9 +22,14 @@ export const paneOpen = defineTool({
     targetPaneId: z.string().min(1).optional().describe('Pane to open in or split; defaults to the active pane of the area'),
     splitDirection: z.enum(['horizontal', 'vertical']).optional().describe('"vertical": new pane to the right; "horizontal": new pane below'),
   }),
-  output: z.object({ paneId: z.string(), contentId: z.string() }),
+  output: z.object({
+    paneId: z.string(),
+    contentId: z.string(),
+    opened: z.boolean().describe('true when this call opened a new tab; false when a tab showed the content already (it was activated or moved)'),
+  }),
   budget: 'simple',
   effect: 'write',
+  session: { creates: (r) => (r.opened ? [{ kind: 'tab', id: r.contentId }] : []) },
 });
 
 export const paneClose = defineTool({
@@ -36,6 +41,7 @@ export const paneClose = defineTool({
   output: z.object({ closed: z.array(z.string()).describe('Content IDs whose tabs were closed') }),
   budget: 'simple',
   effect: 'destructive',
+  session: { releases: (r) => r.closed.map((id) => ({ kind: 'tab', id })) },
 });
 
 export const paneFocus = defineTool({
@@ -47,6 +53,7 @@ export const paneFocus = defineTool({
   budget: 'simple',
   effect: 'write',
   idempotent: true,
+  session: {},
 });
 
 export const paneList = defineTool({
@@ -82,6 +89,7 @@ export const paneResize = defineTool({
   budget: 'simple',
   effect: 'write',
   idempotent: true,
+  session: {},
 });
 
 export default [paneOpen, paneClose, paneFocus, paneList, paneResize];

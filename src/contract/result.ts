@@ -15,6 +15,7 @@ export const ERROR_CODES = {
   SENSITIVE_FILE: 'The file matches a sensitive-file pattern (keys, credentials, .env, .git); agents may not read it.',
   PROTECTED_PATH: 'The path is protected from agent writes (.git, node_modules, .theia, .openspace).',
   PATH_OUTSIDE_WORKSPACE: 'The path, after resolving `..` and symlinks, lies outside the workspace root.',
+  NO_WORKSPACE: 'No folder is open in the IDE, so there are no workspace files or paths; ask the person to open one (File → Open Folder), then retry.',
   PANE_NOT_FOUND: 'No pane or content with that ID is open.',
   EDITOR_NOT_OPEN: 'The file is not open in an editor; open it with openspace.editor.open first.',
   DIRTY_BUFFER: 'The editor holds unsaved changes a person made; pass force:true to discard them.',

@@ -18,6 +18,7 @@ export const terminalCreate = defineTool({
   output: z.object({ terminalId: z.string(), title: z.string(), cwd: z.string() }),
   budget: 'simple',
   effect: 'write',
+  session: { creates: (r) => [{ kind: 'terminal', id: r.terminalId }] },
 });
 
 export const terminalSend = defineTool({
@@ -35,6 +36,7 @@ export const terminalSend = defineTool({
   output: z.object({ terminalId: z.string(), cursor: z.number().int().describe('Output cursor before the text was sent; pass it as since to read only what follows') }),
   budget: 'simple',
   effect: 'destructive',
+  session: {},
 });
 
 export const terminalReadOutput = defineTool({
@@ -82,6 +84,7 @@ export const terminalClose = defineTool({
   output: z.object({ terminalId: z.string() }),
   budget: 'simple',
   effect: 'destructive',
+  session: { releases: (r) => [{ kind: 'terminal', id: r.terminalId }] },
 });
 
 export default [terminalCreate, terminalSend, terminalReadOutput, terminalList, terminalClose];

@@ -23,6 +23,25 @@ export interface ToolDefinition<
   effect: SideEffect;
   /** True when calling twice with the same arguments leaves the IDE as calling once. */
   idempotent?: boolean;
+  /**
+   * What a successful call leaves in the IDE that its session owns, read from the answer: the hub
+   * closes what a session created when it ends (NFR-3.7.1). Every tool that is not read-only says
+   * it (`{}`: nothing to clean up), so a new tool cannot forget.
+   */
+  session?: SessionEffects<z.output<O>>;
+}
+
+/** Something a session created in the IDE: a terminal, a tab (by content ID), a highlight. */
+export interface SessionResource {
+  kind: 'terminal' | 'tab' | 'highlight';
+  id: string;
+}
+
+export interface SessionEffects<R> {
+  /** What the call created, for the session to clean up. */
+  creates?: (result: R) => SessionResource[];
+  /** What the call closed, which the session no longer has to. */
+  releases?: (result: R) => SessionResource[];
 }
 
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {

@@ -89,7 +89,8 @@ export class Hub {
   private readonly callTimeoutMs: number;
   private readonly maxConcurrentCalls: number;
   private readonly audit: AuditSink | undefined;
-  private readonly maxCallsPerTurn: number;
+  /** Tool calls one session may make in one agent turn; 0: no limit. */
+  readonly maxCallsPerTurn: number;
   private readonly turnIdleMs: number;
   private readonly sessions = new Map<string, SessionCalls>();
   private readonly resources = new SessionResources();
@@ -148,9 +149,8 @@ export class Hub {
     const result = await this.route(name, args, context);
     const durationMs = Math.round((performance.now() - started) * 100) / 100;
     const code = result.success ? 'OK' : result.code;
-    if (result.success && args !== null && typeof args === 'object') {
-      this.resources.note(context.sessionId, name, args as Record<string, unknown>, result, (contentId) => this.isOpen(contentId));
-    }
+    const tool = TOOLS_BY_NAME.get(name);
+    if (tool) this.resources.note(context.sessionId, tool, result);
     this.audit?.record({
       type: 'call',
       time: new Date().toISOString(),
@@ -238,10 +238,6 @@ export class Hub {
     calls.turnCalls++;
     calls.lastCallAt = now;
     return undefined;
-  }
-
-  private isOpen(contentId: string): boolean {
-    return this.state.snapshot?.panes.some((pane) => pane.tabs.some((tab) => tab.contentId === contentId)) ?? false;
   }
 
   /** Who calls, and a way to ask the person at the agent's side when the client supports elicitation. */

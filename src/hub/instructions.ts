@@ -1,4 +1,4 @@
-import type { PaneInfo, PaneStateSnapshot, TabInfo } from '../contract/index.js';
+import { TOOLS, type PaneInfo, type PaneStateSnapshot, type TabInfo } from '../contract/index.js';
 
 export interface InstructionsContext {
   snapshot?: PaneStateSnapshot;
@@ -40,6 +40,9 @@ function describeState(snapshot: PaneStateSnapshot | undefined): string[] {
   return lines;
 }
 
+/** The tool families of the catalog in its order, e.g. "pane, editor, terminal and file". */
+const FAMILIES = ((families: string[]) => `${families.slice(0, -1).join(', ')} and ${families.at(-1)}`)([...new Set(TOOLS.map((t) => t.name.split('.')[1]!))]);
+
 /**
  * The system prompt served at GET /openspace/instructions (FR-3.8): how to use the openspace.* tools,
  * the live IDE state and a few concrete examples. It never lists schemas: tools/list does that.
@@ -51,7 +54,7 @@ export function renderInstructions({ snapshot, ideConnected, ideName }: Instruct
     '# System Instructions: Theia OpenSpace IDE Control',
     '',
     `You are operating inside ${ideName}, side by side with a person who sees everything you do.`,
-    'You have access to MCP tools prefixed with "openspace." to control the IDE: panes, editors, terminals and files.',
+    `You have access to MCP tools prefixed with "openspace." to control the IDE: ${FAMILIES} tools.`,
     'Call tools/list to see all available tools and their schemas.',
     'Every tool answers JSON with "success". On failure, read "error" and "code" (e.g. FILE_NOT_FOUND, EDITOR_NOT_OPEN) and adjust before going on.',
     'Paths are relative to the workspace root. Terminals can be named by their title.',

@@ -128,6 +128,7 @@ export function createHubRouter(hub: Hub, options: HubRouterOptions = {}): HubRo
       sessions: sessions.size,
       pendingCalls: hub.pendingCalls,
       tools: TOOLS.length,
+      limits: { maxCallsPerTurn: hub.maxCallsPerTurn },
       uptimeMs: Date.now() - startedAt,
     });
   }

@@ -20,6 +20,7 @@
  * The rule list is data (`DANGER_RULES`); the matching logic for each rule lives below.
  */
 import { forEachChild, parse } from 'unbash';
+import { createFilePolicy } from './file-policy.js';
 import type {
   Command,
   Function as ShFunction,
@@ -70,6 +71,7 @@ export const DANGER_RULES = [
   { id: 'kill-all', why: 'kills many processes at once', matches: '`kill … -1` (every process), `killall`, `killall5`, `pkill`' },
   { id: 'write-device', why: 'writes directly to a disk or memory device', matches: 'redirection, `tee`, `dd of=`, `cp`/`mv` onto `/dev/*` other than null/zero/tty/stdout/stderr/fd/pts' },
   { id: 'write-outside-workspace', why: 'writes to a file outside the working directory (such as a dotfile or system file)', matches: 'redirection (`>` `>>` `>|` `&>` `&>>` `<>` `>&file`) or `tee` onto `~/…`, `$HOME/…`, `../…`, absolute paths outside the workspace and /tmp' },
+  { id: 'write-protected-path', why: 'writes into a protected path (.git, .theia, .openspace, node_modules or a protected pattern), which agents may not change', matches: 'redirection, `tee`, the destination of `cp`/`mv`/`ln`/`install`/`rsync`, or a file edited in place by `sed -i`/`perl -i`, inside `.git/`, `.theia/`, `.openspace/`, `node_modules/` or a protected file pattern (the file tools refuse the same paths with PROTECTED_PATH)' },
   { id: 'truncate-shred', why: 'destroys file contents', matches: '`truncate` or `shred` with a file operand' },
   { id: 'system-overwrite', why: 'moves or overwrites system files', matches: '`mv`/`cp`/`ln`/`install`/`rsync` with a destination in /, /etc, /usr, /bin, … or a home dotfile; `mv` of a system directory or of `~`' },
   { id: 'history-clear', why: 'erases or disables the shell history, hiding what was run', matches: '`history -c`, `unset HISTFILE`, `HISTFILE=…`, `HISTSIZE=0`, `set +o history`' },
@@ -101,7 +103,16 @@ export interface CheckOptions {
    * as inside the workspace. Without it every absolute path outside /tmp and /var/tmp is outside.
    */
   cwd?: string;
+  /** The terminal's working directory relative to the workspace root ("" for the root, the default). */
+  workspaceCwd?: string;
+  /**
+   * Whether agents may not write a workspace-relative path: the pattern that protects it, or
+   * undefined. Default: the built-in protected paths (.git, node_modules, .theia, .openspace).
+   */
+  isProtected?: (workspacePath: string) => string | undefined;
 }
+
+const BUILT_IN_POLICY = createFilePolicy();
 
 /** Longest text that is analysed; longer text fails closed. */
 export const MAX_COMMAND_LENGTH = 64 * 1024;
@@ -171,6 +182,8 @@ class Collector {
 interface Shared {
   readonly out: Collector;
   readonly cwd: string | undefined;
+  readonly workspaceCwd: string;
+  readonly isProtected: (workspacePath: string) => string | undefined;
   /** Set once a `cd`/`pushd` may have left the workspace: relative paths then count as outside. */
   cwdLeft: boolean;
   /** Files written by a downloader earlier in the text (`curl -o x.sh …`), to catch `sh x.sh` later. */
@@ -193,7 +206,14 @@ interface Ctx {
 const CONTROL_CHARS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 function analyzeText(raw: string, options: CheckOptions, out: Collector): void {
-  const shared: Shared = { out, cwd: options.cwd ? normalizeAbsolute(options.cwd) : undefined, cwdLeft: false, downloaded: new Set() };
+  const shared: Shared = {
+    out,
+    cwd: options.cwd ? normalizeAbsolute(options.cwd) : undefined,
+    workspaceCwd: options.workspaceCwd ?? '',
+    isProtected: options.isProtected ?? BUILT_IN_POLICY.isProtected,
+    cwdLeft: false,
+    downloaded: new Set(),
+  };
   if (raw.length > MAX_COMMAND_LENGTH) {
     out.add('unanalyzable', raw.slice(0, 200));
     return;
@@ -873,6 +893,9 @@ function analyzeArgv(args: Arg[], ctx: Ctx, cmd: Command | undefined, hops = 0):
       if (o.operands.length) out.add('truncate-shred', text);
       return;
     }
+    case 'sed':
+    case 'perl':
+      return checkInPlaceEdit(name, rest, ctx, text);
     case 'tee': {
       const o = getopt(rest, { long: ['append', 'ignore-interrupts', 'output-error'] });
       for (const a of o.operands) checkWriteTarget(a, ctx, text);
@@ -1306,6 +1329,7 @@ function checkCopyMove(name: string, rest: Arg[], ctx: Ctx, text: string): void 
   if (!dest && operands.length >= 2) dest = operands[operands.length - 1];
   if (dest) {
     const c = classifyPath(dest, ctx);
+    checkProtectedTarget(dest, ctx, text);
     if (c === 'system' || isHomeDotfile(dest)) out.add('system-overwrite', text);
     if (c === 'device' || (c === 'safe-device' && name === 'mv')) out.add(c === 'device' ? 'write-device' : 'system-overwrite', text);
   }
@@ -1316,6 +1340,18 @@ function checkCopyMove(name: string, rest: Arg[], ctx: Ctx, text: string): void 
       if (c === 'system' || c === 'device' || c === 'safe-device' || isHomeDotfile(a) || /^(~|\$HOME|\$\{HOME\})\/?$/.test(a.value)) out.add('system-overwrite', text);
     }
   }
+}
+
+/** `sed -i` / `perl -i` rewrite their file operands: writes like any other. */
+function checkInPlaceEdit(name: string, rest: Arg[], ctx: Ctx, text: string): void {
+  const sed = name === 'sed';
+  const o = getopt(rest, sed ? { shortArg: 'efl', longArg: ['expression', 'file', 'line-length'] } : { shortArg: 'eEIMmx' });
+  const inPlace = o.short.has('i') || rest.some((a) => /^--in-place(=|$)/.test(a.value) || /^-[^-]*i/.test(a.value));
+  if (!inPlace) return;
+  // The script is the first operand unless -e/-f (sed) or -e/-E (perl) gave it.
+  const scriptGiven = rest.some((a) => /^-[^-]*[ef]/.test(a.value) || a.value === '--expression' || a.value === '--file' || /^--(expression|file)=/.test(a.value));
+  const files = scriptGiven ? o.operands : o.operands.slice(1);
+  for (const a of files) checkProtectedTarget(a, ctx, text);
 }
 
 // --- redirections, assignments, history, fork bombs ---------------------------------------------
@@ -1336,6 +1372,30 @@ function checkWriteTarget(a: Arg, ctx: Ctx, text: string): void {
   const c = classifyPath(a, ctx);
   if (c === 'device') ctx.shared.out.add('write-device', text);
   else if (c === 'home' || c === 'outside' || c === 'system') ctx.shared.out.add('write-outside-workspace', text);
+  checkProtectedTarget(a, ctx, text);
+}
+
+/**
+ * A write into a protected workspace path: the target itself, or for a target known only in part
+ * (`.git/hooks/$NAME`, `.theia/*.json`), the directory its literal beginning names.
+ */
+function checkProtectedTarget(a: Arg, ctx: Ctx, text: string): void {
+  let v = a.value;
+  if (!a.literal) {
+    const m = /[$`*?[]/.exec(v);
+    if (m) v = `${v.slice(0, m.index)}_`;
+  }
+  let relative: string | undefined;
+  if (v.startsWith('/')) {
+    const abs = normalizeAbsolute(v);
+    const cwd = ctx.shared.cwd;
+    if (!cwd || !under(abs, cwd) || abs === cwd) return;
+    relative = abs.slice(cwd === '/' ? 1 : cwd.length + 1);
+  } else {
+    // After a `cd` that may have left the workspace, the path is judged as written (fail closed).
+    relative = normalizeRelative(`${ctx.shared.cwdLeft ? '' : ctx.shared.workspaceCwd}/${v}`);
+  }
+  if (relative && ctx.shared.isProtected(relative)) ctx.shared.out.add('write-protected-path', text);
 }
 
 function checkAssignment(name: string, value: Word | undefined, text: string, ctx: Ctx): void {

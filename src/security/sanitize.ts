@@ -6,12 +6,6 @@
  * removes OSC/DCS/SOS/PM/APC strings, 8-bit C1 controls and two-byte ESC sequences, and it keeps its
  * state between `write` calls: a sequence split across chunks gives the same output as unsplit input.
  *
- * Its fast path is a WebAssembly kernel (sanitize-kernel.wat) that copies plain text eight code
- * units at a time and drops the common sequences on the way; it hands everything else (suspicious or
- * 8-bit sequences, controls inside a sequence, a sequence cut by the chunk's end) to the state
- * machine, which gives it back when it is in ground state again. Where WebAssembly SIMD is missing,
- * the state machine does it all, with the same result.
- *
  * What is kept: printable characters and the four C0 controls the line assembler needs
  * (`\t`, `\n`, `\r`, `\b`). Everything else below 0x20, DEL (0x7F) and C1 (0x80–0x9F) is removed.
  *
@@ -27,15 +21,8 @@
  * - DEL is ignored in every state except inside strings, where it is part of the string.
  */
 
-import { SANITIZE_KERNEL_BASE64 } from './sanitize-kernel.js';
-
 /** Unterminated OSC/DCS/SOS/PM/APC strings are abandoned after this many characters. */
 export const MAX_STRING_LENGTH = 64 * 1024;
-
-/** The kernel takes a chunk at most this long (its memory holds one); longer ones go in pieces. */
-const KERNEL_CHUNK = MAX_STRING_LENGTH;
-/** Where the kernel writes its output: after the room for a chunk (the kernel's memory layout). */
-const OUTPUT = 2 * KERNEL_CHUNK;
 
 const GROUND = 0;
 const ESCAPE = 1; // after ESC
@@ -56,107 +43,6 @@ function isPlain(c: number): boolean {
   return c === 0x0a || c === 0x0d || c === 0x09 || c === 0x08;
 }
 
-/** The WebAssembly fast path. Positions are code-unit indices into the chunk last loaded. */
-export interface SanitizerKernel {
-  /** Copies a chunk (at most KERNEL_CHUNK units) into the kernel's memory. */
-  load(chunk: string): void;
-  /**
-   * Cleans the loaded chunk from `from`, in ground state, up to `stop()`; returns its plain text
-   * (the chunk itself when there was nothing to remove).
-   */
-  clean(from: number): string;
-  /** Where the last `clean` stopped: the chunk's length, or the first unit it left to the state machine. */
-  stop(): number;
-}
-
-/** What this needs of WebAssembly and Node, looked up so that it runs where they are missing. */
-const { WebAssembly: wasm, Buffer: nodeBuffer, process: nodeProcess } = globalThis as unknown as {
-  WebAssembly?: { Module: new (bytes: Uint8Array) => object; Instance: new (module: object) => { exports: Record<string, unknown> } };
-  Buffer?: { from(memory: ArrayBuffer): { write(text: string, offset: number, encoding: 'utf16le'): number; toString(encoding: 'utf16le', start: number, end: number): string } };
-  process?: { versions?: { node?: string } };
-};
-/** Node's own Buffer copies UTF-16 natively; a browser's Buffer, if a bundler adds one, in JavaScript. */
-const inNode = nodeBuffer !== undefined && nodeProcess?.versions?.node !== undefined;
-
-/**
- * A kernel instance, or undefined where WebAssembly (with SIMD) is not available. `node` copies
- * text in and out with Node's Buffer; `portable` with typed arrays and TextDecoder, as in a browser.
- */
-export function createKernel(io: 'node' | 'portable' = inNode ? 'node' : 'portable'): SanitizerKernel | undefined {
-  if (!wasm) return undefined;
-  let exports: Record<string, unknown>;
-  try {
-    const bytes = Uint8Array.from(atob(SANITIZE_KERNEL_BASE64), (c) => c.charCodeAt(0));
-    exports = new wasm.Instance(new wasm.Module(bytes)).exports;
-  } catch {
-    return undefined; // WebAssembly without SIMD, or forbidden by a content security policy
-  }
-  const memory = (exports.memory as { buffer: ArrayBuffer }).buffer;
-  const kernelClean = exports.clean as (p: number, e: number, o: number) => number;
-  const stopGlobal = exports.stop as { value: number };
-  // Byte addresses from here on: code unit i of the chunk is at 2 i, of the output at OUTPUT + 2 i.
-  const { copyIn, copyOut } = io === 'node' && nodeBuffer ? nodeCopies(memory, nodeBuffer) : portableCopies(memory);
-  let chunk = '';
-  let end = 0;
-  return {
-    load(text) {
-      chunk = text;
-      end = copyIn(text);
-    },
-    clean(from) {
-      const q = kernelClean(from * 2, end, OUTPUT);
-      if (from === 0 && q - OUTPUT === end) return chunk;
-      return q > OUTPUT ? copyOut(OUTPUT, q) : '';
-    },
-    stop: () => stopGlobal.value / 2,
-  };
-}
-
-interface Copies {
-  /** Copies text into memory from address 0; returns the address of its end. */
-  copyIn(text: string): number;
-  /** The text at [p, q). */
-  copyOut(p: number, q: number): string;
-}
-
-function nodeCopies(memory: ArrayBuffer, buffer: NonNullable<typeof nodeBuffer>): Copies {
-  const bytes = buffer.from(memory);
-  return { copyIn: (text) => bytes.write(text, 0, 'utf16le'), copyOut: (p, q) => bytes.toString('utf16le', p, q) };
-}
-
-function portableCopies(memory: ArrayBuffer): Copies {
-  const units = new Uint16Array(memory);
-  // TextDecoder is fast but turns a lone surrogate into U+FFFD, so it reads only output that holds
-  // none: output of a well-formed chunk that does not start or end within a pair (where the state
-  // machine handed over); fromCharCode reads any code units as they are.
-  const decoder = new TextDecoder('utf-16le', { ignoreBOM: true }); // keep a leading U+FEFF: it is text
-  let wellFormed = false;
-  return {
-    copyIn(text) {
-      for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
-      wellFormed = (text as { isWellFormed?(): boolean }).isWellFormed?.() ?? false;
-      return text.length * 2;
-    },
-    copyOut(p, q) {
-      const from = p / 2;
-      const to = q / 2;
-      const cutPair = (units[from]! & 0xfc00) === 0xdc00 || (units[to - 1]! & 0xfc00) === 0xd800;
-      if (wellFormed && !cutPair) return decoder.decode(units.subarray(from, to));
-      let text = '';
-      for (let i = from; i < to; i += 4096) text += String.fromCharCode.apply(null, units.subarray(i, Math.min(i + 4096, to)) as unknown as number[]);
-      return text;
-    },
-  };
-}
-
-/** The kernel every sanitizer shares (one `write` runs at a time). */
-const sharedKernel = createKernel();
-
-export interface SanitizerOptions {
-  /** The fast path; null for the state machine alone. Default: a shared instance, where available. */
-  kernel?: SanitizerKernel | null;
-}
-
 export class TerminalSanitizer {
   private state = GROUND;
   private stringKind = STRING_OSC;
@@ -174,54 +60,12 @@ export class TerminalSanitizer {
     return this.suspiciousCount;
   }
 
-  private readonly kernel: SanitizerKernel | null;
-  /** Where the last `run` stopped. */
-  private index = 0;
-
-  constructor(options: SanitizerOptions = {}) {
-    this.kernel = options.kernel === undefined ? (sharedKernel ?? null) : options.kernel;
-  }
-
   /** Feed a chunk of raw output; returns its plain text (possibly empty while inside a sequence). */
   write(chunk: string): string {
-    const kernel = this.kernel;
-    if (kernel === null) return this.run(chunk);
-    if (chunk.length > KERNEL_CHUNK) {
-      let out = '';
-      for (let i = 0; i < chunk.length; i += KERNEL_CHUNK) out += this.write(chunk.slice(i, i + KERNEL_CHUNK));
-      return out;
-    }
-    // The state machine finishes a sequence the previous chunk left open; then the kernel and the
-    // state machine take turns: the kernel up to what it leaves, the state machine through that.
-    let out = '';
-    let i = 0;
-    if (this.state !== GROUND) {
-      out = this.run(chunk, 0, true);
-      if (this.state !== GROUND) return out; // the sequence goes on past this chunk
-      i = this.index;
-    }
-    kernel.load(chunk);
-    while (i < chunk.length) {
-      out += kernel.clean(i);
-      i = kernel.stop();
-      if (i < chunk.length) {
-        out += this.run(chunk, i, true);
-        i = this.index;
-      }
-    }
-    return out;
-  }
-
-  /**
-   * The state machine, over chunk from `from`. With `untilGround` it stops once it is back in ground
-   * state (having taken at least one unit), for the kernel to go on. Sets `index` to where it stopped.
-   */
-  private run(chunk: string, from = 0, untilGround = false): string {
     let out = '';
     const n = chunk.length;
-    let i = from;
+    let i = 0;
     while (i < n) {
-      if (untilGround && this.state === GROUND && i > from) break;
       switch (this.state) {
         case GROUND: {
           // Copy the run of plain characters in one slice.
@@ -315,7 +159,6 @@ export class TerminalSanitizer {
         }
       }
     }
-    this.index = i;
     return out;
   }
 

@@ -3,8 +3,7 @@
  * real temporary directory, with writes that must never create anything outside; what an agent reads
  * from a terminal (sanitizer → redactor → screen) never holds ESC, C1 or C0 other than tab; it does
  * not depend on where the output was cut into chunks; and generated secrets never show, wherever
- * the cuts fall and whatever escape sequences surround them. The sanitizer's fast path (its
- * WebAssembly kernel, copying with Buffer or with typed arrays) is checked against its state machine alone.
+ * the cuts fall and whatever escape sequences surround them.
  */
 import * as nodeFs from 'node:fs';
 import os from 'node:os';
@@ -15,7 +14,6 @@ import { TerminalOutput } from '../commands/terminal-output.js';
 import { ToolError } from '../contract/result.js';
 import { WorkspaceFiles } from '../store/workspace-files.js';
 import { PathGuard } from './path-guard.js';
-import { createKernel, TerminalSanitizer } from './sanitize.js';
 
 const ESC = '\x1b';
 
@@ -142,28 +140,6 @@ function screen(chunks: string[]): { lines: string[]; partial: string } {
 }
 
 describe('terminal output (sanitizer → redactor → screen): properties', () => {
-  const portableKernel = createKernel('portable');
-  it('the sanitizer fast path gives what its state machine alone gives, in text and counts, however chunked', () => {
-    // The state machine alone, without the WebAssembly kernel.
-    const reference = (chunks: string[]) => {
-      const s = new TerminalSanitizer({ kernel: null });
-      return { text: chunks.map((c) => s.write(c)).join(''), suspicious: s.suspicious };
-    };
-    const longLines = fc.array(fc.oneof(terminalText, fc.constant('\n'), fc.constant(`${ESC}[31mred${ESC}[0m\n`)), { maxLength: 12 }).map((p) => p.join(''));
-    fc.assert(
-      fc.property(longLines, cutsArb, (input, cuts) => {
-        const chunks = splitAt(input, cuts);
-        const expected = reference(chunks);
-        for (const s of [new TerminalSanitizer(), new TerminalSanitizer({ kernel: portableKernel })]) {
-          const text = chunks.map((c) => s.write(c)).join('');
-          expect(text).toBe(expected.text);
-          expect(s.suspicious).toBe(expected.suspicious);
-        }
-      }),
-      { numRuns: 1000 },
-    );
-  });
-
   it('what an agent reads holds no ESC, C1, DEL or C0 other than tab', () => {
     fc.assert(
       fc.property(terminalText, cutsArb, (input, cuts) => {

@@ -28,7 +28,8 @@ test.beforeAll(async () => {
   fixture = await mkdtemp(join(tmpdir(), 'openspace-e2e-security-'));
   await cp(FIXTURE, fixture, { recursive: true });
   await mkdir(join(fixture, '.theia'));
-  await writeFile(join(fixture, '.theia', 'settings.json'), JSON.stringify({ [SENSITIVE]: ['*.secret'] }));
+  // A repository's settings: one that tightens protection (applies) and one that loosens it (ignored).
+  await writeFile(join(fixture, '.theia', 'settings.json'), JSON.stringify({ [SENSITIVE]: ['*.secret'], 'openspace.security.confirmDangerousCommands': false }));
   await writeFile(join(fixture, 'a.secret'), 'the launch code\n');
   theia = await startTheiaTarget(fixture, { userSettings: { 'openspace.notifications.commandFailures': 'all' } });
   agent = await connect(theia.mcpUrl, theia.token);
@@ -109,6 +110,18 @@ test('a workspace setting adds *.secret to the sensitive files: file.read answer
   expect(listed.files.find((f: { path: string }) => f.path === 'a.secret')?.sensitive).toBe(true);
 });
 
+test('a workspace setting cannot turn off the confirmation of dangerous commands: the person is still asked', async () => {
+  const { page } = theia;
+  await agent.ok('openspace.terminal.create', { title: 'guarded' });
+  const text = 'rm -rf ./build';
+  const dialog = page.locator('.dialogBlock', { hasText: `Agent wants to run: ${text}` });
+  const denied = agent.call('openspace.terminal.send', { terminalId: 'guarded', text });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Deny' }).click();
+  expect((await denied).code).toBe('CONFIRMATION_DENIED');
+  await agent.ok('openspace.terminal.close', { terminalId: 'guarded' });
+});
+
 test('a failed agent command shows a notification with its error (commandFailures: all)', async () => {
   const { page } = theia;
   const failed = await agent.call('openspace.file.read', { path: 'no-such-file.txt' });
@@ -143,7 +156,7 @@ test('a tab the person pinned is listed as pinned', async () => {
   await expect.poll(pinnedTabs).toEqual(['notes.txt']);
 });
 
-test("the terminal sanitizer's WebAssembly kernel runs in the Theia window and agrees with its state machine", async () => {
+test('the terminal sanitizer runs in the Theia window as the frontend bundles it: no controls left, screen clears counted', async () => {
   const { page } = theia;
   // The sanitizer module as the frontend bundles it, loaded into the window (its security policy, its Chromium).
   const bundle = await build({
@@ -156,7 +169,7 @@ test("the terminal sanitizer's WebAssembly kernel runs in the Theia window and a
   await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
   const result = await page.evaluate(() => {
     type Sanitizer = { write(chunk: string): string; suspicious: number };
-    const { TerminalSanitizer, createKernel } = (window as unknown as { openspaceSanitize: { TerminalSanitizer: new (o?: object) => Sanitizer; createKernel(): object | undefined } }).openspaceSanitize;
+    const { TerminalSanitizer } = (window as unknown as { openspaceSanitize: { TerminalSanitizer: new () => Sanitizer } }).openspaceSanitize;
     const ESC = '\x1b';
     let text = '';
     for (let i = 0; text.length < 4_000_000; i++) {
@@ -164,25 +177,19 @@ test("the terminal sanitizer's WebAssembly kernel runs in the Theia window and a
     }
     const chunks: string[] = [];
     for (let i = 0; i < text.length; i += 4096) chunks.push(text.slice(i, i + 4096));
-    const run = (s: Sanitizer) => {
-      const t0 = performance.now();
-      const out = chunks.map((c) => s.write(c)).join('');
-      return { out, suspicious: s.suspicious, mbps: text.length / 2 ** 20 / ((performance.now() - t0) / 1000) };
-    };
-    run(new TerminalSanitizer()); // warm up
-    run(new TerminalSanitizer({ kernel: null }));
-    const kernel = run(new TerminalSanitizer());
-    const machine = run(new TerminalSanitizer({ kernel: null }));
+    const sanitizer = new TerminalSanitizer();
+    const t0 = performance.now();
+    const out = chunks.map((c) => sanitizer.write(c)).join('');
+    const mbps = text.length / 2 ** 20 / ((performance.now() - t0) / 1000);
     return {
-      kernelLoaded: createKernel() !== undefined,
-      same: kernel.out === machine.out && kernel.suspicious === machine.suspicious,
-      suspicious: kernel.suspicious,
-      controlsLeft: /[\x00-\x07\x0b\x0c\x0e-\x1f\x7f-\x9f]/.test(kernel.out),
-      kernelMBps: Math.round(kernel.mbps),
-      stateMachineMBps: Math.round(machine.mbps),
+      suspicious: sanitizer.suspicious,
+      controlsLeft: /[\x00-\x07\x0b\x0c\x0e-\x1f\x7f-\x9f]/.test(out),
+      lines: out.split('\r\n').length,
+      mbps: Math.round(mbps),
     };
   });
-  console.log(`sanitizer in the Theia window: kernel ${result.kernelMBps} MB/s, state machine alone ${result.stateMachineMBps} MB/s`);
-  expect(result).toMatchObject({ kernelLoaded: true, same: true, controlsLeft: false });
+  console.log(`sanitizer in the Theia window: ${result.mbps} MB/s`);
+  expect(result.controlsLeft).toBe(false);
   expect(result.suspicious).toBeGreaterThan(100);
+  expect(result.lines).toBeGreaterThan(40_000);
 });

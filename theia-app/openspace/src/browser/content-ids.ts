@@ -4,7 +4,7 @@ import URI from '@theia/core/lib/common/uri';
 import { EditorWidget } from '@theia/editor/lib/browser/editor-widget';
 import { TerminalWidget } from '@theia/terminal/lib/browser/base/terminal-widget';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
-import type { ContentType } from '../../../../src/contract/index.js';
+import { ToolError, type ContentType } from '../../../../src/contract/index.js';
 
 /** How a widget is named to an agent: a workspace-relative path for editors, the terminal ID, a view ID otherwise. */
 @injectable()
@@ -15,17 +15,22 @@ export class ContentIds {
     return this.workspace.tryGetRoots()[0]?.resource;
   }
 
-  /** The workspace root as a file-system path. */
+  /** The workspace root as a file-system path; NO_WORKSPACE when no folder is open. */
   get rootPath(): string {
-    const root = this.rootUri;
-    if (!root) throw new Error('No workspace is open in the IDE.');
-    return root.path.fsPath();
+    return this.requireRoot().path.fsPath();
   }
 
   uriOf(path: string): URI {
-    const root = this.rootUri;
-    if (!root) throw new Error('No workspace is open in the IDE.');
+    const root = this.requireRoot();
     return path === '' ? root : root.resolve(path);
+  }
+
+  private requireRoot(): URI {
+    const root = this.rootUri;
+    if (!root) {
+      throw new ToolError('NO_WORKSPACE', 'No folder is open in this IDE, so there are no workspace files. Ask the person to open one (File → Open Folder), then retry.');
+    }
+    return root;
   }
 
   pathOf(uri: URI): string {

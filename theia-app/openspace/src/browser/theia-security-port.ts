@@ -5,7 +5,10 @@ import { inject, injectable } from '@theia/core/shared/inversify';
 import type { SecurityPort } from '../../../../src/commands/port.js';
 import type { CallContext } from '../../../../src/contract/index.js';
 import { AGENT_CONSENT_SETTING, CONSENT_VERSION, consentNotice } from '../../../../src/security/consent.js';
+import { createFilePolicy } from '../../../../src/security/file-policy.js';
 import { CONFIRM_DANGEROUS_COMMANDS } from '../common/preferences.js';
+import { ContentIds } from './content-ids.js';
+import { filePolicySettings } from './file-policy-settings.js';
 
 /** A confirmation nobody answers is a refusal, before the hub's own time limit runs out. */
 const ANSWER_WITHIN_MS = 25_000;
@@ -18,6 +21,7 @@ const ANSWER_WITHIN_MS = 25_000;
 @injectable()
 export class TheiaSecurityPort implements SecurityPort {
   @inject(PreferenceService) protected readonly preferences!: PreferenceService;
+  @inject(ContentIds) protected readonly ids!: ContentIds;
   private readonly allowed = new Set<string>();
   /** Consent given in this window (a window shows one workspace): not asked again until it reloads. */
   private consented = false;
@@ -61,8 +65,17 @@ export class TheiaSecurityPort implements SecurityPort {
     return true;
   }
 
+  /** The person's own (user) setting only: a workspace's settings may not loosen protection. */
   confirmDangerousCommands(): boolean {
-    return this.preferences.get<boolean>(CONFIRM_DANGEROUS_COMMANDS, true);
+    return this.preferences.inspect<boolean>(CONFIRM_DANGEROUS_COMMANDS)?.globalValue ?? true;
+  }
+
+  /** The built-in protected paths and the person's openspace.security.protectedFilePatterns, as the file tools apply them. */
+  isProtected(path: string): string | undefined {
+    const root = this.ids.rootUri;
+    const { protectedPatterns, problems } = filePolicySettings(this.preferences, root?.toString() ?? '');
+    // An invalid pattern fails the file commands with INTERNAL; here it must not switch protection off.
+    return createFilePolicy(problems.length === 0 ? { protectedPatterns } : {}).isProtected(path);
   }
 
   async confirm(message: string): Promise<boolean> {

@@ -11,10 +11,14 @@ export type CommandFailureNotifications = 'all' | 'errors' | 'disabled';
 
 export const openSpacePreferenceSchema: PreferenceSchema = {
   properties: {
+    // Loosens protection, so user scope only: a repository's .theia/settings.json cannot turn it off.
     [CONFIRM_DANGEROUS_COMMANDS]: {
       type: 'boolean',
       default: true,
-      description: 'Ask before the agent runs a terminal command that looks dangerous (rm -rf, sudo, curl | sh, git reset --hard …).',
+      scope: PreferenceScope.User,
+      description:
+        'Ask before the agent runs a terminal command that looks dangerous (rm -rf, sudo, curl | sh, git reset --hard …). ' +
+        'Only your user settings can turn this off; a workspace setting is ignored.',
     },
     [SENSITIVE_FILE_PATTERNS]: {
       type: 'array',

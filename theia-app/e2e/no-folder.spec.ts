@@ -1,0 +1,48 @@
+import { expect, test } from '@playwright/test';
+import { fileURLToPath } from 'node:url';
+import { startTheiaTarget, type TheiaTarget } from '../../conformance/theia-target.js';
+import { connect } from './mcp.js';
+
+/**
+ * Theia started with no folder open: the tools that need the workspace answer NO_WORKSPACE with what
+ * to do (not INTERNAL), and the ones that do not still work.
+ */
+
+const FIXTURE = fileURLToPath(new URL('../../conformance/fixtures/workspace', import.meta.url));
+
+let theia: TheiaTarget;
+let agent: Awaited<ReturnType<typeof connect>>;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  theia = await startTheiaTarget(FIXTURE, { noFolder: true });
+  agent = await connect(theia.mcpUrl, theia.token);
+});
+
+test.afterAll(async () => {
+  await agent?.close();
+  await theia?.close();
+});
+
+test('tools that need the workspace answer NO_WORKSPACE, saying to open a folder', async () => {
+  const calls: [string, Record<string, unknown>][] = [
+    ['openspace.file.read', { path: 'README.md' }],
+    ['openspace.file.write', { path: 'new.txt', content: 'x\n' }],
+    ['openspace.file.list', {}],
+    ['openspace.file.search', { query: 'function' }],
+    ['openspace.editor.open', { path: 'README.md' }],
+    ['openspace.pane.open', { type: 'editor', contentId: 'README.md' }],
+    ['openspace.terminal.create', { title: 'no-folder' }],
+  ];
+  for (const [tool, args] of calls) {
+    const result = await agent.call(tool, args);
+    expect(result, tool).toMatchObject({ success: false, code: 'NO_WORKSPACE' });
+    expect(result.error, tool).toMatch(/Open Folder/);
+  }
+});
+
+test('tools that need no workspace still work', async () => {
+  expect((await agent.ok('openspace.pane.list')).panes).toBeInstanceOf(Array);
+  expect((await agent.ok('openspace.terminal.list')).terminals).toBeInstanceOf(Array);
+});
