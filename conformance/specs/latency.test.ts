@@ -73,11 +73,14 @@ interface Workload {
   prepare: (i: number) => Promise<Record<string, unknown>> | Record<string, unknown>;
   /** Untimed, after each sample. */
   cleanup?: (i: number, result: Result) => Promise<void>;
+  /** Untimed, once after the samples: leaves the IDE as the next tool's workload expects it. */
+  after?: () => Promise<void>;
 }
 
 const ok = (tool: string, args: Record<string, unknown> = {}) => ctx.agent.ok(tool, args);
 let sendTerminal = '';
 let mainPane = '';
+let splitPane = '';
 let patchVersion = '';
 let restoreVersion = '';
 
@@ -102,12 +105,15 @@ const WORKLOADS: Record<string, Workload> = {
   },
   'openspace.pane.list': { prepare: () => ({}) },
   'openspace.pane.resize': {
+    // A real resize: the editor area split in two, the left pane made 40% or 60% of the window wide.
     before: async () => {
       await ok('openspace.editor.open', { path: 'src/index.ts' });
+      splitPane = (await ok('openspace.pane.open', { type: 'editor', contentId: 'docs/guide.md', splitDirection: 'vertical' })).paneId;
       const { panes } = await ok('openspace.pane.list');
-      mainPane = panes.find((p: { area: string }) => p.area === 'main').id;
+      mainPane = panes.find((p: { area: string; id: string }) => p.area === 'main' && p.id !== splitPane).id;
     },
     prepare: (i) => ({ paneId: mainPane, width: i % 2 ? 40 : 60 }),
+    after: async () => void (await ok('openspace.pane.close', { paneId: splitPane })),
   },
   'openspace.editor.open': { prepare: (i) => ({ path: 'src/index.ts', line: i % 2 ? 42 : 80 }) },
   'openspace.editor.read_file': { prepare: () => ({ path: 'src/index.ts', startLine: 1, endLine: 50 }) },
@@ -210,7 +216,9 @@ describe(`latency: ${SAMPLES} round trips per tool within its budget (NFR-3.2.1)
         }
         return samples;
       };
-      record(task, await measureTwiceOnBreach(tool, budget, measure));
+      const series = await measureTwiceOnBreach(tool, budget, measure);
+      await workload.after?.();
+      record(task, series);
     }, 2 * TEST_TIMEOUT_MS);
   }
 });

@@ -110,7 +110,8 @@ export class TheiaEditorPort implements EditorPort {
     const widget = this.require(path);
     widget.editor.cursor = { line: position.line - 1, character: position.column - 1 };
     this.monacoOf(path)?.getControl().revealLineInCenter(position.line);
-    await this.shell.focusContent(path);
+    // Monaco has the new visible range at once; its tab takes the focus after the answer.
+    this.shell.activateSoon(widget);
     return this.stateOf(widget);
   }
 

@@ -326,6 +326,7 @@ export class TheiaShellPort implements ShellPort {
     const config = panel.saveLayout() as { main: AreaConfig | null };
     if (!config.main) return;
     const current = this.geometry(pane.boxes);
+    let resized = false;
     for (const [axis, want] of [['horizontal', size.width], ['vertical', size.height]] as const) {
       if (want === undefined) continue;
       const path = pathTo(config.main, pane.widgets) ?? [];
@@ -338,7 +339,10 @@ export class TheiaShellPort implements ShellPort {
       const target = Math.min(Math.max(clamp(want) / whole, MIN_PERCENT / whole), 1 - (sizes.length - 1) * (MIN_PERCENT / whole));
       const rest = 1 - share;
       split.node.sizes = sizes.map((s, i) => (i === split.index ? target : rest > 0 ? (s / rest) * (1 - target) : (1 - target) / (sizes.length - 1)));
+      resized = true;
     }
+    // A pane with no split along the axis keeps its size: no relayout of the whole editor area.
+    if (!resized) return;
     panel.restoreLayout(config as never);
     this.changed.fire();
   }
