@@ -61,23 +61,13 @@ function isShown(ide: IdePort, contentId: string): boolean {
 export const paneOpenCommand = defineCommand(paneOpen, async (ide, args) => {
   const placement = { area: args.area, targetPaneId: args.targetPaneId, splitDirection: args.splitDirection };
   if (args.targetPaneId !== undefined) findPane(ide, args.targetPaneId);
-  if (args.type === 'editor') {
-    const path = await requireFile(ide, args.contentId);
-    const opened = !isShown(ide, path);
-    const { paneId } = await ide.editors.show(path, placement);
-    return { paneId, contentId: path, opened };
-  }
-  if (args.type === 'terminal') {
-    const terminal = resolveTerminal(ide, args.contentId);
-    const opened = !isShown(ide, terminal.terminalId);
-    const { paneId } = await ide.shell.openContent({ type: 'terminal', contentId: terminal.terminalId, title: args.title ?? terminal.title, ...placement });
-    return { paneId, contentId: terminal.terminalId, opened };
-  }
-  const path = await requireFile(ide, args.contentId);
-  const opened = !isShown(ide, path);
-  const title = args.title ?? path.split('/').pop() ?? path;
-  const { paneId } = await ide.shell.openContent({ type: args.type, contentId: path, title, ...placement });
-  return { paneId, contentId: path, opened };
+  const terminal = args.type === 'terminal' ? resolveTerminal(ide, args.contentId) : undefined;
+  const contentId = terminal?.terminalId ?? (await requireFile(ide, args.contentId));
+  const opened = !isShown(ide, contentId);
+  if (args.type === 'editor') return { paneId: (await ide.editors.show(contentId, placement)).paneId, contentId, opened };
+  const title = args.title ?? terminal?.title ?? contentId.split('/').pop() ?? contentId;
+  const { paneId } = await ide.shell.openContent({ type: args.type, contentId, title, ...placement });
+  return { paneId, contentId, opened };
 });
 
 export const paneCloseCommand = defineCommand(paneClose, async (ide, args) => {
