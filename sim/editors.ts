@@ -1,5 +1,5 @@
 import { ToolError } from '../src/contract/index.js';
-import type { Disposable, EditorPort, EditorState, Highlight, Placement, Position, WorkspacePort } from '../src/commands/port.js';
+import type { Disposable, EditorPort, EditorState, Highlight, Placement, Position, WorkspacePort } from '../src/contract/port.js';
 import { lineCount } from '../src/commands/text.js';
 import type { SimLayout } from './layout.js';
 

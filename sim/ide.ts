@@ -1,10 +1,12 @@
 import { join } from 'node:path';
-import type { IdePort } from '../src/commands/port.js';
+import type { IdePort } from '../src/contract/port.js';
 import type { CallContext } from '../src/contract/index.js';
 import type { CommandBridge } from '../src/hub/bridge.js';
 import { z } from 'zod';
 import { AUDIT_LOG_FILE, NdjsonAuditLog } from '../src/security/audit-log.js';
+import { ConsentGate, consentMessage } from '../src/security/consent.js';
 import { createFilePolicy, type FilePolicy } from '../src/security/file-policy.js';
+import { terminalScreens } from '../src/commands/terminal-output.js';
 import { WorkspaceFiles } from '../src/store/workspace-files.js';
 import { SimEditors } from './editors.js';
 import { SimLayout } from './layout.js';
@@ -54,29 +56,23 @@ export class SimIde {
     consent: 'granted' | 'ask',
     /** The workspace's .openspace/audit.ndjson (in the memfs volume for an in-memory workspace): the hub's call lines and the store's write lines. */
     readonly audit: NdjsonAuditLog,
+    ringBuffer: SimIdeOptions['ringBuffer'],
   ) {
     // No person at the simulated IDE: dangerous commands and consent are asked at the agent's side
     // (MCP elicitation) when the client can, and are refused otherwise.
-    let granted = consent === 'granted';
-    let asking: Promise<boolean> | undefined;
-    const agentConsent = async (context: CallContext): Promise<boolean> => {
-      if (granted || !context.ask) return granted;
-      asking ??= context
-        .ask(`Allow ${context.clientName ?? 'an AI agent'} to open files, type into terminals and write files in ${workspace.label}?`)
-        .then((allowed) => {
-          granted = allowed;
-          asking = undefined;
-          return allowed;
-        });
-      return asking;
-    };
+    const gate = new ConsentGate<CallContext>(async (context) => (context.ask ? context.ask(consentMessage(context.clientName)) : false), consent === 'granted');
     this.port = {
       shell: layout,
       editors,
       terminals,
       workspace: files,
-      security: { confirmDangerousCommands: () => confirmDangerousCommands, isProtected: (path) => files.policy.isProtected(path), agentConsent },
+      security: {
+        confirmDangerousCommands: () => confirmDangerousCommands,
+        isProtected: (path) => files.policy.isProtected(path),
+        agentConsent: (context) => gate.check(context),
+      },
     };
+    terminalScreens(this.port, ringBuffer);
     registerOpenSpaceCommands(this.registry, this.port);
     this.bridge = registryBridge(this.registry);
   }
@@ -97,10 +93,10 @@ export class SimIde {
         ? spawnPty({ shell: shellPath, cwd: absolute })
         : createScriptedShell({ fs: workspace.fs, root: workspace.root, cwd: absolute, responses: options.scriptedResponses });
     };
-    const terminals = new SimTerminals(layout, { spawn, ringBuffer: options.ringBuffer });
+    const terminals = new SimTerminals(layout, { spawn });
     const editors = new SimEditors(layout, files, options.viewportLines);
     const consent = options.consent ?? (workspace.kind === 'disk' ? 'ask' : 'granted');
-    return new SimIde(workspace, files, layout, editors, terminals, backend, options.confirmDangerousCommands ?? true, consent, audit);
+    return new SimIde(workspace, files, layout, editors, terminals, backend, options.confirmDangerousCommands ?? true, consent, audit, options.ringBuffer);
   }
 
   dispose(): void {

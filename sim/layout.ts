@@ -26,7 +26,7 @@
  */
 import type { ContentType, Geometry, PaneArea, PaneInfo, TabInfo } from '../src/contract/common.js';
 import { ToolError } from '../src/contract/result.js';
-import type { Disposable, Listener, PaneLayout, Placement, ShellPort } from '../src/commands/port.js';
+import type { Disposable, Listener, PaneLayout, Placement, ShellPort } from '../src/contract/port.js';
 
 /** Smallest size, in percent of the window, a resize leaves any pane, panel or the main area. */
 export const MIN_SIZE = 5;

@@ -1,6 +1,6 @@
-import { failure, type CallContext } from '../src/contract/index.js';
-import { COMMANDS, runCommand, type CommandResult } from '../src/commands/index.js';
-import type { Disposable, IdePort } from '../src/commands/port.js';
+import { failure, type CallContext, type ToolResult } from '../src/contract/index.js';
+import { COMMANDS, runCommand } from '../src/commands/index.js';
+import type { Disposable, IdePort } from '../src/contract/port.js';
 import type { CommandBridge } from '../src/hub/bridge.js';
 
 export interface CommandInfo {
@@ -9,7 +9,7 @@ export interface CommandInfo {
 }
 
 interface Handler {
-  execute(args: unknown, context?: CallContext): Promise<CommandResult>;
+  execute(args: unknown, context?: CallContext): Promise<ToolResult>;
 }
 
 type Registered = CommandInfo & Handler;
@@ -33,7 +33,7 @@ export class SimCommandRegistry {
   }
 
   /** `context` is the agent's (through the bridge); a person's palette call passes none. */
-  async executeCommand(id: string, args?: unknown, context?: CallContext): Promise<CommandResult> {
+  async executeCommand(id: string, args?: unknown, context?: CallContext): Promise<ToolResult> {
     const command = this.commands.get(id);
     if (!command) return failure('UNKNOWN_TOOL', `No command "${id}" is registered in the IDE.`);
     return command.execute(args, context);

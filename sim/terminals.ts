@@ -1,6 +1,6 @@
 import { ToolError, type TerminalInfo } from '../src/contract/index.js';
-import type { Disposable, TerminalPort, TerminalRead } from '../src/commands/port.js';
-import { TerminalOutput } from '../src/commands/terminal-output.js';
+import type { Disposable, TerminalPort } from '../src/contract/port.js';
+import { terminalExited } from '../src/commands/terminal.js';
 import type { SimLayout } from './layout.js';
 import type { ShellBackend } from './shells.js';
 
@@ -9,22 +9,22 @@ export type TerminalBackendKind = 'process' | 'scripted';
 export interface SimTerminalsOptions {
   /** Start a backend for a terminal: cwd is workspace-relative. */
   spawn(options: { cwd: string; shellPath?: string }): Promise<ShellBackend>;
-  ringBuffer?: { maxLines?: number; maxBytes?: number };
 }
 
 interface SimTerminal {
   info: TerminalInfo;
   backend: ShellBackend;
-  output: TerminalOutput;
 }
+
+type OutputListener = (terminalId: string, data: string) => void;
 
 /**
  * Terminals of the simulated IDE: each a shell backend (a real shell through node-pty, or the
- * scripted shell) whose output is sanitized into a ring buffer of screen lines, shown as a tab in
- * the bottom panel.
+ * scripted shell) shown as a tab in the bottom panel; their output goes to onOutput's listeners.
  */
 export class SimTerminals implements TerminalPort, Disposable {
   private readonly terminals = new Map<string, SimTerminal>();
+  private readonly outputListeners = new Set<OutputListener>();
   private lastActive: string | undefined;
 
   constructor(
@@ -37,9 +37,10 @@ export class SimTerminals implements TerminalPort, Disposable {
     const terminal: SimTerminal = {
       info: { terminalId: options.terminalId, title: options.title, cwd: options.cwd, running: true },
       backend,
-      output: new TerminalOutput({ ...this.options.ringBuffer, label: `terminal "${options.terminalId}"` }),
     };
-    backend.onData((chunk) => terminal.output.write(chunk));
+    backend.onData((chunk) => {
+      for (const listener of this.outputListeners) listener(options.terminalId, chunk);
+    });
     backend.onExit((code) => {
       terminal.info.running = false;
       terminal.info.exitCode = code;
@@ -61,19 +62,14 @@ export class SimTerminals implements TerminalPort, Disposable {
 
   async send(terminalId: string, data: string): Promise<void> {
     const terminal = this.require(terminalId);
-    if (!terminal.info.running) {
-      throw new ToolError('TERMINAL_EXITED', `Terminal ${terminalId} has exited (code ${terminal.info.exitCode}); create a new one.`);
-    }
+    if (!terminal.info.running) throw terminalExited(terminal.info);
     this.lastActive = terminalId;
     terminal.backend.write(data);
   }
 
-  cursor(terminalId: string): number {
-    return this.require(terminalId).output.cursor();
-  }
-
-  read(terminalId: string, options: { lines: number; since?: number }): TerminalRead {
-    return this.require(terminalId).output.read(options);
+  onOutput(listener: OutputListener): Disposable {
+    this.outputListeners.add(listener);
+    return { dispose: () => this.outputListeners.delete(listener) };
   }
 
   async close(terminalId: string): Promise<void> {

@@ -39,7 +39,7 @@ describe('consent (NFR-3.8.2)', () => {
         (await client.callTool({ name, arguments: args })).structuredContent as Record<string, unknown>;
       expect(await call('openspace.pane.list', {})).toMatchObject({ success: false, code: 'CONSENT_REQUIRED' });
       expect(asked).toHaveLength(1);
-      expect(asked[0]).toMatch(/Allow consenting-agent/);
+      expect(asked[0]).toMatch(/The AI agent "consenting-agent" wants to control your IDE/);
       allow = true;
       expect(await call('openspace.file.write', { path: 'consent.txt', content: 'x' })).toMatchObject({ success: true });
       expect(asked).toHaveLength(2);

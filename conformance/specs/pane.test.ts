@@ -100,6 +100,17 @@ describe('US-3.5 agent manages the pane layout', () => {
     await ctx.agent.fails('openspace.pane.open', { type: 'editor', contentId: 'README.md', targetPaneId: 'nowhere' }, 'PANE_NOT_FOUND');
   });
 
+  it('offers only the content types this IDE can show: no presentation or whiteboard before their tools exist', async () => {
+    const { tools } = await ctx.agent.client.listTools();
+    const type = tools.find((t) => t.name === 'openspace.pane.open')!.inputSchema.properties!.type as { enum: string[] };
+    expect(type.enum).toEqual(['editor', 'terminal']);
+    for (const kind of ['presentation', 'whiteboard']) {
+      const result = await ctx.agent.fails('openspace.pane.open', { type: kind, contentId: 'README.md' }, 'INVALID_ARGUMENT');
+      expect(result.error).toMatch(/type/);
+    }
+    expect((await panes()).panes.flatMap((p) => p.tabs).filter((t) => t.type === 'presentation' || t.type === 'whiteboard')).toEqual([]);
+  });
+
   it('wants exactly one of paneId and contentId, and width or height', async () => {
     await ctx.agent.fails('openspace.pane.close', {}, 'INVALID_ARGUMENT');
     await ctx.agent.fails('openspace.pane.focus', { paneId: 'a', contentId: 'b' }, 'INVALID_ARGUMENT');

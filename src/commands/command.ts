@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { failure, parseArguments, toFailure, type CallContext, type Failure, type ToolArgs, type ToolDefinition } from '../contract/index.js';
-import type { IdePort } from './port.js';
+import { failure, parseArguments, toFailure, type CallContext, type ToolResult, type ToolArgs, type ToolDefinition } from '../contract/index.js';
+import type { IdePort } from '../contract/port.js';
 
 /** A command implementation: the tool it implements and what it does, written once against the IDE port. */
 export interface Command<T extends ToolDefinition = ToolDefinition> {
@@ -16,14 +16,12 @@ export function defineCommand<T extends ToolDefinition>(
   return { tool, run };
 }
 
-export type CommandResult = ({ success: true } & Record<string, unknown>) | Failure;
-
 /**
  * Run a command the way every caller does (the hub through a bridge, the command palette, a test):
  * arguments checked against the tool's schema, an agent's call (one with a context) only after the
  * person consented, every failure turned into a structured result.
  */
-export async function runCommand(command: Command, ide: IdePort, args: unknown, context?: CallContext): Promise<CommandResult> {
+export async function runCommand(command: Command, ide: IdePort, args: unknown, context?: CallContext): Promise<ToolResult> {
   const parsed = parseArguments(command.tool, args);
   if (!parsed.ok) return parsed.failure;
   try {

@@ -10,7 +10,7 @@ import {
 } from '../contract/index.js';
 import { defineCommand } from './command.js';
 import { requireFile } from './file.js';
-import type { EditorState, IdePort } from './port.js';
+import type { EditorState, IdePort } from '../contract/port.js';
 import { lineCount, sliceLines, splitLines } from './text.js';
 
 export const DEFAULT_HIGHLIGHT_COLOR = 'rgba(46, 160, 67, 0.25)';

@@ -13,7 +13,7 @@ import {
   type CallContext,
 } from '../contract/index.js';
 import { defineCommand } from './command.js';
-import type { FileStat, IdePort } from './port.js';
+import type { FileStat, IdePort } from '../contract/port.js';
 import { sliceLines } from './text.js';
 
 /**

@@ -5,7 +5,7 @@ import terminalCommands from './terminal.js';
 import fileCommands from './file.js';
 
 export * from './command.js';
-export type * from './port.js';
+export type * from '../contract/port.js';
 
 /** Every command implementation, keyed by its tool (and command) name. */
 export const COMMANDS: ReadonlyMap<string, Command> = new Map(

@@ -1,8 +1,9 @@
 import { paneClose, paneFocus, paneList, paneOpen, paneResize, ToolError, type PaneInfo, type TabInfo } from '../contract/index.js';
 import { defineCommand } from './command.js';
 import { requireFile } from './file.js';
-import type { IdePort } from './port.js';
+import type { IdePort } from '../contract/port.js';
 import { resolveTerminal } from './terminal.js';
+import { terminalScreens } from './terminal-output.js';
 
 function exactlyOne(tool: string, args: { paneId?: string; contentId?: string }): void {
   if ((args.paneId === undefined) === (args.contentId === undefined)) {
@@ -38,7 +39,10 @@ async function findTab(ide: IdePort, contentId: string): Promise<TabInfo> {
 /** Close one tab the way the person would: editors and terminals through their own services. */
 async function closeTab(ide: IdePort, tab: TabInfo): Promise<void> {
   if (tab.type === 'editor') return ide.editors.close(tab.contentId);
-  if (tab.type === 'terminal') return ide.terminals.close(tab.contentId);
+  if (tab.type === 'terminal') {
+    await ide.terminals.close(tab.contentId);
+    return terminalScreens(ide).forget(tab.contentId);
+  }
   return ide.shell.closeContent(tab.contentId);
 }
 
@@ -53,20 +57,14 @@ function refuseDirty(tabs: TabInfo[]): void {
   }
 }
 
-/** Whether a tab shows this content now. */
-function isShown(ide: IdePort, contentId: string): boolean {
-  return ide.shell.layout().panes.some((p) => p.tabs.some((t) => t.contentId === contentId));
-}
-
 export const paneOpenCommand = defineCommand(paneOpen, async (ide, args) => {
   const placement = { area: args.area, targetPaneId: args.targetPaneId, splitDirection: args.splitDirection };
   if (args.targetPaneId !== undefined) findPane(ide, args.targetPaneId);
   const terminal = args.type === 'terminal' ? resolveTerminal(ide, args.contentId) : undefined;
   const contentId = terminal?.terminalId ?? (await requireFile(ide, args.contentId));
-  const opened = !isShown(ide, contentId);
-  if (args.type === 'editor') return { paneId: (await ide.editors.show(contentId, placement)).paneId, contentId, opened };
-  const title = args.title ?? terminal?.title ?? contentId.split('/').pop() ?? contentId;
-  const { paneId } = await ide.shell.openContent({ type: args.type, contentId, title, ...placement });
+  const opened = !ide.shell.isOpen(contentId);
+  if (!terminal) return { paneId: (await ide.editors.show(contentId, placement)).paneId, contentId, opened };
+  const { paneId } = await ide.shell.openContent({ type: 'terminal', contentId, title: args.title ?? terminal.title, ...placement });
   return { paneId, contentId, opened };
 });
 

@@ -16,10 +16,14 @@
  * wide-character widths), so chunk boundaries never change a line; text past maxLineLength is discarded
  * (lines are truncated, not wrapped); a line longer than maxBytes on its own is evicted at once.
  */
-import type { TerminalRead } from './port.js';
-
-/** A read of the screen lines: everything an agent gets but the redaction flag. */
-export type ScreenRead = Omit<TerminalRead, 'redacted'>;
+/** A read of the screen lines: what an agent gets of a terminal's output. */
+export interface ScreenRead {
+  lines: string[];
+  partial: string;
+  cursor: number;
+  dropped: number;
+  more: boolean;
+}
 
 export interface TerminalRingBufferOptions {
   /** Most committed lines kept (default 10 000). */

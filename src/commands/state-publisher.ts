@@ -1,5 +1,5 @@
 import type { PaneStateSnapshot } from '../contract/index.js';
-import type { Disposable, IdePort } from './port.js';
+import type { Disposable, IdePort } from '../contract/port.js';
 
 export function snapshotOf(ide: IdePort): PaneStateSnapshot {
   const { panes, activePaneId, activeContentId } = ide.shell.layout();

@@ -11,7 +11,8 @@ import {
 import { checkCommandSync, formatConfirmation } from '../security/dangerous-commands.js';
 import { defineCommand } from './command.js';
 import { requireDirectory } from './file.js';
-import type { IdePort } from './port.js';
+import type { IdePort } from '../contract/port.js';
+import { terminalScreens } from './terminal-output.js';
 
 /** Find a terminal by ID, or by title when no ID matches. */
 export function resolveTerminal(ide: IdePort, ref: string): TerminalInfo {
@@ -32,6 +33,11 @@ export function resolveTerminal(ide: IdePort, ref: string): TerminalInfo {
   );
 }
 
+/** The error for a terminal whose process has ended: nothing can be typed into it any more. */
+export function terminalExited(terminal: TerminalInfo): ToolError {
+  return new ToolError('TERMINAL_EXITED', `Terminal ${terminal.terminalId} has exited (code ${terminal.exitCode}); create a new one.`);
+}
+
 /** A readable ID from a title, unique among the open terminals: "Test Runner" → "test-runner", then "test-runner-2". */
 export function terminalIdFor(title: string, taken: Set<string>): string {
   const base = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'terminal';
@@ -50,7 +56,10 @@ export const terminalCreateCommand = defineCommand(terminalCreate, async (ide, a
     title = `Terminal ${n}`;
   }
   const cwd = args.cwd === undefined ? '' : await requireDirectory(ide, args.cwd);
-  const created = await ide.terminals.create({ terminalId: terminalIdFor(title, taken), title, cwd, shellPath: args.shellPath });
+  const terminalId = terminalIdFor(title, taken);
+  // The ID may have named a terminal a person closed since: its output is not this one's.
+  terminalScreens(ide).forget(terminalId);
+  const created = await ide.terminals.create({ terminalId, title, cwd, shellPath: args.shellPath });
   return { terminalId: created.terminalId, title: created.title, cwd: created.cwd };
 });
 
@@ -92,6 +101,7 @@ const typedAhead = new WeakMap<IdePort, Map<string, string>>();
 export const terminalSendCommand = defineCommand(terminalSend, async (ide, args, context) => {
   const terminal = resolveTerminal(ide, args.terminalId);
   const { terminalId } = terminal;
+  if (!terminal.running) throw terminalExited(terminal);
   const enter = (args.enter ?? true) && !/[\r\n]$/.test(args.text);
   const pending = typedAhead.get(ide) ?? new Map<string, string>();
   typedAhead.set(ide, pending);
@@ -104,14 +114,14 @@ export const terminalSendCommand = defineCommand(terminalSend, async (ide, args,
     if (submits) pending.delete(terminalId);
     else pending.set(terminalId, line);
   }
-  const cursor = ide.terminals.cursor(terminalId);
+  const cursor = terminalScreens(ide).cursor(terminalId);
   await ide.terminals.send(terminalId, enter ? `${args.text}\r` : args.text);
   return { terminalId, cursor };
 });
 
 export const terminalReadOutputCommand = defineCommand(terminalReadOutput, async (ide, args) => {
   const terminal = resolveTerminal(ide, args.terminalId);
-  const read = ide.terminals.read(terminal.terminalId, { lines: args.lines ?? 100, since: args.since });
+  const read = terminalScreens(ide).read(terminal.terminalId, { lines: args.lines ?? 100, since: args.since });
   return {
     terminalId: terminal.terminalId,
     output: read.lines,
@@ -133,6 +143,7 @@ export const terminalListCommand = defineCommand(terminalList, async (ide) => ({
 export const terminalCloseCommand = defineCommand(terminalClose, async (ide, args) => {
   const { terminalId } = resolveTerminal(ide, args.terminalId);
   await ide.terminals.close(terminalId);
+  terminalScreens(ide).forget(terminalId);
   return { terminalId };
 });
 

@@ -11,12 +11,13 @@ export const paneOpen = defineTool({
   name: 'openspace.pane.open',
   title: 'Open Pane',
   description:
-    'Show content in a pane: a file in an editor, a terminal, a presentation or a whiteboard. ' +
+    'Show content in a pane: a file in an editor, or a terminal. ' +
     'Pass splitDirection "vertical" to open it beside the active pane (to the right) or "horizontal" to open it below; ' +
     'without it the content opens as a tab in the target pane. Returns the pane ID.',
   input: z.strictObject({
-    type: ContentType.exclude(['view']).describe('Kind of content'),
-    contentId: z.string().min(1).describe('File path for editor/presentation/whiteboard; terminal ID or title for terminal'),
+    // Presentations and whiteboards join once their modalities exist: until then no IDE offers them.
+    type: ContentType.extract(['editor', 'terminal']).describe('Kind of content'),
+    contentId: z.string().min(1).describe('File path for editor; terminal ID or title for terminal'),
     title: z.string().min(1).max(200).optional().describe('Tab title; defaults to the file name or terminal title'),
     area: PaneArea.optional().describe('Where to open it; defaults to "bottom" for terminals and "main" otherwise'),
     targetPaneId: z.string().min(1).optional().describe('Pane to open in or split; defaults to the active pane of the area'),

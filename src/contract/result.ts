@@ -44,6 +44,9 @@ export interface Failure {
   [extra: string]: unknown;
 }
 
+/** What running a tool answers, wherever it runs (a command in an IDE, the bridge, the hub): its output with success, or a Failure. */
+export type ToolResult = ({ success: true } & Record<string, unknown>) | Failure;
+
 export const FailureSchema = z
   .object({
     success: z.literal(false),

@@ -1,6 +1,4 @@
-import { failure, type CallContext, type Failure } from '../contract/index.js';
-
-export type BridgeResult = ({ success: true } & Record<string, unknown>) | Failure;
+import { failure, type CallContext, type Failure, type ToolResult } from '../contract/index.js';
 
 /**
  * How the hub reaches an IDE: execute one command in the IDE's command registry and return the
@@ -8,7 +6,7 @@ export type BridgeResult = ({ success: true } & Record<string, unknown>) | Failu
  */
 export interface CommandBridge {
   /** `context` says which agent session calls; a bridge over RPC passes on only its serializable part. */
-  execute(commandId: string, args: unknown, context: CallContext): Promise<BridgeResult>;
+  execute(commandId: string, args: unknown, context: CallContext): Promise<ToolResult>;
 }
 
 /**
@@ -72,9 +70,9 @@ export async function executeWithTimeout(
   args: unknown,
   context: CallContext,
   timeoutMs: number,
-): Promise<BridgeResult> {
+): Promise<ToolResult> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<BridgeResult>((resolve) => {
+  const timeout = new Promise<ToolResult>((resolve) => {
     timer = setTimeout(
       () => resolve(failure('TIMEOUT', `The IDE did not answer ${commandId} within ${timeoutMs} ms. It may be busy or blocked by a dialog; check it and retry.`)),
       timeoutMs,

@@ -11,10 +11,11 @@ import {
   TOOLS,
   type CallContext,
   type Failure,
+  type ToolResult,
   TOOLS_BY_NAME,
 } from '../contract/index.js';
 import { redactArguments, type AuditSink } from '../security/audit-log.js';
-import { BridgeRegistry, executeWithTimeout, NO_BRIDGE, type BridgeResult } from './bridge.js';
+import { BridgeRegistry, executeWithTimeout, NO_BRIDGE } from './bridge.js';
 import { SessionResources, type CleanupReport } from './session-resources.js';
 import { HubState } from './state.js';
 
@@ -70,7 +71,7 @@ export function listedToolDefinitions(): Tool[] {
 let ajv: AjvJsonSchemaValidator | undefined;
 const lazyValidator: jsonSchemaValidator = { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
 
-function toCallToolResult(result: BridgeResult): CallToolResult {
+function toCallToolResult(result: ToolResult): CallToolResult {
   return {
     content: [{ type: 'text', text: JSON.stringify(result) }],
     structuredContent: result,
@@ -144,7 +145,7 @@ export class Hub {
   }
 
   /** Tier 2 (namespace), tier 1 (schema), then the IDE; always a structured result. */
-  async callTool(name: string, args: unknown, context: CallContext): Promise<BridgeResult> {
+  async callTool(name: string, args: unknown, context: CallContext): Promise<ToolResult> {
     const started = performance.now();
     const result = await this.route(name, args, context);
     const durationMs = Math.round((performance.now() - started) * 100) / 100;
@@ -166,7 +167,7 @@ export class Hub {
     return result;
   }
 
-  private async route(name: string, args: unknown, context: CallContext): Promise<BridgeResult> {
+  private async route(name: string, args: unknown, context: CallContext): Promise<ToolResult> {
     const tool = TOOLS_BY_NAME.get(name);
     if (!tool) {
       const why = name.startsWith('openspace.') ? `is not a tool this hub serves` : `is outside the openspace.* namespace this hub serves`;

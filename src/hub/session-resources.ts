@@ -5,14 +5,14 @@
  * (`session` in src/contract); a tab a person pinned, or a tab with unsaved changes, is left alone.
  */
 import type { PaneInfo, SessionResource, ToolDefinition } from '../contract/index.js';
-import type { BridgeResult } from './bridge.js';
+import type { ToolResult } from '../contract/index.js';
 
 export interface CleanupReport {
   closed: string[];
   kept: string[];
 }
 
-type Run = (tool: string, args: Record<string, unknown>) => Promise<BridgeResult>;
+type Run = (tool: string, args: Record<string, unknown>) => Promise<ToolResult>;
 
 /** How the hub closes each kind of thing a session created, with the session's own tools. */
 const CLOSE: Record<SessionResource['kind'], (id: string) => [tool: string, args: Record<string, unknown>]> = {
@@ -30,7 +30,7 @@ export class SessionResources {
   private readonly sessions = new Map<string, Map<string, SessionResource>>();
 
   /** Learn from one answered call what the session created or closed. */
-  note(sessionId: string, tool: ToolDefinition, result: BridgeResult): void {
+  note(sessionId: string, tool: ToolDefinition, result: ToolResult): void {
     if (!result.success || !tool.session) return;
     const answer = result as never;
     const created = tool.session.creates?.(answer) ?? [];

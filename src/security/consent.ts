@@ -25,3 +25,32 @@ export function consentNotice(clientName: string | undefined): { title: string; 
     ],
   };
 }
+
+/** The notice as one message, for an agent's MCP client to show its person (elicitation). */
+export function consentMessage(clientName: string | undefined): string {
+  const notice = consentNotice(clientName);
+  return [notice.title, ...notice.lines].join('\n');
+}
+
+/**
+ * Ask once, share the answer: agent calls that arrive while the question is open wait for the same
+ * answer; a yes holds for as long as the gate lives (a window, a simulated IDE), a no asks again on
+ * the next call.
+ */
+export class ConsentGate<Context> {
+  private pending: Promise<boolean> | undefined;
+
+  constructor(
+    /** Ask the person; true for Allow. */
+    private readonly ask: (context: Context) => Promise<boolean>,
+    private granted = false,
+  ) {}
+
+  check(context: Context): Promise<boolean> {
+    if (this.granted) return Promise.resolve(true);
+    this.pending ??= this.ask(context)
+      .then((allowed) => (this.granted = allowed))
+      .finally(() => (this.pending = undefined));
+    return this.pending;
+  }
+}

@@ -4,7 +4,7 @@ import os from 'node:os';
 import nodePath from 'node:path';
 import { Volume, createFsFromVolume } from 'memfs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SearchOptions } from '../commands/port.js';
+import type { SearchOptions } from '../contract/port.js';
 import { ToolError, type ErrorCode } from '../contract/result.js';
 import { MAX_TEXT_FILE_BYTES, WorkspaceFiles, rebaseGitignore } from './workspace-files.js';
 import { versionOf } from './artifact-store.js';

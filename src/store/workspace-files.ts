@@ -16,7 +16,7 @@ import nodePath from 'node:path';
 import { createInterface } from 'node:readline';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch/posix.js';
-import type { Disposable, FileStat, SearchOptions, WorkspacePort, WriteOptions } from '../commands/port.js';
+import type { Disposable, FileStat, SearchOptions, WorkspacePort, WriteOptions } from '../contract/port.js';
 import type { FileInfo, PatchOperation, SearchMatch, SnapshotInfo } from '../contract/index.js';
 import { ToolError } from '../contract/result.js';
 import type { AuditSink } from '../security/audit-log.js';

@@ -15,6 +15,7 @@ import { connect } from './mcp.js';
 
 const FIXTURE = fileURLToPath(new URL('../../conformance/fixtures/workspace', import.meta.url));
 const SENSITIVE = 'openspace.security.sensitiveFilePatterns';
+const PROTECTED = 'openspace.security.protectedFilePatterns';
 const shot = (page: Page, name: string) => page.screenshot({ path: `reports/theia-${name}.png` });
 
 let fixture: string;
@@ -143,6 +144,23 @@ test('an invalid pattern makes file commands fail with a clear error, not be ign
   await expect(page.locator('.theia-notification-toasts .theia-notification-message', { hasText: 'absolute path' }).first()).toBeVisible();
   await writeFile(settings, JSON.stringify({ [SENSITIVE]: ['*.secret'] }));
   await expect.poll(async () => (await agent.call('openspace.file.list', { path: '.' })).success, { timeout: 20_000 }).toBe(true);
+});
+
+test('an invalid protected pattern fails a shell write with the same clear error, and protects nothing less', async () => {
+  const settings = join(theia.workspace, '.theia', 'settings.json');
+  await writeFile(settings, JSON.stringify({ [PROTECTED]: ['/etc/passwd'] }));
+  await agent.ok('openspace.terminal.create', { title: 'writer' });
+  const write = { terminalId: 'writer', text: 'echo x > written.txt' };
+  await expect.poll(async () => (await agent.call('openspace.terminal.send', write)).code, { timeout: 20_000 }).toBe('INTERNAL');
+  const failed = await agent.call('openspace.terminal.send', write);
+  expect(failed.error).toContain(`${PROTECTED} in the workspace settings`);
+  expect(failed.error).toContain('absolute path');
+  expect((await agent.call('openspace.file.list', { path: '.' })).code).toBe('INTERNAL');
+  await agent.ok('openspace.terminal.send', { terminalId: 'writer', text: 'echo no file written' });
+  await writeFile(settings, JSON.stringify({ [PROTECTED]: ['generated/**'] }));
+  await expect.poll(async () => (await agent.call('openspace.terminal.send', write)).success, { timeout: 20_000 }).toBe(true);
+  await agent.ok('openspace.terminal.close', { terminalId: 'writer' });
+  await writeFile(settings, JSON.stringify({ [SENSITIVE]: ['*.secret'] }));
 });
 
 test('a tab the person pinned is listed as pinned', async () => {

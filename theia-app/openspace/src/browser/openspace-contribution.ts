@@ -6,9 +6,10 @@ import type { RpcProxy } from '@theia/core/lib/common/messaging/proxy-factory';
 import { MessageService } from '@theia/core/lib/common/message-service';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { inject, injectable, interfaces } from '@theia/core/shared/inversify';
-import { COMMANDS, runCommand, type CommandResult } from '../../../../src/commands/index.js';
-import type { IdePort } from '../../../../src/commands/port.js';
-import type { CallContext, ErrorCode, Failure } from '../../../../src/contract/index.js';
+import { COMMANDS, runCommand } from '../../../../src/commands/index.js';
+import { terminalScreens } from '../../../../src/commands/terminal-output.js';
+import type { IdePort } from '../../../../src/contract/port.js';
+import type { CallContext, ErrorCode, Failure, ToolResult } from '../../../../src/contract/index.js';
 import { StatePublisher } from '../../../../src/commands/state-publisher.js';
 import { BRIDGE_PATH, type BridgeBackend, type BridgeFrontend } from '../common/protocol.js';
 import { COMMAND_FAILURE_NOTIFICATIONS, type CommandFailureNotifications } from '../common/preferences.js';
@@ -29,13 +30,16 @@ export function createBridgeConnector(ctx: interfaces.Context): BridgeConnector 
 }
 
 export function createIdePort(ctx: interfaces.Context): IdePort {
-  return {
+  const ide: IdePort = {
     shell: ctx.container.get(TheiaShellPort),
     editors: ctx.container.get(TheiaEditorPort),
     terminals: ctx.container.get(TheiaTerminalPort),
     workspace: ctx.container.get(RemoteWorkspacePort),
     security: ctx.container.get(TheiaSecurityPort),
   };
+  // Keep every terminal's output (sanitized, redacted) from the first terminal on.
+  terminalScreens(ide);
+  return ide;
 }
 
 const CLEAR_ON_ESCAPE = 'openspace.editor.clearHighlightsOnEscape';
@@ -83,7 +87,7 @@ export class OpenSpaceCommandContribution implements CommandContribution, Keybin
   }
 
   /** A person running a command from the palette sees what it did. */
-  private report(title: string, result: CommandResult): void {
+  private report(title: string, result: ToolResult): void {
     if (result.success) void this.messages.info(`OpenSpace: ${title} — done.`);
     else void this.messages.error(`OpenSpace: ${title} — ${result.error}`);
   }
@@ -125,7 +129,7 @@ export class BridgeContribution implements FrontendApplicationContribution {
 
   onStart(): void {
     const frontend: BridgeFrontend = {
-      execute: (commandId, args, context) => this.commands.executeCommand<CommandResult>(commandId, args, context) as Promise<CommandResult>,
+      execute: (commandId, args, context) => this.commands.executeCommand<ToolResult>(commandId, args, context) as Promise<ToolResult>,
     };
     this.backend = this.connect(frontend);
     this.backend.onDidOpenConnection(() => void this.register());

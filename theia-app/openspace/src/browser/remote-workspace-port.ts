@@ -2,7 +2,7 @@ import { Emitter } from '@theia/core/lib/common/event';
 import { ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
 import { inject, injectable, interfaces } from '@theia/core/shared/inversify';
 import { ToolError, type FileInfo, type PatchOperation, type SearchMatch, type SnapshotInfo } from '../../../../src/contract/index.js';
-import type { Disposable, FileStat, SearchOptions, WorkspacePort, WriteOptions } from '../../../../src/commands/port.js';
+import type { Disposable, FileStat, SearchOptions, WorkspacePort, WriteOptions } from '../../../../src/contract/port.js';
 import { FILES_PATH, type FilesBackend, type FilesMethod } from '../common/protocol.js';
 import { ContentIds } from './content-ids.js';
 

@@ -6,7 +6,7 @@ import { MonacoEditor } from '@theia/monaco/lib/browser/monaco-editor';
 import * as monaco from '@theia/monaco-editor-core';
 import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
 import { ToolError } from '../../../../src/contract/index.js';
-import type { EditorPort, EditorState, Highlight, Placement, Position } from '../../../../src/commands/port.js';
+import type { EditorPort, EditorState, Highlight, Placement, Position } from '../../../../src/contract/port.js';
 import { ContentIds } from './content-ids.js';
 import { RemoteWorkspacePort } from './remote-workspace-port.js';
 import { TheiaShellPort } from './theia-shell-port.js';

@@ -1,12 +1,12 @@
 import { ConfirmDialog } from '@theia/core/lib/browser/dialogs';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
-import { inject, injectable } from '@theia/core/shared/inversify';
-import type { SecurityPort } from '../../../../src/commands/port.js';
+import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
+import type { SecurityPort } from '../../../../src/contract/port.js';
 import type { CallContext } from '../../../../src/contract/index.js';
-import { AGENT_CONSENT_SETTING, CONSENT_VERSION, consentNotice } from '../../../../src/security/consent.js';
-import { createFilePolicy } from '../../../../src/security/file-policy.js';
-import { CONFIRM_DANGEROUS_COMMANDS } from '../common/preferences.js';
+import { AGENT_CONSENT_SETTING, CONSENT_VERSION, ConsentGate, consentNotice } from '../../../../src/security/consent.js';
+import { createFilePolicy, type FilePolicy } from '../../../../src/security/file-policy.js';
+import { CONFIRM_DANGEROUS_COMMANDS, PROTECTED_FILE_PATTERNS, SENSITIVE_FILE_PATTERNS } from '../common/preferences.js';
 import { ContentIds } from './content-ids.js';
 import { filePolicySettings } from './file-policy-settings.js';
 
@@ -23,10 +23,8 @@ export class TheiaSecurityPort implements SecurityPort {
   @inject(PreferenceService) protected readonly preferences!: PreferenceService;
   @inject(ContentIds) protected readonly ids!: ContentIds;
   private readonly allowed = new Set<string>();
-  /** Consent given in this window (a window shows one workspace): not asked again until it reloads. */
-  private consented = false;
-  /** The consent dialog on screen: agent calls arriving meanwhile wait for the same answer. */
-  private pendingConsent: Promise<boolean> | undefined;
+  /** Consent given in this window (a window shows one workspace) is not asked again until it reloads. */
+  private readonly consent = new ConsentGate((context: CallContext) => this.askConsent(context));
 
   /**
    * "Don't show this again" is stored as the user preference openspace.security.agentConsent holding
@@ -36,11 +34,9 @@ export class TheiaSecurityPort implements SecurityPort {
    * CI preconfigures it in the user settings. Bumping CONSENT_VERSION asks everyone again.
    */
   async agentConsent(context: CallContext): Promise<boolean> {
-    if (this.consented) return true;
     await this.preferences.ready;
     if (this.preferences.get<string>(AGENT_CONSENT_SETTING, '') === CONSENT_VERSION) return true;
-    this.pendingConsent ??= this.askConsent(context).finally(() => (this.pendingConsent = undefined));
-    return this.pendingConsent;
+    return this.consent.check(context);
   }
 
   private async askConsent(context: CallContext): Promise<boolean> {
@@ -55,7 +51,6 @@ export class TheiaSecurityPort implements SecurityPort {
     const dialog = new ConfirmDialog({ title: notice.title, msg: body, ok: 'Allow', cancel: 'Cancel' });
     const answer = await this.openWithin(dialog);
     if (!answer) return false;
-    this.consented = true;
     if (dontAsk.checked) {
       // The person said Allow: a settings file that cannot be written only means being asked again next time.
       await this.preferences
@@ -70,12 +65,31 @@ export class TheiaSecurityPort implements SecurityPort {
     return this.preferences.inspect<boolean>(CONFIRM_DANGEROUS_COMMANDS)?.globalValue ?? true;
   }
 
-  /** The built-in protected paths and the person's openspace.security.protectedFilePatterns, as the file tools apply them. */
+  /**
+   * The built-in protected paths and the person's openspace.security.protectedFilePatterns, as the file
+   * tools apply them: an invalid pattern fails the check with the error the file tools give (INTERNAL,
+   * naming the setting) rather than switch protection off. Compiled again only when the setting changes.
+   */
   isProtected(path: string): string | undefined {
-    const root = this.ids.rootUri;
-    const { protectedPatterns, problems } = filePolicySettings(this.preferences, root?.toString() ?? '');
-    // An invalid pattern fails the file commands with INTERNAL; here it must not switch protection off.
-    return createFilePolicy(problems.length === 0 ? { protectedPatterns } : {}).isProtected(path);
+    const protection = this.protection ?? this.compileProtection();
+    // Settings still loading may not be the person's yet: not kept.
+    if (this.preferences.isReady) this.protection = protection;
+    if (protection instanceof Error) throw protection;
+    return protection.isProtected(path);
+  }
+
+  private protection: FilePolicy | Error | undefined;
+
+  private compileProtection(): FilePolicy | Error {
+    const { protectedPatterns, problems } = filePolicySettings(this.preferences, this.ids.rootUri?.toString() ?? '');
+    return problems.length > 0 ? new Error(problems.join('; ')) : createFilePolicy({ protectedPatterns });
+  }
+
+  @postConstruct()
+  protected init(): void {
+    this.preferences.onPreferenceChanged(({ preferenceName }) => {
+      if (preferenceName === PROTECTED_FILE_PATTERNS || preferenceName === SENSITIVE_FILE_PATTERNS) this.protection = undefined;
+    });
   }
 
   async confirm(message: string): Promise<boolean> {

@@ -6,7 +6,7 @@ import { isPinned } from '@theia/core/lib/browser/widgets/widget';
 import { Emitter } from '@theia/core/lib/common/event';
 import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
 import { ToolError, type ContentType, type Geometry, type PaneArea, type PaneInfo } from '../../../../src/contract/index.js';
-import type { Disposable, Listener, PaneLayout, Placement, ShellPort } from '../../../../src/commands/port.js';
+import type { Disposable, Listener, PaneLayout, Placement, ShellPort } from '../../../../src/contract/port.js';
 import { ContentIds } from './content-ids.js';
 
 interface Pane {
@@ -209,6 +209,11 @@ export class TheiaShellPort implements ShellPort {
   /** Whether a command closed this widget and its tab goes once the command has answered. */
   isClosing(widget: Widget): boolean {
     return this.closing.has(widget);
+  }
+
+  isOpen(contentId: string): boolean {
+    const widget = this.widgetOf(contentId);
+    return widget !== undefined && this.paneOf(widget) !== undefined;
   }
 
   /** The pane ID of the tab bar showing a widget. */

@@ -2,21 +2,21 @@ import { inject, injectable, postConstruct } from '@theia/core/shared/inversify'
 import { TerminalService } from '@theia/terminal/lib/browser/base/terminal-service';
 import type { TerminalWidget } from '@theia/terminal/lib/browser/base/terminal-widget';
 import { TerminalExitReason } from '@theia/terminal/lib/common/base-terminal-protocol';
+import { Emitter } from '@theia/core/lib/common/event';
 import { ToolError, type TerminalInfo } from '../../../../src/contract/index.js';
-import type { TerminalPort, TerminalRead } from '../../../../src/commands/port.js';
-import { TerminalOutput } from '../../../../src/commands/terminal-output.js';
+import type { Disposable, TerminalPort } from '../../../../src/contract/port.js';
+import { terminalExited } from '../../../../src/commands/terminal.js';
 import { ContentIds } from './content-ids.js';
 import { TheiaShellPort } from './theia-shell-port.js';
 
 interface Captured {
   widget: TerminalWidget;
   cwd: string;
-  buffer: TerminalOutput;
 }
 
 /**
  * Terminals over Theia's TerminalService. Every terminal's output stream (what the shell printed,
- * not the keys typed) is sanitized into a ring buffer, whoever created the terminal.
+ * not the keys typed) goes to onOutput's listeners, whoever created the terminal.
  */
 @injectable()
 export class TheiaTerminalPort implements TerminalPort {
@@ -26,7 +26,8 @@ export class TheiaTerminalPort implements TerminalPort {
 
   private readonly captured = new Map<string, Captured>();
   /** Terminals whose process exited: Theia closes their widget, the agent can still read how they ended. */
-  private readonly exited = new Map<string, { info: TerminalInfo; buffer: TerminalOutput }>();
+  private readonly exited = new Map<string, TerminalInfo>();
+  private readonly output = new Emitter<{ terminalId: string; data: string }>();
   private lastActive: string | undefined;
 
   @postConstruct()
@@ -54,7 +55,7 @@ export class TheiaTerminalPort implements TerminalPort {
 
   list(): TerminalInfo[] {
     const open = this.terminals.all.filter((w) => !this.shell.isClosing(w));
-    return [...open.map((w) => this.info(this.capture(w, ''))), ...[...this.exited.values()].map((e) => ({ ...e.info }))];
+    return [...open.map((w) => this.info(this.capture(w, ''))), ...[...this.exited.values()].map((info) => ({ ...info }))];
   }
 
   activeTerminalId(): string | undefined {
@@ -63,11 +64,9 @@ export class TheiaTerminalPort implements TerminalPort {
 
   async send(terminalId: string, data: string): Promise<void> {
     const gone = this.exited.get(terminalId);
-    if (gone) throw new ToolError('TERMINAL_EXITED', `Terminal ${terminalId} has exited (code ${gone.info.exitCode}); create a new one.`);
+    if (gone) throw terminalExited(gone);
     const terminal = this.require(terminalId);
-    if (terminal.widget.exitStatus) {
-      throw new ToolError('TERMINAL_EXITED', `Terminal ${terminalId} has exited (code ${terminal.widget.exitStatus.code}); create a new one.`);
-    }
+    if (terminal.widget.exitStatus) throw terminalExited(this.info(terminal));
     this.lastActive = terminalId;
     terminal.widget.sendText(data);
   }
@@ -78,12 +77,8 @@ export class TheiaTerminalPort implements TerminalPort {
     return widget ? widget.buffer.getLines(0, widget.buffer.length, true) : [];
   }
 
-  cursor(terminalId: string): number {
-    return (this.exited.get(terminalId) ?? this.require(terminalId)).buffer.cursor();
-  }
-
-  read(terminalId: string, options: { lines: number; since?: number }): TerminalRead {
-    return (this.exited.get(terminalId) ?? this.require(terminalId)).buffer.read(options);
+  onOutput(listener: (terminalId: string, data: string) => void): Disposable {
+    return this.output.event(({ terminalId, data }) => listener(terminalId, data));
   }
 
   async close(terminalId: string): Promise<void> {
@@ -96,15 +91,14 @@ export class TheiaTerminalPort implements TerminalPort {
   private capture(widget: TerminalWidget, cwd: string): Captured {
     let captured = this.captured.get(widget.id);
     if (captured) return captured;
-    const buffer = new TerminalOutput({ label: `terminal "${widget.title.label}"` });
-    widget.onOutput((data) => buffer.write(data));
+    widget.onOutput((data) => this.output.fire({ terminalId: widget.id, data }));
     widget.onTerminalDidClose(() => this.shell.notify());
     widget.disposed.connect(() => {
       const entry = this.captured.get(widget.id);
       this.captured.delete(widget.id);
-      if (entry && widget.exitStatus?.reason === TerminalExitReason.Process) this.exited.set(widget.id, { info: this.info(entry), buffer: entry.buffer });
+      if (entry && widget.exitStatus?.reason === TerminalExitReason.Process) this.exited.set(widget.id, this.info(entry));
     });
-    captured = { widget, cwd, buffer };
+    captured = { widget, cwd };
     this.captured.set(widget.id, captured);
     return captured;
   }

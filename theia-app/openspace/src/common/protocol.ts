@@ -1,5 +1,4 @@
-import type { CallContext, ErrorCode, PaneStateSnapshot } from '../../../../src/contract/index.js';
-import type { BridgeResult } from '../../../../src/hub/bridge.js';
+import type { CallContext, ErrorCode, PaneStateSnapshot, ToolResult } from '../../../../src/contract/index.js';
 
 /** RPC path of the CommandBridge: the backend (hub) calls into a frontend window. */
 export const BRIDGE_PATH = '/services/openspace/bridge';
@@ -7,7 +6,7 @@ export const BRIDGE_PATH = '/services/openspace/bridge';
 /** Implemented by each frontend window: run a command in its CommandRegistry. */
 export interface BridgeFrontend {
   /** `context` arrives without `ask` (functions do not cross RPC). */
-  execute(commandId: string, args: unknown, context?: CallContext): Promise<BridgeResult>;
+  execute(commandId: string, args: unknown, context?: CallContext): Promise<ToolResult>;
 }
 
 /**

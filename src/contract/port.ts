@@ -2,6 +2,8 @@
  * The IDE port: what the command implementations need from an IDE. The simulated IDE (sim/)
  * implements it in memory; the Theia extension implements it over ApplicationShell, EditorManager,
  * Monaco and TerminalService. Browser-safe: no Node built-ins here or in anything this imports.
+ * It lives beside the catalog so that the commands, the store and both IDEs import it without an
+ * arrow running back up.
  *
  * Paths crossing the port are workspace-relative, '/'-separated and already checked by the path
  * guard (WorkspacePort.resolve), so ports never see `..` or absolute paths.
@@ -19,7 +21,7 @@ import type {
   SnapshotInfo,
   TerminalInfo,
   VisibleRange,
-} from '../contract/index.js';
+} from './index.js';
 
 export interface Disposable {
   dispose(): void;
@@ -43,7 +45,10 @@ export interface PaneLayout {
 
 /** PaneService (TECHSPEC §3.3): the layout of the IDE window. */
 export interface ShellPort {
+  /** Every pane with its tabs and geometry (which an IDE may have to measure). */
   layout(): PaneLayout;
+  /** Whether a tab shows this content now; measures nothing. */
+  isOpen(contentId: string): boolean;
   /**
    * Show content. If it is already open and no split is asked for, its tab is activated where it is;
    * with a split, it moves to the new pane. Returns the pane that shows it.
@@ -119,27 +124,25 @@ export interface EditorPort {
   highlights(): Highlight[];
 }
 
-export interface TerminalRead {
-  lines: string[];
-  partial: string;
-  cursor: number;
-  dropped: number;
-  more: boolean;
-  /** Whether any of the text returned had a secret replaced by a [REDACTED:…] marker. */
-  redacted: boolean;
-}
-
+/**
+ * Terminals. A port never answers with output itself: it hands every terminal's raw output to
+ * `onOutput`, and shared code (src/commands/terminal-output.ts) sanitizes, redacts and keeps it, so
+ * no IDE can give an agent output that skipped either.
+ */
 export interface TerminalPort {
   /** Create a terminal with a caller-chosen ID; `cwd` is workspace-relative ("" = root). */
   create(options: { terminalId: string; title: string; cwd: string; shellPath?: string }): Promise<TerminalInfo>;
+  /** Every terminal, the person's too; one whose process exited stays listed (running: false) until closed. */
   list(): TerminalInfo[];
   activeTerminalId(): string | undefined;
   /** Write to the terminal's input as if typed. Throws TERMINAL_EXITED when its process ended. */
   send(terminalId: string, data: string): Promise<void>;
-  /** The current output cursor (total complete lines ever written). */
-  cursor(terminalId: string): number;
-  read(terminalId: string, options: { lines: number; since?: number }): TerminalRead;
   close(terminalId: string): Promise<void>;
+  /**
+   * Fires with what a terminal's process printed, exactly as printed (escape sequences, secrets and
+   * all), for every terminal from its first output on, whoever created it.
+   */
+  onOutput(listener: (terminalId: string, data: string) => void): Disposable;
 }
 
 export interface FileStat {
