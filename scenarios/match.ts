@@ -21,7 +21,7 @@ export function asRegex(text: string): RegExp | undefined {
   try {
     return new RegExp(m[1]!, m[2]!.replace('g', ''));
   } catch (err) {
-    throw new Error(`"${text}" looks like a regular expression but is not one: ${(err as Error).message}`);
+    throw new Error(`"${text}" looks like a regular expression but is not one: ${(err as Error).message}`, { cause: err });
   }
 }
 

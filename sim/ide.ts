@@ -132,7 +132,7 @@ function readSettings(workspace: LoadedWorkspace): SimSettings {
   try {
     json = JSON.parse(String(workspace.fs.readFileSync(path, 'utf8')));
   } catch (err) {
-    throw new Error(`${where} is not valid JSON: ${(err as Error).message}`);
+    throw new Error(`${where} is not valid JSON: ${(err as Error).message}`, { cause: err });
   }
   const parsed = Settings.safeParse(json);
   if (!parsed.success) throw new Error(`${where}: ${z.prettifyError(parsed.error)}`);
@@ -149,6 +149,6 @@ function readSettings(workspace: LoadedWorkspace): SimSettings {
     });
     return { policy };
   } catch (err) {
-    throw new Error(`${where}: ${(err as Error).message}`);
+    throw new Error(`${where}: ${(err as Error).message}`, { cause: err });
   }
 }

@@ -1,5 +1,5 @@
 import { describeLatency, type RunReport, type TestResult } from './model.js';
-import { groupKey, headline, ms } from './rows.js';
+import { groupKey, headline } from './rows.js';
 
 // XML 1.0 forbids most control characters even escaped; drop them.
 // eslint-disable-next-line no-control-regex

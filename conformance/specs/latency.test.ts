@@ -170,9 +170,6 @@ const WORKLOADS: Record<string, Workload> = {
   },
 };
 
-function breach(series: LatencySeries): string {
-  return `${series.tool}: p50 ${series.p50.toFixed(1)} ms, p95 ${series.p95.toFixed(1)} ms, p99 ${series.p99.toFixed(1)} ms over ${series.samples.length} samples; the ${series.budget} budget is ${series.budgetMs} ms`;
-}
 
 function record(task: { meta: { latency?: LatencySeries; tool?: string } }, series: LatencySeries): void {
   task.meta.latency = series;

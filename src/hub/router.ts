@@ -164,7 +164,9 @@ export function createHubRouter(hub: Hub, options: HubRouterOptions = {}): HubRo
   const router = ((req, res, next) => {
     route(req, res).then(
       (handled) => {
-        if (!handled) next ? next() : sendJson(res, 404, { success: false, error: `No route ${req.method} ${req.url}` });
+        if (handled) return;
+        if (next) next();
+        else sendJson(res, 404, { success: false, error: `No route ${req.method} ${req.url}` });
       },
       (err: unknown) => {
         if (res.headersSent) return res.end();

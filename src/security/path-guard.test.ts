@@ -5,7 +5,7 @@ import nodePath from 'node:path';
 import fc from 'fast-check';
 import { Volume, createFsFromVolume } from 'memfs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolError, type ErrorCode } from '../contract/result.js';
+import { ToolError } from '../contract/result.js';
 import { PathGuard, type FsLike } from './path-guard.js';
 import { codeOf } from '../contract/test-helpers.js';
 

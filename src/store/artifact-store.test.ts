@@ -366,7 +366,7 @@ describe('open what was validated (disk)', () => {
       await worker.terminate();
       return swapped;
     };
-    let swapped = 0;
+    let swapped: number;
     try {
       for (let i = 0; i < ITERATIONS; i++) {
         for (const path of ['d/f.txt', 'g.txt']) {

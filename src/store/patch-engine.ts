@@ -42,7 +42,6 @@ function scanLines(text: string): Lines {
     starts.push(from);
     if (nl < 0) {
       ends.push(text.length);
-      from = text.length;
       break;
     }
     ends.push(nl > from && text[nl - 1] === '\r' ? nl - 1 : nl);
