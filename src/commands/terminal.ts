@@ -8,7 +8,7 @@ import {
   type CallContext,
   type TerminalInfo,
 } from '../contract/index.js';
-import { checkCommandSync, formatConfirmation } from '../security/dangerous-commands.js';
+import { checkCommandSync, formatConfirmation } from '../security/dangerous-commands/index.js';
 import { defineCommand } from './command.js';
 import { requireDirectory } from './file.js';
 import type { IdePort } from '../contract/port.js';

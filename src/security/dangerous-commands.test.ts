@@ -10,7 +10,7 @@ import {
   MAX_COMMAND_LENGTH,
   MAX_PAYLOAD_DEPTH,
   type CheckResult,
-} from './dangerous-commands.js';
+} from './dangerous-commands/index.js';
 
 const CWD = '/home/dev/project';
 const RULE_IDS = new Set<string>(DANGER_RULES.map((r) => r.id));
