@@ -15,14 +15,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { connectAgent, type HubEndpoint } from '../conformance/client.js';
 
 const CLI = fileURLToPath(new URL('../dist/openspace-sim.mjs', import.meta.url));
 
 export interface StoreBenchOptions {
   /** A running hub; default: start the simulated IDE on a temporary directory. */
-  hub?: { mcpUrl: string; token?: string };
+  hub?: HubEndpoint;
   /** Name for the report file (reports/bench-store-<name>.json). */
   name?: string;
 }
@@ -57,20 +56,6 @@ function content(bytes: number, mark: string): string {
   return `${mark.padEnd(79, ' ')}\n${line.repeat(Math.max(0, Math.floor(bytes / 80) - 1))}`;
 }
 
-async function connect(hub: { mcpUrl: string; token?: string }, name: string): Promise<Client> {
-  const client = new Client({ name, version: '1.0.0' });
-  const requestInit = hub.token ? { headers: { authorization: `Bearer ${hub.token}` } } : undefined;
-  await client.connect(new StreamableHTTPClientTransport(new URL(hub.mcpUrl), { requestInit }));
-  return client;
-}
-
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const result = await client.callTool({ name, arguments: args });
-  const structured = result.structuredContent as Record<string, unknown>;
-  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(structured)}`);
-  return structured;
-}
-
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
@@ -81,7 +66,7 @@ async function freePort(): Promise<number> {
 }
 
 /** The bundled simulated IDE on a temporary directory, consent given, no per-turn limit. */
-async function startDiskHub(): Promise<{ hub: { mcpUrl: string; token: string }; stop(): Promise<void> }> {
+async function startDiskHub(): Promise<{ hub: HubEndpoint; stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'openspace-bench-store-'));
   const port = await freePort();
   const token = randomBytes(32).toString('base64url');
@@ -94,8 +79,8 @@ async function startDiskHub(): Promise<{ hub: { mcpUrl: string; token: string };
   const started = Date.now();
   for (;;) {
     try {
-      const client = await connect(hub, 'bench-store-probe');
-      await client.close();
+      const probe = await connectAgent(hub, 'bench-store-probe');
+      await probe.close();
       break;
     } catch (err) {
       if (Date.now() - started > 15_000) throw new Error(`the hub on ${dir} did not start: ${(err as Error).message}`);
@@ -120,7 +105,7 @@ export async function benchStore(options: StoreBenchOptions = {}): Promise<Store
   const name = options.name ?? (options.hub ? 'hub' : 'sim-disk');
   const rows: StoreBenchRow[] = [];
   try {
-    const client = await connect(hub, 'bench-store');
+    const agent = await connectAgent(hub, 'bench-store');
     for (const size of SIZES) {
       const path = `bench-store/latency-${size.bytes}.txt`;
       const writes: number[] = [];
@@ -128,7 +113,7 @@ export async function benchStore(options: StoreBenchOptions = {}): Promise<Store
       for (let i = 0; i < size.samples + 3; i++) {
         const text = content(size.bytes, `write ${i}`);
         const t = performance.now();
-        const result = await call(client, 'openspace.file.write', { path, content: text });
+        const result = await agent.ok('openspace.file.write', { path, content: text });
         if (i >= 3) writes.push(performance.now() - t); // the first few warm up
         version = result.version as string;
       }
@@ -136,28 +121,28 @@ export async function benchStore(options: StoreBenchOptions = {}): Promise<Store
       for (let i = 0; i < size.samples + 3; i++) {
         const operations = [{ type: 'replace', startLine: 1, endLine: 1, content: `patch ${i}` }];
         const t = performance.now();
-        const result = await call(client, 'openspace.file.patch', { path, baseVersion: version, operations });
+        const result = await agent.ok('openspace.file.patch', { path, baseVersion: version, operations });
         if (i >= 3) patches.push(performance.now() - t);
         version = result.version as string;
       }
       rows.push({ op: 'file.write', size: size.label, samples: writes.length, p50: percentile(writes, 0.5), p99: percentile(writes, 0.99) });
       rows.push({ op: 'file.patch', size: size.label, samples: patches.length, p50: percentile(patches, 0.5), p99: percentile(patches, 0.99) });
     }
-    await client.close();
+    await agent.close();
 
     // Ten sessions writing their own files at once.
     const writers = 10;
     const writesEach = 30;
     const bytes = 100 * 1024;
-    const clients = await Promise.all(Array.from({ length: writers }, (_, i) => connect(hub, `bench-store-writer-${i}`)));
+    const agents = await Promise.all(Array.from({ length: writers }, (_, i) => connectAgent(hub, `bench-store-writer-${i}`)));
     const t = performance.now();
     await Promise.all(
-      clients.map(async (c, w) => {
-        for (let i = 0; i < writesEach; i++) await call(c, 'openspace.file.write', { path: `bench-store/writer-${w}.txt`, content: content(bytes, `writer ${w} write ${i}`) });
+      agents.map(async (a, w) => {
+        for (let i = 0; i < writesEach; i++) await a.ok('openspace.file.write', { path: `bench-store/writer-${w}.txt`, content: content(bytes, `writer ${w} write ${i}`) });
       }),
     );
     const seconds = (performance.now() - t) / 1000;
-    await Promise.all(clients.map((c) => c.close()));
+    await Promise.all(agents.map((a) => a.close()));
     const total = writers * writesEach;
     const throughput = {
       writers,

@@ -14,8 +14,7 @@ import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { connectAgent } from '../conformance/client.js';
 import { TOOLS } from '../src/contract/index.js';
 import { benchSecurity } from './bench-security.js';
 import { benchStore } from './bench-store.js';
@@ -45,13 +44,6 @@ async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-async function connect(mcpUrl: string, token: string | undefined): Promise<Client> {
-  const client = new Client({ name: 'bench', version: '1.0.0' });
-  const requestInit = token ? { headers: { authorization: `Bearer ${token}` } } : undefined;
-  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit }));
-  return client;
 }
 
 /** The hubs the bench spawns use this token (OPENSPACE_TOKEN), so readiness is not a lock-file read. */
@@ -159,8 +151,9 @@ async function main(): Promise<void> {
   }
   const hub = theia ? await startTheiaHub() : await startHub();
   if (theia) readies.push(hub.readyMs);
-  const client = await connect(hub.mcpUrl, hub.token);
-  await client.listTools();
+  const agent = await connectAgent(hub, 'bench');
+  const { client } = agent;
+  // The SDK client's call alone, without the agent's checks of each result: the samples time the hub.
   const call = async (name: string, args: Record<string, unknown>) => {
     const result = await client.callTool({ name, arguments: args });
     if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.structuredContent)}`);

@@ -14,9 +14,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startVitest } from 'vitest/node';
+import { authHeaders, connectAgent } from './client.js';
 import { reportPassed, targetSlug } from './report/model.js';
 import { writeReports } from './report/write.js';
 import { ConformanceReporter } from './report/vitest-reporter.js';
@@ -50,7 +49,7 @@ const START_HUB =
  * hub's settings, not for what it does. Returns what is wrong, or undefined.
  */
 async function preflight(mcpUrl: string): Promise<string | undefined> {
-  const { authHeaders, startTarget } = await import('./target.js');
+  const { startTarget } = await import('./target.js');
   process.env.OPENSPACE_TARGET = mcpUrl;
   const target = await startTarget();
   let health: { limits?: { maxCallsPerTurn?: number } };
@@ -63,15 +62,14 @@ async function preflight(mcpUrl: string): Promise<string | undefined> {
   }
   const limit = health.limits?.maxCallsPerTurn ?? 0;
   if (limit > 0) return `The hub at ${mcpUrl} allows ${limit} tool calls per agent turn; the suite makes thousands in one session. ${START_HUB}`;
-  const client = new Client({ name: 'conformance-preflight', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: authHeaders(target.token) } }));
+  const agent = await connectAgent(target, 'conformance-preflight');
   try {
-    const { structuredContent } = await client.callTool({ name: 'openspace.pane.list', arguments: {} });
-    const code = (structuredContent as { code?: string } | undefined)?.code;
+    // Its answer as it comes: judging it is the suite's work, not the preflight's.
+    const { code } = (await agent.answer('openspace.pane.list')).result;
     if (code === 'CONSENT_REQUIRED') return `The hub at ${mcpUrl} waits for a person's consent before agent calls. ${START_HUB}`;
     if (code === 'BRIDGE_UNAVAILABLE') return `The hub at ${mcpUrl} has no IDE connected: open its IDE window (Theia) or start the simulated IDE's hub.`;
   } finally {
-    await client.close();
+    await agent.close();
   }
   return undefined;
 }

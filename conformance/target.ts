@@ -17,6 +17,7 @@ import { startSimHub } from '../sim/start.js';
 import { readLockFile } from '../src/hub/auth.js';
 import type { SimIde } from '../sim/ide.js';
 import type { SimIdeOptions } from '../sim/ide.js';
+import { authHeaders } from './client.js';
 
 export const FIXTURE_WORKSPACE = fileURLToPath(new URL('./fixtures/workspace', import.meta.url));
 
@@ -48,8 +49,6 @@ export interface TargetOptions extends Pick<SimIdeOptions, 'scriptedResponses' |
   /** How long an idle MCP session lives (default 30 min). */
   sessionIdleMs?: number;
 }
-
-export const authHeaders = (token: string | undefined): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});
 
 export async function startTarget(options: TargetOptions = {}): Promise<Target> {
   const target = process.env.OPENSPACE_TARGET ?? 'sim';

@@ -89,7 +89,7 @@ async function openTarget(target: string) {
   process.env.OPENSPACE_TARGET = target;
   const { startTarget } = await import('../conformance/target.js');
   const started = await startTarget();
-  return { origin: started.origin, mcpUrl: started.mcpUrl, token: started.token, close: () => started.close() };
+  return { mcpUrl: started.mcpUrl, token: started.token, close: () => started.close() };
 }
 
 function printStep(step: StepOutcome) {

@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { connectAgent } from '../conformance/client.js';
 import { FIXTURE_WORKSPACE, startTarget } from '../conformance/target.js';
 import { startSimHub } from '../sim/start.js';
 import { AUDIT_LOG_FILE } from '../src/security/audit-log.js';
-import { connect } from './connection.js';
 import { loadScenario, parseScenario, ScenarioFileError, type Scenario } from './format.js';
 import { playScenarios, type ScenarioOutcome } from './player.js';
 import { recordScenario } from './record.js';
@@ -31,7 +31,7 @@ async function playOnSim(scenario: Scenario): Promise<ScenarioOutcome> {
     freshTargetPerScenario: true,
     openTarget: async () => {
       const target = await startTarget();
-      return { origin: target.origin, mcpUrl: target.mcpUrl, token: target.token, close: () => target.close() };
+      return { mcpUrl: target.mcpUrl, token: target.token, close: () => target.close() };
     },
   });
   return outcome!;
@@ -219,17 +219,17 @@ describe('--record', () => {
       // A live session, as an agent makes it, on a hub over a real workspace directory.
       const sim = await startSimHub({ workspace: { kind: 'disk', root: workspace }, terminal: 'scripted', consent: 'granted', lockFile: false });
       try {
-        const agent = await connect({ origin: sim.server.origin, mcpUrl: sim.server.mcpUrl, token: sim.server.token }, 'recorded-agent');
-        await agent.callTool('openspace.editor.open', { path: 'src/index.ts', line: 42 });
-        await agent.callTool('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 42, endLine: 50 }], highlightId: 'fix-1' });
-        await agent.callTool('openspace.editor.open', { path: 'missing.ts' });
-        await agent.callTool('openspace.terminal.create', { title: 'test-runner' });
-        await agent.callTool('openspace.terminal.send', { terminalId: 'test-runner', text: 'echo $HOME' });
-        await agent.callTool('openspace.pane.list', {});
+        const agent = await connectAgent(sim.server, 'recorded-agent');
+        await agent.call('openspace.editor.open', { path: 'src/index.ts', line: 42 });
+        await agent.call('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 42, endLine: 50 }], highlightId: 'fix-1' });
+        await agent.call('openspace.editor.open', { path: 'missing.ts' });
+        await agent.call('openspace.terminal.create', { title: 'test-runner' });
+        await agent.call('openspace.terminal.send', { terminalId: 'test-runner', text: 'echo $HOME' });
+        await agent.call('openspace.pane.list');
         await agent.close();
         // A second, shorter session: the recording takes the one asked for.
-        const other = await connect({ origin: sim.server.origin, mcpUrl: sim.server.mcpUrl, token: sim.server.token }, 'other-agent');
-        await other.callTool('openspace.terminal.list', {});
+        const other = await connectAgent(sim.server, 'other-agent');
+        await other.call('openspace.terminal.list');
         await other.close();
       } finally {
         await sim.close();

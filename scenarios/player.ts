@@ -2,8 +2,8 @@
  * The scenario player: runs each step of a scenario through a real MCP client, checks its
  * expectations, captures variables, polls for `waitFor` conditions, and reports each step as it ends.
  */
+import { connectAgent, type Agent, type HubEndpoint, type Result } from '../conformance/client.js';
 import { inputJsonSchema, outputJsonSchema, TOOLS } from '../src/contract/index.js';
-import { connect, type Connection, type Endpoint, type StructuredResult } from './connection.js';
 import { stepKind, type InstructionsStep, type Scenario, type Step, type ToolsStep, type ToolStep } from './format.js';
 import { asRegex, deepEqual, interpolate, match, show, valueAt, type Mismatch, type Variables } from './match.js';
 
@@ -88,16 +88,16 @@ function checkMaxMs(step: { maxMs?: number }, durationMs: number, what: string) 
   }
 }
 
-async function runToolStep(conn: Connection, step: ToolStep, vars: Variables, calls: StepOutcome['calls']): Promise<void> {
+async function runToolStep(agent: Agent, step: ToolStep, vars: Variables, calls: StepOutcome['calls']): Promise<void> {
   const args = interpolate(step.args, vars) as Record<string, unknown>;
   const expected = interpolate(step.expect ?? { success: true }, vars);
-  const call = async (): Promise<StructuredResult> => {
-    const outcome = await conn.callTool(step.tool, args);
+  const call = async (): Promise<Result> => {
+    const outcome = await agent.answer(step.tool, args);
     calls.push({ tool: step.tool, durationMs: outcome.durationMs });
     if (outcome.problems.length > 0) throw new StepFailure(`${step.tool} broke the result conventions: ${outcome.problems.join('; ')}\nactual: ${show(outcome.result, 2000)}`);
     return outcome.result;
   };
-  let result: StructuredResult = {};
+  let result: Result = {} as Result;
   if (step.waitFor) {
     const until = interpolate(step.waitFor.until, vars);
     const deadline = performance.now() + step.waitFor.timeoutMs;
@@ -142,12 +142,12 @@ async function runToolStep(conn: Connection, step: ToolStep, vars: Variables, ca
   }
 }
 
-async function runInstructionsStep(conn: Connection, step: InstructionsStep, vars: Variables, calls: StepOutcome['calls']): Promise<void> {
+async function runInstructionsStep(agent: Agent, step: InstructionsStep, vars: Variables, calls: StepOutcome['calls']): Promise<void> {
   const contains = interpolate(step.instructions.contains, vars) as string[];
   const excludes = interpolate(step.instructions.excludes, vars) as string[];
   const deadline = performance.now() + step.instructions.timeoutMs;
   for (;;) {
-    const { text, durationMs } = await conn.instructions();
+    const { text, durationMs } = await agent.instructions();
     calls.push({ tool: 'GET /openspace/instructions', durationMs });
     checkMaxMs(step, durationMs, 'GET /openspace/instructions');
     const found = (pattern: string) => asRegex(pattern)?.test(text) ?? text.includes(pattern);
@@ -164,8 +164,8 @@ async function runInstructionsStep(conn: Connection, step: InstructionsStep, var
   }
 }
 
-async function runToolsStep(conn: Connection, step: ToolsStep, calls: StepOutcome['calls']): Promise<void> {
-  const { tools, durationMs } = await conn.listTools();
+async function runToolsStep(agent: Agent, step: ToolsStep, calls: StepOutcome['calls']): Promise<void> {
+  const { tools, durationMs } = await agent.listTools();
   calls.push({ tool: 'tools/list', durationMs });
   checkMaxMs(step, durationMs, 'tools/list');
   const names = tools.map((t) => t.name);
@@ -188,11 +188,11 @@ async function runToolsStep(conn: Connection, step: ToolsStep, calls: StepOutcom
 }
 
 /** Plays one scenario on an open connection; steps after a failure are skipped. */
-export async function playScenario(scenario: Scenario, conn: Connection, events: PlayEvents = {}): Promise<ScenarioOutcome> {
+export async function playScenario(scenario: Scenario, agent: Agent, events: PlayEvents = {}): Promise<ScenarioOutcome> {
   events.scenarioStarted?.(scenario);
   const started = performance.now();
   const outcome: ScenarioOutcome = { file: scenario.file, name: scenario.name, covers: scenario.covers, status: 'pass', durationMs: 0, steps: [] };
-  const missing = scenario.requires.filter((tool) => !conn.tools.some((t) => t.name === tool));
+  const missing = scenario.requires.filter((tool) => !agent.tools.some((t) => t.name === tool));
   if (missing.length > 0) {
     outcome.status = 'skip';
     outcome.error = `the target does not serve ${missing.join(', ')}`;
@@ -212,9 +212,9 @@ export async function playScenario(scenario: Scenario, conn: Connection, events:
     if (outcome.status === 'pass') {
       const stepStarted = performance.now();
       try {
-        if (kind === 'tool') await runToolStep(conn, step as ToolStep, vars, result.calls);
-        else if (kind === 'instructions') await runInstructionsStep(conn, step as InstructionsStep, vars, result.calls);
-        else await runToolsStep(conn, step as ToolsStep, result.calls);
+        if (kind === 'tool') await runToolStep(agent, step as ToolStep, vars, result.calls);
+        else if (kind === 'instructions') await runInstructionsStep(agent, step as InstructionsStep, vars, result.calls);
+        else await runToolsStep(agent, step as ToolsStep, result.calls);
         result.status = 'pass';
       } catch (err) {
         result.status = 'fail';
@@ -236,23 +236,23 @@ export async function playScenario(scenario: Scenario, conn: Connection, events:
 
 export interface PlayOptions extends PlayEvents {
   /** Opens a target; called once per scenario when `freshTargetPerScenario`, else once for all. */
-  openTarget(): Promise<Endpoint & { close(): Promise<void> }>;
+  openTarget(): Promise<HubEndpoint & { close(): Promise<void> }>;
   freshTargetPerScenario: boolean;
 }
 
 /** Plays scenarios one after another, each over its own MCP session. */
 export async function playScenarios(scenarios: Scenario[], options: PlayOptions): Promise<ScenarioOutcome[]> {
   const outcomes: ScenarioOutcome[] = [];
-  let shared: (Endpoint & { close(): Promise<void> }) | undefined;
+  let shared: (HubEndpoint & { close(): Promise<void> }) | undefined;
   try {
     for (const scenario of scenarios) {
       const started = performance.now();
-      let target: (Endpoint & { close(): Promise<void> }) | undefined;
-      let conn: Connection | undefined;
+      let target: (HubEndpoint & { close(): Promise<void> }) | undefined;
+      let agent: Agent | undefined;
       try {
         target = options.freshTargetPerScenario ? await options.openTarget() : (shared ??= await options.openTarget());
-        conn = await connect(target);
-        outcomes.push(await playScenario(scenario, conn, options));
+        agent = await connectAgent(target, 'openspace-scenario-player');
+        outcomes.push(await playScenario(scenario, agent, options));
       } catch (err) {
         const outcome: ScenarioOutcome = {
           file: scenario.file,
@@ -267,7 +267,7 @@ export async function playScenarios(scenarios: Scenario[], options: PlayOptions)
         options.scenarioEnded?.(outcome, scenario);
         outcomes.push(outcome);
       } finally {
-        await conn?.close().catch(() => undefined);
+        await agent?.close().catch(() => undefined);
         if (options.freshTargetPerScenario) await target?.close().catch(() => undefined);
       }
     }

@@ -3,8 +3,6 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectAgent } from '../conformance/client.js';
 import { eventually } from '../conformance/setup.js';
@@ -137,14 +135,12 @@ describe('npm start (the simulated IDE CLI)', () => {
   });
 
   it('speaks MCP over stdio with --stdio', async () => {
-    const client = new Client({ name: 'stdio-test', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, '--stdio'], stderr: 'pipe' }));
+    const agent = await connectAgent({ command: process.execPath, args: [CLI, '--stdio'] }, 'stdio-test');
     try {
-      expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
-      const result = await client.callTool({ name: 'openspace.file.read', arguments: { path: 'README.md' } });
-      expect(result.structuredContent).toMatchObject({ success: true, path: 'README.md' });
+      expect(agent.tools).toHaveLength(TOOLS.length);
+      expect(await agent.call('openspace.file.read', { path: 'README.md' })).toMatchObject({ success: true, path: 'README.md' });
     } finally {
-      await client.close();
+      await agent.close();
     }
   });
 

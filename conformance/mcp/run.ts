@@ -16,8 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { connectAgent } from '../client.js';
 import { finishReport, reportPassed, type StepResult, type TestResult } from '../report/model.js';
 import { writeReports } from '../report/write.js';
 
@@ -54,10 +53,9 @@ interface Check {
 }
 
 async function serverCapabilities(url: string): Promise<Record<string, unknown>> {
-  const client = new Client({ name: 'openspace-conformance-mcp', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  const capabilities = client.getServerCapabilities() ?? {};
-  await client.close();
+  const agent = await connectAgent(url, 'openspace-conformance-mcp');
+  const capabilities = agent.client.getServerCapabilities() ?? {};
+  await agent.close();
   return capabilities as Record<string, unknown>;
 }
 

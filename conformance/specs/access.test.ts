@@ -111,7 +111,7 @@ describe('limits: calls per agent turn (NFR-3.7.2)', () => {
       expect(refused.error).toMatch(/50/);
       // Other sessions have turns of their own.
       await ctx.agent.ok('openspace.pane.list');
-      const sessionId = (agent.client.transport as { sessionId?: string }).sessionId;
+      const sessionId = agent.sessionId;
       const res = await fetch(`${ctx.target.origin}/openspace/turn`, {
         method: 'POST',
         headers: { ...ctx.target.headers, 'content-type': 'application/json' },

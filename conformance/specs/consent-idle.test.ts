@@ -3,26 +3,12 @@
  * IDE on disk: asked through the agent's MCP client), and a session left idle is ended and cleaned
  * up (NFR-3.7.1). Theia's consent dialog has its own E2E test (theia-app/e2e).
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { connectAgent } from '../client.js';
 import { eventually, useTarget } from '../setup.js';
 
 const IDLE_MS = 1500;
 const ctx = useTarget({ consent: 'ask', sessionIdleMs: IDLE_MS });
-
-async function elicitingClient(allow: () => boolean, asked: string[]): Promise<Client> {
-  const client = new Client({ name: 'consenting-agent', version: '1.0.0' }, { capabilities: { elicitation: {} } });
-  client.setRequestHandler(ElicitRequestSchema, (request) => {
-    asked.push(request.params.message);
-    return allow() ? { action: 'accept', content: { allow: true } } : { action: 'decline' };
-  });
-  const headers = ctx.target.token ? { authorization: `Bearer ${ctx.target.token}` } : undefined;
-  await client.connect(new StreamableHTTPClientTransport(new URL(ctx.target.mcpUrl), { requestInit: { headers } }));
-  return client;
-}
 
 describe('consent (NFR-3.8.2)', () => {
   it('without consent every agent call answers CONSENT_REQUIRED and does nothing; consent given through elicitation holds for the workspace', async (t) => {
@@ -32,23 +18,21 @@ describe('consent (NFR-3.8.2)', () => {
     await ctx.agent.fails('openspace.file.read', { path: 'consent.txt' }, 'CONSENT_REQUIRED');
 
     let allow = false;
-    const asked: string[] = [];
-    const client = await elicitingClient(() => allow, asked);
+    const agent = await connectAgent(ctx.target, 'consenting-agent', { ask: () => (allow ? { allow: true } : undefined) });
+    const { asked } = agent;
     try {
-      const call = async (name: string, args: Record<string, unknown>) =>
-        (await client.callTool({ name, arguments: args })).structuredContent as Record<string, unknown>;
-      expect(await call('openspace.pane.list', {})).toMatchObject({ success: false, code: 'CONSENT_REQUIRED' });
+      expect(await agent.call('openspace.pane.list', {})).toMatchObject({ success: false, code: 'CONSENT_REQUIRED' });
       expect(asked).toHaveLength(1);
       expect(asked[0]).toMatch(/The AI agent "consenting-agent" wants to control your IDE/);
       allow = true;
-      expect(await call('openspace.file.write', { path: 'consent.txt', content: 'x' })).toMatchObject({ success: true });
+      expect(await agent.call('openspace.file.write', { path: 'consent.txt', content: 'x' })).toMatchObject({ success: true });
       expect(asked).toHaveLength(2);
       // Asked once: later calls, and other sessions, go through.
-      expect(await call('openspace.file.read', { path: 'consent.txt' })).toMatchObject({ success: true, content: 'x' });
+      expect(await agent.call('openspace.file.read', { path: 'consent.txt' })).toMatchObject({ success: true, content: 'x' });
       expect(asked).toHaveLength(2);
       await ctx.agent.ok('openspace.file.read', { path: 'consent.txt' });
     } finally {
-      await client.close();
+      await agent.close();
     }
   });
 });

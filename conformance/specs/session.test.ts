@@ -5,19 +5,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, type ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { connectAgent, type Agent } from '../client.js';
+import { connectAgent } from '../client.js';
 import { eventually, useTarget } from '../setup.js';
 
 const ctx = useTarget();
-
-async function endSession(agent: Agent): Promise<void> {
-  await (agent.client.transport as StreamableHTTPClientTransport).terminateSession();
-  await agent.close();
-}
 
 describe('cleanup when a session ends (NFR-3.7.1)', () => {
   it('closes the terminals, highlights and tabs the session created, and nothing it did not create', async () => {
@@ -27,7 +19,7 @@ describe('cleanup when a session ends (NFR-3.7.1)', () => {
     await agent.ok('openspace.editor.open', { path: 'src/index.ts', line: 3 });
     const { highlightId } = await agent.ok('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 3, endLine: 4 }] });
     await agent.ok('openspace.pane.open', { type: 'editor', contentId: 'README.md', splitDirection: 'vertical' });
-    await endSession(agent);
+    await agent.endSession();
 
     await eventually(async () => {
       const terminals = (await ctx.agent.ok('openspace.terminal.list')).terminals.map((t: { terminalId: string }) => t.terminalId);
@@ -51,7 +43,7 @@ describe('cleanup when a session ends (NFR-3.7.1)', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(await agent.ok('openspace.pane.open', { type: 'editor', contentId: 'docs/guide.md' })).toMatchObject({ contentId: 'docs/guide.md', opened: true });
     expect(await agent.ok('openspace.pane.open', { type: 'editor', contentId: 'notes.txt' })).toMatchObject({ opened: false });
-    await endSession(agent);
+    await agent.endSession();
     await eventually(async () => {
       const tabs = (await ctx.agent.ok('openspace.pane.list')).panes.flatMap((p: { tabs: { contentId: string }[] }) => p.tabs.map((t) => t.contentId));
       expect(tabs).not.toContain('docs/guide.md');
@@ -67,7 +59,7 @@ describe('cleanup when a session ends (NFR-3.7.1)', () => {
     await agent.ok('openspace.terminal.create', { title: 'keep-me' });
     await agent.ok('openspace.terminal.create', { title: 'drop-me' });
     sim!.layout.setPinned('keep-me', true);
-    await endSession(agent);
+    await agent.endSession();
     await eventually(async () => {
       const terminals = (await ctx.agent.ok('openspace.terminal.list')).terminals.map((x: { terminalId: string }) => x.terminalId);
       expect(terminals).toContain('keep-me');
@@ -84,7 +76,7 @@ describe('the audit log (GAP-11)', () => {
     const secret = 'AKIAIOSFODNN7EXAMPLE';
     await ctx.agent.ok('openspace.file.write', { path: 'notes/aws.txt', content: `aws_access_key_id = ${secret}\n` });
     await ctx.agent.fails('openspace.file.read', { path: 'nope/missing.txt' }, 'FILE_NOT_FOUND');
-    const sessionId = (ctx.agent.client.transport as StreamableHTTPClientTransport).sessionId;
+    const sessionId = ctx.agent.sessionId;
     const lines = await eventually(async () => {
       const entries = (await auditText())!
         .trim()
@@ -120,43 +112,27 @@ async function auditText(): Promise<string | undefined> {
   return read();
 }
 
-/** An agent whose MCP client can ask its person (elicitation), answering with `answer`. */
-async function elicitingAgent(answer: (request: ElicitRequest) => { allow: boolean } | undefined): Promise<{ client: Client; asked: string[] }> {
-  const client = new Client({ name: 'eliciting-agent', version: '1.0.0' }, { capabilities: { elicitation: {} } });
-  const asked: string[] = [];
-  client.setRequestHandler(ElicitRequestSchema, (request) => {
-    asked.push(request.params.message);
-    const content = answer(request);
-    return content ? { action: 'accept', content } : { action: 'decline' };
-  });
-  const headers = ctx.target.token ? { authorization: `Bearer ${ctx.target.token}` } : undefined;
-  await client.connect(new StreamableHTTPClientTransport(new URL(ctx.target.mcpUrl), { requestInit: { headers } }));
-  return { client, asked };
-}
-
-const structured = async (client: Client, name: string, args: Record<string, unknown>) =>
-  (await client.callTool({ name, arguments: args })).structuredContent as Record<string, unknown>;
-
 describe('asking the person at the agent\'s side (MCP elicitation)', () => {
   it('a dangerous command is sent only when the person allows it, and refused when they decline', async (t) => {
     // Theia asks its own person with a dialog; elicitation is for IDEs with no one at the keyboard.
     if (!ctx.target.sim) t.skip('the target has its own person to ask');
     let allow = false;
-    const { client, asked } = await elicitingAgent(() => ({ allow }));
+    const agent = await connectAgent(ctx.target, 'eliciting-agent', { ask: () => ({ allow }) });
+    const { asked } = agent;
     try {
-      await structured(client, 'openspace.terminal.create', { title: 'risky' });
-      const denied = await structured(client, 'openspace.terminal.send', { terminalId: 'risky', text: 'rm -rf build' });
+      await agent.call('openspace.terminal.create', { title: 'risky' });
+      const denied = await agent.call('openspace.terminal.send', { terminalId: 'risky', text: 'rm -rf build' });
       expect(denied).toMatchObject({ success: false, code: 'CONFIRMATION_DENIED' });
       expect(asked.at(-1)).toContain('rm -rf build');
       allow = true;
-      const sent = await structured(client, 'openspace.terminal.send', { terminalId: 'risky', text: 'rm -rf build' });
+      const sent = await agent.call('openspace.terminal.send', { terminalId: 'risky', text: 'rm -rf build' });
       expect(sent).toMatchObject({ success: true });
       expect(asked).toHaveLength(2);
       // Harmless commands are not asked about.
-      await structured(client, 'openspace.terminal.send', { terminalId: 'risky', text: 'ls' });
+      await agent.call('openspace.terminal.send', { terminalId: 'risky', text: 'ls' });
       expect(asked).toHaveLength(2);
     } finally {
-      await client.close();
+      await agent.close();
     }
   });
 });

@@ -146,7 +146,7 @@ describe('sessions', () => {
       });
     expect((await post({})).status).toBe(400);
     expect((await post({ 'mcp-session-id': 'made-up' })).status).toBe(404);
-    const sessionId = (agent!.client.transport as { sessionId?: string }).sessionId!;
+    const sessionId = agent!.sessionId!;
     expect(sessionId).toBeTruthy();
     const del = await fetch(server!.mcpUrl, { method: 'DELETE', headers: { ...auth(), 'mcp-session-id': sessionId } });
     expect(del.status).toBe(200);

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
+import { connectAgent, type Agent } from '../../conformance/client.js';
 import { startTheiaTarget, type TheiaTarget } from '../../conformance/theia-target.js';
-import { connect } from './mcp.js';
 
 /**
  * Theia started with no folder open: the tools that need the workspace answer NO_WORKSPACE with what
@@ -11,13 +11,13 @@ import { connect } from './mcp.js';
 const FIXTURE = fileURLToPath(new URL('../../conformance/fixtures/workspace', import.meta.url));
 
 let theia: TheiaTarget;
-let agent: Awaited<ReturnType<typeof connect>>;
+let agent: Agent;
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   theia = await startTheiaTarget(FIXTURE, { noFolder: true });
-  agent = await connect(theia.mcpUrl, theia.token);
+  agent = await connectAgent(theia, 'e2e-agent');
 });
 
 test.afterAll(async () => {

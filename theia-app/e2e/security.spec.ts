@@ -4,8 +4,8 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { connectAgent, type Agent } from '../../conformance/client.js';
 import { startTheiaTarget, waitForBridge, type TheiaTarget } from '../../conformance/theia-target.js';
-import { connect } from './mcp.js';
 
 /**
  * What a person sees of the agent in Theia: the consent dialog (NFR-3.8.2), notifications of failed
@@ -20,8 +20,8 @@ const shot = (page: Page, name: string) => page.screenshot({ path: `reports/thei
 
 let fixture: string;
 let theia: TheiaTarget;
-let agent: Awaited<ReturnType<typeof connect>>;
-let otherAgent: Awaited<ReturnType<typeof connect>>;
+let agent: Agent;
+let otherAgent: Agent;
 
 test.describe.configure({ mode: 'serial' });
 
@@ -33,8 +33,8 @@ test.beforeAll(async () => {
   await writeFile(join(fixture, '.theia', 'settings.json'), JSON.stringify({ [SENSITIVE]: ['*.secret'], 'openspace.security.confirmDangerousCommands': false }));
   await writeFile(join(fixture, 'a.secret'), 'the launch code\n');
   theia = await startTheiaTarget(fixture, { userSettings: { 'openspace.notifications.commandFailures': 'all' } });
-  agent = await connect(theia.mcpUrl, theia.token);
-  otherAgent = await connect(theia.mcpUrl, theia.token);
+  agent = await connectAgent(theia, 'e2e-agent');
+  otherAgent = await connectAgent(theia, 'e2e-agent');
 });
 
 test.afterAll(async () => {
