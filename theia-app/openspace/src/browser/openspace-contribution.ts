@@ -14,6 +14,8 @@ import { StatePublisher } from '../../../../src/commands/state-publisher.js';
 import { BRIDGE_PATH, type BridgeBackend, type BridgeFrontend } from '../common/protocol.js';
 import { COMMAND_FAILURE_NOTIFICATIONS, type CommandFailureNotifications } from '../common/preferences.js';
 import { HAS_AGENT_HIGHLIGHTS, TheiaEditorPort } from './theia-editor-port.js';
+import { askArguments } from './palette-prompts.js';
+import { QuickInputPromptUi } from './quick-input-prompts.js';
 import { RemoteWorkspacePort } from './remote-workspace-port.js';
 import { TheiaShellPort } from './theia-shell-port.js';
 import { TheiaSecurityPort } from './theia-security-port.js';
@@ -60,6 +62,7 @@ export class OpenSpaceCommandContribution implements CommandContribution, Keybin
   @inject(TheiaShellPort) protected readonly shellPort!: TheiaShellPort;
   @inject(MessageService) protected readonly messages!: MessageService;
   @inject(PreferenceService) protected readonly preferences!: PreferenceService;
+  @inject(QuickInputPromptUi) protected readonly prompts!: QuickInputPromptUi;
 
   registerCommands(registry: CommandRegistry): void {
     for (const command of COMMANDS.values()) {
@@ -69,9 +72,12 @@ export class OpenSpaceCommandContribution implements CommandContribution, Keybin
           // The bridge passes the agent's CallContext; the palette and keybindings pass nothing.
           execute: async (args?: unknown, context?: CallContext) => {
             const fromPalette = args === undefined;
+            // A person is asked for the arguments; Escape at a prompt runs nothing.
+            if (fromPalette) args = await askArguments(command.tool, this.ide, this.prompts);
+            if (args === undefined) return undefined;
             // A command starts on a settled layout: what an earlier one began showing is in place.
             await this.shellPort.settled();
-            const result = await runCommand(command, this.ide, args ?? {}, context);
+            const result = await runCommand(command, this.ide, args, context);
             if (fromPalette) this.report(command.tool.title, result);
             else if (!result.success) this.notifyAgentFailure(command.tool.name, result, context);
             return result;

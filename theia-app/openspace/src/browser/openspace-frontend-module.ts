@@ -13,6 +13,7 @@ import { TheiaEditorPort } from './theia-editor-port.js';
 import { TheiaShellPort } from './theia-shell-port.js';
 import { TheiaSecurityPort } from './theia-security-port.js';
 import { TheiaTerminalPort } from './theia-terminal-port.js';
+import { QuickInputPromptUi } from './quick-input-prompts.js';
 import './style/openspace.css';
 
 export default new ContainerModule((bind) => {
@@ -28,6 +29,7 @@ export default new ContainerModule((bind) => {
   bind(TheiaTerminalPort).toSelf().inSingletonScope();
   bind(TheiaSecurityPort).toSelf().inSingletonScope();
   bind(TheiaIdePort).toDynamicValue(createIdePort).inSingletonScope();
+  bind(QuickInputPromptUi).toSelf().inSingletonScope();
   bind(OpenSpaceCommandContribution).toSelf().inSingletonScope();
   bind(CommandContribution).toService(OpenSpaceCommandContribution);
   bind(KeybindingContribution).toService(OpenSpaceCommandContribution);
