@@ -29,7 +29,7 @@ export default defineConfig({
       thresholds: { statements: 80 },
     },
     projects: [
-      { test: { ...shared, name: 'unit', include: ['src/**/*.test.ts', 'sim/**/*.test.ts', 'conformance/*.test.ts', 'conformance/report/*.test.ts', 'scenarios/**/*.test.ts'] } },
+      { test: { ...shared, name: 'unit', include: ['src/**/*.test.ts', 'sim/**/*.test.ts', 'theia-app/openspace/src/**/*.test.ts', 'conformance/*.test.ts', 'conformance/report/*.test.ts', 'scenarios/**/*.test.ts'] } },
       // The target-agnostic suite, against the simulated IDE in memory (scripted shell) …
       { test: { ...shared, name: 'conformance', include: ['conformance/specs/**/*.test.ts'], exclude: [...shared.exclude, LATENCY_SPEC] } },
       // … and on a real directory (real shells through node-pty, ripgrep).

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
+import { connectAgent, type Agent } from '../../conformance/client.js';
 import { startTheiaTarget, type TheiaTarget } from '../../conformance/theia-target.js';
-import { connect } from './mcp.js';
 
 /**
  * AC-3.2.1: a command that takes arguments, run from the command palette, asks for them — a quick
@@ -12,13 +12,13 @@ const FIXTURE = fileURLToPath(new URL('../../conformance/fixtures/workspace', im
 const shot = (page: Page, name: string) => page.screenshot({ path: `reports/theia-${name}.png` });
 
 let theia: TheiaTarget;
-let agent: Awaited<ReturnType<typeof connect>>;
+let agent: Agent;
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   theia = await startTheiaTarget(FIXTURE);
-  agent = await connect(theia.mcpUrl, theia.token);
+  agent = await connectAgent(theia, 'e2e-agent');
 });
 
 test.afterAll(async () => {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { IdePort } from '../../../../src/commands/port.js';
+import type { IdePort } from '../../../../src/contract/port.js';
 import { inputJsonSchema, MAX_LIST_ENTRIES, type ToolDefinition } from '../../../../src/contract/index.js';
 
 /**
