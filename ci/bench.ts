@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { TOOLS } from '../src/contract/index.js';
+import { benchSearch } from './bench-search.js';
 import { benchSecurity } from './bench-security.js';
 import { benchStore } from './bench-store.js';
 
@@ -247,6 +248,8 @@ async function main(): Promise<void> {
   // The artifact store's write and patch figures: in Theia's workspace, or on a simulated IDE over a real directory.
   const store = await benchStore(theia ? { hub, name: 'theia' } : {});
   hub.stop();
+  // file.search on a 20,000-file tree beside ripgrep alone (in process: the store code both IDEs run).
+  const search = await benchSearch();
 
   const ready = stats(readies);
   const f = (n: unknown) => (n as number).toFixed(2);
@@ -267,7 +270,7 @@ async function main(): Promise<void> {
   mkdirSync(fileURLToPath(new URL('../reports', import.meta.url)), { recursive: true });
   writeFileSync(
     fileURLToPath(new URL(`../reports/bench-${values.target}.json`, import.meta.url)),
-    JSON.stringify({ target: values.target, samples: SAMPLES, date: new Date().toISOString(), rows, readyMs: readies, store }, null, 2),
+    JSON.stringify({ target: values.target, samples: SAMPLES, date: new Date().toISOString(), rows, readyMs: readies, store, search }, null, 2),
   );
   // In-process figures (sanitizer vs strip-ansi, path guard per call): reports/bench-security.json.
   if (!theia) {
