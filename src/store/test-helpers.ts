@@ -111,7 +111,8 @@ export async function errorOf(promise: Promise<unknown>): Promise<ToolError> {
 
 /** The fixture both engines must agree on. */
 export function buildFixture(env: Env): void {
-  env.write('.gitignore', 'build/\n*.log\n/secret.txt\n!keep.log\n');
+  // No final line break: a .gitignore need not end with one.
+  env.write('.gitignore', 'build/\n*.log\n/secret.txt\n!keep.log');
   env.write('.git/HEAD', 'needle in git\n');
   env.write('a.ts', 'const needle = 1;\nNeedle again\nnothing\n');
   env.write('a/b.ts', 'needle b\n');

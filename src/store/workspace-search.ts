@@ -4,8 +4,9 @@
  *
  * They are kept equivalent: the same ignore rules (.gitignore files inside the workspace only; .git
  * always skipped), the same glob semantics (include/exclude are filtered here with picomatch for
- * both), symlinks never followed, a file with a NUL byte anywhere skipped as binary, and results
- * ordered by path (component by component) then line.
+ * both; ripgrep is handed them too where its globs mean the same, so that it does not read the files
+ * they leave out), symlinks never followed, a file with a NUL byte anywhere skipped as binary, and
+ * results ordered by path (component by component) then line.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -157,6 +158,53 @@ export async function searchEntries(
 }
 
 /**
+ * A contract glob (normalised) in ripgrep's gitignore-style syntax, when the two mean the same: name
+ * characters, '*' and '?', '**' as a whole path component, and '{a,b}' lists of such names (no
+ * nesting, ranges or '/'). Undefined for anything else (character classes, extglobs, '!' negation,
+ * '{a}', which picomatch reads literally): ripgrep then reads every file and the exact check alone
+ * applies the glob.
+ */
+export function ripgrepGlob(glob: string): string | undefined {
+  if (!/^[\p{L}\p{N}\p{M} ._~%=:,+@'&*?{}/-]+$/u.test(glob)) return undefined;
+  for (const part of glob.split('/')) {
+    if (part === '' || part === '.' || part === '..' || (part.includes('**') && part !== '**')) return undefined;
+  }
+  const lists = glob.replace(/\{([^{}]*)\}/g, (_, body: string) => {
+    const names = body.split(',');
+    return names.length > 1 && names.every((n) => n !== '' && !n.includes('/') && !n.includes('..')) ? 'x' : '{';
+  });
+  return /[{}]/.test(lists) ? undefined : glob;
+}
+
+/**
+ * Ignore-file rules that leave ripgrep only what an include glob can take: every file ignored, every
+ * directory taken back (the walk goes on everywhere), then the files the glob matches and those inside
+ * directories it matches, as the exact check reads it. ripgrep's own .gitignore files outrank an
+ * ignore file, and the workspace's rules above the search follow these in it, so what .gitignore
+ * ignores stays ignored; what it un-ignores ('!keep.log') is searched whatever the glob, and the exact
+ * check drops it.
+ */
+function includeRules(glob: string): string[] {
+  const rules = ['*', '!*/', `!${glob}`, glob.includes('/') ? `!${glob}/**` : `!**/${glob}/**`];
+  // picomatch's 'src/**' also takes a file named 'src'.
+  if (glob.endsWith('/**')) rules.push(`!${glob.slice(0, -3)}`);
+  return rules;
+}
+
+/**
+ * The text of ripgrep's --ignore-file for a search ('' when it needs none): the include glob's rules,
+ * then the workspace's .gitignore files above the searched directory rebased to the root, ripgrep's
+ * cwd (it finds those at and below the directory itself). In one ignore file the last rule that
+ * matches decides, so .gitignore outranks the include glob.
+ */
+export function ripgrepIgnoreFile(include: string | undefined, gitignoresAbove: GitignoreText[]): string {
+  const glob = include === undefined ? undefined : ripgrepGlob(include);
+  const parts = [...(glob === undefined ? [] : includeRules(glob)), ...gitignoresAbove.map((l) => rebaseGitignore(l.text, l.base))];
+  // Joined by line breaks: a .gitignore need not end with one.
+  return parts.length === 0 ? '' : parts.join('\n') + '\n';
+}
+
+/**
  * Rewrite a .gitignore that sits in directory `base` so its patterns mean the same when matched
  * relative to the workspace root (for ripgrep's --ignore-file, which matches relative to its cwd).
  */
@@ -221,16 +269,16 @@ export async function searchRipgrep(search: RipgrepSearch): Promise<SearchMatch[
     options.caseSensitive ? '--case-sensitive' : '--ignore-case',
     options.isRegex ? '--pcre2' : '--fixed-strings',
   ];
-  // Exclusion only prunes earlier; includes are not passed, as ripgrep's include globs override .gitignore.
-  if (plan.exclude !== undefined) args.push(`--glob=!${plan.exclude}`);
-
-  // ripgrep finds the .gitignore files at and below the directory it searches; those above it
-  // (but inside the workspace) are handed over rebased to the root, ripgrep's cwd.
+  // An exclude glob prunes as an override (it outranks .gitignore, as exclusion should). An include
+  // glob must not be one: ripgrep's include globs override .gitignore, so it goes into the ignore file.
+  const exclude = plan.exclude === undefined ? undefined : ripgrepGlob(plan.exclude);
+  if (exclude !== undefined) args.push(`--glob=!${exclude}`);
+  const ignoreFile = ripgrepIgnoreFile(plan.include, search.gitignoresAbove);
   let tempDir: string | undefined;
-  if (search.gitignoresAbove.length > 0) {
+  if (ignoreFile !== '') {
     tempDir = await mkdtemp(nodePath.join(os.tmpdir(), 'openspace-rg-'));
     const file = nodePath.join(tempDir, 'ignore');
-    await writeFile(file, search.gitignoresAbove.map((l) => rebaseGitignore(l.text, l.base)).join(''));
+    await writeFile(file, ignoreFile);
     args.push(`--ignore-file=${file}`);
   }
   args.push('--regexp', options.query, '--', search.start === '' ? '.' : search.start);
@@ -269,6 +317,8 @@ function runRipgrep(
     const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
     lines.on('line', (json) => {
       if (done || json === '') return;
+      // The lines of a file the exact check turned down are not worth parsing.
+      if (currentPath === undefined && json.startsWith('{"type":"match"')) return;
       let msg: { type: string; data: Record<string, any> };
       try {
         msg = JSON.parse(json);
