@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { connectAgent } from '../conformance/client.js';
 import { TOOLS } from '../src/contract/index.js';
+import { benchSearch } from './bench-search.js';
 import { benchSecurity } from './bench-security.js';
 import { benchStore } from './bench-store.js';
 
@@ -240,6 +241,8 @@ async function main(): Promise<void> {
   // The artifact store's write and patch figures: in Theia's workspace, or on a simulated IDE over a real directory.
   const store = await benchStore(theia ? { hub, name: 'theia' } : {});
   hub.stop();
+  // file.search on a 20,000-file tree beside ripgrep alone (in process: the store code both IDEs run).
+  const search = await benchSearch();
 
   const ready = stats(readies);
   const f = (n: unknown) => (n as number).toFixed(2);
@@ -260,7 +263,7 @@ async function main(): Promise<void> {
   mkdirSync(fileURLToPath(new URL('../reports', import.meta.url)), { recursive: true });
   writeFileSync(
     fileURLToPath(new URL(`../reports/bench-${values.target}.json`, import.meta.url)),
-    JSON.stringify({ target: values.target, samples: SAMPLES, date: new Date().toISOString(), rows, readyMs: readies, store }, null, 2),
+    JSON.stringify({ target: values.target, samples: SAMPLES, date: new Date().toISOString(), rows, readyMs: readies, store, search }, null, 2),
   );
   // In-process figures (sanitizer vs strip-ansi, path guard per call): reports/bench-security.json.
   if (!theia) {

@@ -1,21 +1,11 @@
 /**
  * The workspace's files, Node side: WorkspacePort over node:fs (a real directory) or a memfs volume
  * (the simulated IDE). Every path goes through the PathGuard; every path returned is
- * workspace-relative with '/' separators.
- *
- * Search has two engines behind one method: ripgrep for a real directory, an in-process walk for a
- * memfs volume. They are kept equivalent: the same ignore rules (.gitignore files inside the workspace
- * only; .git always skipped), the same glob semantics (include/exclude are filtered here with
- * picomatch for both), symlinks never followed, a file with a NUL byte anywhere skipped as binary,
- * and results ordered by path (component by component) then line.
+ * workspace-relative with '/' separators. Search is in workspace-search.ts: ripgrep for a real
+ * directory, a scan of this walk for a memfs volume.
  */
-import { spawn } from 'node:child_process';
-import { rm, mkdtemp, writeFile as writeNodeFile } from 'node:fs/promises';
-import os from 'node:os';
 import nodePath from 'node:path';
-import { createInterface } from 'node:readline';
 import ignore, { type Ignore } from 'ignore';
-import picomatch from 'picomatch/posix.js';
 import type { Disposable, FileStat, SearchOptions, WorkspacePort, WriteOptions } from '../contract/port.js';
 import type { FileInfo, PatchOperation, SearchMatch, SnapshotInfo } from '../contract/index.js';
 import { ToolError } from '../contract/result.js';
@@ -25,13 +15,12 @@ import { PathGuard, type FsLike, type ResolvedPath } from '../security/path-guar
 import { ArtifactStore, conflict, versionOf, type Writer } from './artifact-store.js';
 import { FdFileAccess, PathFileAccess, tooLarge, type PathFs, type StatsLike } from './file-access.js';
 import { applyPatch } from './patch-engine.js';
+import { compareNames, firstMatches, planSearch, searchEntries, searchRipgrep, type GitignoreText } from './workspace-search.js';
 
 /** Files larger than this are never read whole. */
 export const MAX_TEXT_FILE_BYTES = 50 * 1024 * 1024;
 /** A NUL byte in this many leading bytes marks a file as binary for readText. */
 export const BINARY_SNIFF_BYTES = 8 * 1024;
-/** Search match lines are cut to this many characters. */
-export const MAX_MATCH_TEXT = 500;
 
 /** The part of `fs.promises` WorkspaceFiles needs; node:fs and memfs both provide it. */
 export interface WorkspaceFs extends FsLike {
@@ -78,26 +67,12 @@ interface Entry {
   size: number;
 }
 
-/** One .gitignore: the directory it sits in (workspace-relative) and its rules. */
-interface IgnoreLevel {
-  base: string;
-  text: string;
+/** One .gitignore: the directory it sits in (workspace-relative), its text and its rules. */
+interface IgnoreLevel extends GitignoreText {
   rules: Ignore;
 }
 
 type Order = 'explorer' | 'path';
-
-const utf8 = (s: string) => Buffer.from(s, 'utf8');
-
-/** Code-point order (UTF-8 byte order), what ripgrep sorts by. */
-function compareNames(a: string, b: string): number {
-  return Buffer.compare(utf8(a), utf8(b));
-}
-
-/** Path order component by component, so `a/b.ts` comes before `a.ts` like a tree walk gives it. */
-export function comparePaths(a: string, b: string): number {
-  return compareNames(a.replaceAll('/', '\0'), b.replaceAll('/', '\0'));
-}
 
 function compareExplorer(a: Entry, b: Entry): number {
   const dirA = a.type === 'directory' ? 0 : 1;
@@ -132,88 +107,6 @@ function notFound(path: string): ToolError {
     'FILE_NOT_FOUND',
     `No file or directory exists at ${describe(path)}. Use openspace.file.list to see what the workspace holds.`,
   );
-}
-
-/** Normalise a user glob: workspace-relative, '/'-separated, no leading './' or '/', no trailing '/'. */
-function normaliseGlob(glob: string | undefined): string | undefined {
-  if (glob === undefined) return undefined;
-  let g = glob.trim().replaceAll('\\', '/');
-  while (g.startsWith('./')) g = g.slice(2);
-  g = g.replace(/^\/+/, '').replace(/\/+$/, '');
-  return g === '' || g === '.' ? undefined : g;
-}
-
-/**
- * Include/exclude filter on workspace-relative file paths. A glob matches a file when it matches the
- * file's path or one of its parent directories (so `src` and `node_modules` name whole folders); a
- * glob without '/' matches names at any depth, like VS Code and ripgrep globs.
- */
-function globFilter(include: string | undefined, exclude: string | undefined): (path: string) => boolean {
-  const compile = (glob: string | undefined) => {
-    if (glob === undefined) return undefined;
-    // picomatch's basename option breaks globs with a '/', so only a bare name gets it.
-    const match = picomatch(glob, { dot: true, basename: !glob.includes('/') });
-    return (path: string) => {
-      if (match(path)) return true;
-      for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) {
-        if (match(path.slice(0, i))) return true;
-      }
-      return false;
-    };
-  };
-  const inc = compile(include);
-  const exc = compile(exclude);
-  return (path) => (inc === undefined || inc(path)) && (exc === undefined || !exc(path));
-}
-
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-
-/** The JS matcher for a query; also validates a regex for both engines. */
-function compileQuery(options: SearchOptions): RegExp {
-  const flags = options.caseSensitive ? '' : 'i';
-  if (!options.isRegex) return new RegExp(escapeRegExp(options.query), `u${flags}`);
-  try {
-    return new RegExp(options.query, `u${flags}`);
-  } catch {
-    try {
-      return new RegExp(options.query, flags);
-    } catch (err) {
-      throw new ToolError(
-        'INVALID_ARGUMENT',
-        `query is not a valid regular expression: ${(err as Error).message}. Fix it, or pass isRegex:false to search for the text literally.`,
-      );
-    }
-  }
-}
-
-/**
- * Rewrite a .gitignore that sits in directory `base` so its patterns mean the same when matched
- * relative to the workspace root (for ripgrep's --ignore-file, which matches relative to its cwd).
- */
-export function rebaseGitignore(text: string, base: string): string {
-  if (base === '') return text;
-  const prefix = base.replace(/[\\*?[\]!#]/g, '\\$&');
-  const out: string[] = [];
-  for (const raw of text.split(/\r?\n/)) {
-    let line = raw;
-    while (line.endsWith(' ') && !line.endsWith('\\ ')) line = line.slice(0, -1);
-    if (line === '' || line.startsWith('#')) continue;
-    let negate = '';
-    if (line.startsWith('!')) {
-      negate = '!';
-      line = line.slice(1);
-    }
-    let dirOnly = '';
-    if (line.endsWith('/')) {
-      dirOnly = '/';
-      line = line.replace(/\/+$/, '');
-    }
-    if (line === '') continue;
-    const anchored = line.includes('/');
-    if (line.startsWith('/')) line = line.replace(/^\/+/, '');
-    out.push(`${negate}/${prefix}/${anchored ? '' : '**/'}${line}${dirOnly}`);
-  }
-  return out.join('\n') + '\n';
 }
 
 export class WorkspaceFiles implements WorkspacePort {
@@ -397,25 +290,17 @@ export class WorkspaceFiles implements WorkspacePort {
   }
 
   async search(options: SearchOptions): Promise<{ matches: SearchMatch[]; truncated: boolean }> {
-    if (options.query.includes('\n') || options.query.includes('\r')) {
-      throw new ToolError('INVALID_ARGUMENT', 'query must not contain line breaks: search matches within single lines.');
-    }
-    const regex = compileQuery(options);
+    const plan = planSearch(options);
     const start = await this.directory(options.path ?? '');
-    const include = normaliseGlob(options.includePattern);
-    const exclude = normaliseGlob(options.excludePattern);
-    const globs = globFilter(include, exclude);
     // Sensitive files are never searched, so their contents never reach an agent.
-    const accept = (rel: string) => globs(rel) && this.policy.isSensitive(rel) === undefined;
-    const maxResults = Math.max(0, options.maxResults);
+    const accept = (rel: string) => plan.matchesGlobs(rel) && this.policy.isSensitive(rel) === undefined;
     const levels = await this.ancestorLevels(start.rel);
     if (levels === undefined) return { matches: [], truncated: false };
     const matches =
       this.kind === 'disk'
-        ? await this.searchRipgrep(start, levels, options, exclude, accept, maxResults)
-        : await this.searchWalk(start, levels, regex, accept, maxResults);
-    matches.sort((a, b) => comparePaths(a.path, b.path) || a.line - b.line);
-    return { matches: matches.slice(0, maxResults), truncated: matches.length > maxResults };
+        ? await searchRipgrep({ root: this.root, start: start.rel, gitignoresAbove: levels.filter((l) => l.base !== start.rel), options, plan, accept })
+        : await searchEntries(this.walk(start, levels, 'path'), (abs) => this.fs.readFile(abs), plan, accept);
+    return firstMatches(matches, plan.maxResults);
   }
 
   onFileWritten(listener: (path: string, text: string) => void): Disposable {
@@ -617,170 +502,5 @@ export class WorkspaceFiles implements WorkspacePort {
         yield* this.walk(e, level ? [...levels, level] : levels, order);
       }
     }
-  }
-
-  private async searchWalk(
-    start: { rel: string; abs: string },
-    levels: IgnoreLevel[],
-    regex: RegExp,
-    accept: (path: string) => boolean,
-    maxResults: number,
-  ): Promise<SearchMatch[]> {
-    const matches: SearchMatch[] = [];
-    for await (const e of this.walk(start, levels, 'path')) {
-      if (e.type !== 'file' || !accept(e.rel)) continue;
-      let data: Buffer;
-      try {
-        data = Buffer.from(await this.fs.readFile(e.abs));
-      } catch {
-        continue;
-      }
-      if (data.includes(0)) continue; // binary
-      const text = data.toString('utf8');
-      let line = 0;
-      for (let from = 0; from < text.length; ) {
-        const end = text.indexOf('\n', from);
-        const content = end < 0 ? text.slice(from) : text.slice(from, end);
-        from = end < 0 ? text.length : end + 1;
-        line++;
-        const m = regex.exec(content);
-        if (m) {
-          matches.push({ path: e.rel, line, column: m.index + 1, text: content.replace(/\r$/, '').slice(0, MAX_MATCH_TEXT) });
-          if (matches.length > maxResults) return matches;
-        }
-      }
-    }
-    return matches;
-  }
-
-  private async searchRipgrep(
-    start: { rel: string; abs: string },
-    levels: IgnoreLevel[],
-    options: SearchOptions,
-    exclude: string | undefined,
-    accept: (path: string) => boolean,
-    maxResults: number,
-  ): Promise<SearchMatch[]> {
-    const { rgPath } = await import('@vscode/ripgrep');
-    const args = [
-      '--json',
-      '--line-number',
-      '--column',
-      '--no-config',
-      '--hidden',
-      '--no-require-git',
-      // Only the workspace's own .gitignore files count, as for list and the in-memory search.
-      '--no-ignore-parent',
-      '--no-ignore-dot',
-      '--no-ignore-global',
-      '--no-ignore-exclude',
-      // One thread, files in path order: truncation keeps the same first matches every time.
-      '--sort=path',
-      '--glob=!.git',
-      options.caseSensitive ? '--case-sensitive' : '--ignore-case',
-      options.isRegex ? '--pcre2' : '--fixed-strings',
-    ];
-    // Exclusion only prunes earlier; includes are not passed, as ripgrep's include globs override .gitignore.
-    if (exclude !== undefined) args.push(`--glob=!${exclude}`);
-
-    // ripgrep finds the .gitignore files at and below the directory it searches; those above it
-    // (but inside the workspace) are handed over rebased to the root, ripgrep's cwd.
-    let tempDir: string | undefined;
-    const above = levels.filter((l) => l.base !== start.rel);
-    if (above.length > 0) {
-      tempDir = await mkdtemp(nodePath.join(os.tmpdir(), 'openspace-rg-'));
-      const file = nodePath.join(tempDir, 'ignore');
-      await writeNodeFile(file, above.map((l) => rebaseGitignore(l.text, l.base)).join(''));
-      args.push(`--ignore-file=${file}`);
-    }
-    args.push('--regexp', options.query, '--', start.rel === '' ? '.' : start.rel);
-
-    try {
-      return await this.runRipgrep(rgPath, args, accept, maxResults, options.isRegex);
-    } finally {
-      if (tempDir !== undefined) await rm(tempDir, { recursive: true, force: true }).catch(() => {});
-    }
-  }
-
-  private runRipgrep(
-    rgPath: string,
-    args: string[],
-    accept: (path: string) => boolean,
-    maxResults: number,
-    isRegex: boolean,
-  ): Promise<SearchMatch[]> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(rgPath, args, { cwd: this.root, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
-      const matches: SearchMatch[] = [];
-      let pending: SearchMatch[] = [];
-      let currentPath: string | undefined;
-      let done = false;
-      let sawSummary = false;
-      let stderr = '';
-      const decode = (v: { text?: string; bytes?: string } | undefined) =>
-        v?.text ?? (v?.bytes !== undefined ? Buffer.from(v.bytes, 'base64').toString('utf8') : '');
-      const toRel = (p: string) => p.replaceAll('\\', '/').replace(/^(\.\/)+/, '');
-
-      child.stderr.on('data', (chunk: Buffer) => {
-        if (stderr.length < 8192) stderr += chunk.toString('utf8');
-      });
-      const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
-      lines.on('line', (json) => {
-        if (done || json === '') return;
-        let msg: { type: string; data: Record<string, any> };
-        try {
-          msg = JSON.parse(json);
-        } catch {
-          return;
-        }
-        const data = msg.data;
-        if (msg.type === 'begin') {
-          const rel = toRel(decode(data.path));
-          currentPath = accept(rel) ? rel : undefined;
-          pending = [];
-        } else if (msg.type === 'match' && currentPath !== undefined) {
-          const line = decode(data.lines).replace(/\r?\n$/, '');
-          const start = (data.submatches as { start: number }[] | undefined)?.[0]?.start ?? 0;
-          const column = utf8(line).subarray(0, start).toString('utf8').length + 1;
-          pending.push({
-            path: currentPath,
-            line: data.line_number as number,
-            column,
-            text: line.replace(/\r$/, '').slice(0, MAX_MATCH_TEXT),
-          });
-        } else if (msg.type === 'end') {
-          // A NUL byte anywhere makes the file binary: drop whatever matched before it.
-          if (currentPath !== undefined && data.binary_offset == null) matches.push(...pending);
-          pending = [];
-          currentPath = undefined;
-          if (matches.length > maxResults) {
-            done = true;
-            child.kill();
-          }
-        } else if (msg.type === 'summary') {
-          sawSummary = true;
-        }
-      });
-      child.on('error', (err) => {
-        done = true;
-        reject(new ToolError('INTERNAL', `Could not run ripgrep: ${err.message}`));
-      });
-      child.on('close', (code) => {
-        if (done && matches.length > maxResults) return resolve(matches);
-        if (code === 2 && !sawSummary) {
-          const message = stderr.trim() || 'ripgrep failed';
-          if (isRegex && /regex|pcre2|pattern/i.test(message)) {
-            return reject(
-              new ToolError(
-                'INVALID_ARGUMENT',
-                `query is not a valid regular expression: ${message}. Fix it, or pass isRegex:false to search for the text literally.`,
-              ),
-            );
-          }
-          return reject(new ToolError('INTERNAL', `Search failed: ${message}`));
-        }
-        resolve(matches);
-      });
-    });
   }
 }
