@@ -68,7 +68,7 @@ export class SimIde {
       workspace: files,
       security: {
         confirmDangerousCommands: () => confirmDangerousCommands,
-        isProtected: (path) => files.policy.isProtected(path),
+        protectedPaths: () => (path) => files.policy.isProtected(path),
         agentConsent: (context) => gate.check(context),
       },
     };

@@ -69,7 +69,7 @@ export const terminalCreateCommand = defineCommand(terminalCreate, async (ide, a
  */
 async function confirmIfDangerous(ide: IdePort, terminal: TerminalInfo, text: string, context: CallContext | undefined): Promise<void> {
   if (!(ide.security?.confirmDangerousCommands() ?? true)) return;
-  const isProtected = ide.security?.isProtected?.bind(ide.security);
+  const isProtected = ide.security?.protectedPaths?.();
   const verdict = checkCommandSync(text.replace(/[\r\n]+$/, ''), { workspaceCwd: terminal.cwd, ...(isProtected && { isProtected }) });
   if (!verdict.dangerous) return;
   const message = formatConfirmation(text, verdict);

@@ -209,10 +209,12 @@ export interface SecurityPort {
   /** Whether terminal commands that look dangerous wait for a person's confirmation (default: yes). */
   confirmDangerousCommands(): boolean;
   /**
-   * The pattern that keeps agents from writing a workspace-relative path (built-in ones and the
-   * person's), or undefined; terminal commands writing there need a confirmation. Absent: built-ins only.
+   * The protected paths as the settings say now (the built-in patterns and the person's): a check that
+   * answers the pattern keeping agents from writing a workspace-relative path, or undefined. Terminal
+   * commands writing there need a confirmation. Throws, as the file tools fail, when a pattern setting
+   * is invalid. Absent: the built-in patterns only.
    */
-  isProtected?(path: string): string | undefined;
+  protectedPaths?(): (path: string) => string | undefined;
   /** Ask the person (e.g. "Agent wants to run: rm -rf build — deletes files recursively"); true for Allow. Absent when there is no one to ask. */
   confirm?(message: string): Promise<boolean>;
   /**

@@ -146,7 +146,7 @@ test('an invalid pattern makes file commands fail with a clear error, not be ign
   await expect.poll(async () => (await agent.call('openspace.file.list', { path: '.' })).success, { timeout: 20_000 }).toBe(true);
 });
 
-test('an invalid protected pattern fails a shell write with the same clear error, and protects nothing less', async () => {
+test('an invalid protected pattern fails terminal.send with the clear error the file tools give, until it is fixed', async () => {
   const settings = join(theia.workspace, '.theia', 'settings.json');
   await writeFile(settings, JSON.stringify({ [PROTECTED]: ['/etc/passwd'] }));
   await agent.ok('openspace.terminal.create', { title: 'writer' });
@@ -155,8 +155,14 @@ test('an invalid protected pattern fails a shell write with the same clear error
   const failed = await agent.call('openspace.terminal.send', write);
   expect(failed.error).toContain(`${PROTECTED} in the workspace settings`);
   expect(failed.error).toContain('absolute path');
-  expect((await agent.call('openspace.file.list', { path: '.' })).code).toBe('INTERNAL');
-  await agent.ok('openspace.terminal.send', { terminalId: 'writer', text: 'echo no file written' });
+  for (const [tool, args] of [
+    ['openspace.file.list', { path: '.' }],
+    ['openspace.terminal.send', { terminalId: 'writer', text: 'echo nothing written' }],
+  ] as const) {
+    const refused = await agent.call(tool, args);
+    expect(refused, tool).toMatchObject({ success: false, code: 'INTERNAL' });
+    expect(refused.error, tool).toContain(`${PROTECTED} in the workspace settings`);
+  }
   await writeFile(settings, JSON.stringify({ [PROTECTED]: ['generated/**'] }));
   await expect.poll(async () => (await agent.call('openspace.terminal.send', write)).success, { timeout: 20_000 }).toBe(true);
   await agent.ok('openspace.terminal.close', { terminalId: 'writer' });

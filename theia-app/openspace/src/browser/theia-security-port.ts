@@ -1,12 +1,12 @@
 import { ConfirmDialog } from '@theia/core/lib/browser/dialogs';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
-import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
+import { inject, injectable } from '@theia/core/shared/inversify';
 import type { SecurityPort } from '../../../../src/contract/port.js';
 import type { CallContext } from '../../../../src/contract/index.js';
 import { AGENT_CONSENT_SETTING, CONSENT_VERSION, ConsentGate, consentNotice } from '../../../../src/security/consent.js';
-import { createFilePolicy, type FilePolicy } from '../../../../src/security/file-policy.js';
-import { CONFIRM_DANGEROUS_COMMANDS, PROTECTED_FILE_PATTERNS, SENSITIVE_FILE_PATTERNS } from '../common/preferences.js';
+import { createFilePolicy } from '../../../../src/security/file-policy.js';
+import { CONFIRM_DANGEROUS_COMMANDS } from '../common/preferences.js';
 import { ContentIds } from './content-ids.js';
 import { filePolicySettings } from './file-policy-settings.js';
 
@@ -67,29 +67,14 @@ export class TheiaSecurityPort implements SecurityPort {
 
   /**
    * The built-in protected paths and the person's openspace.security.protectedFilePatterns, as the file
-   * tools apply them: an invalid pattern fails the check with the error the file tools give (INTERNAL,
-   * naming the setting) rather than switch protection off. Compiled again only when the setting changes.
+   * tools apply them, compiled once per check; an invalid pattern fails it with the file tools' error
+   * (INTERNAL, naming the setting) rather than switch protection off.
    */
-  isProtected(path: string): string | undefined {
-    const protection = this.protection ?? this.compileProtection();
-    // Settings still loading may not be the person's yet: not kept.
-    if (this.preferences.isReady) this.protection = protection;
-    if (protection instanceof Error) throw protection;
-    return protection.isProtected(path);
-  }
-
-  private protection: FilePolicy | Error | undefined;
-
-  private compileProtection(): FilePolicy | Error {
+  protectedPaths(): (path: string) => string | undefined {
     const { protectedPatterns, problems } = filePolicySettings(this.preferences, this.ids.rootUri?.toString() ?? '');
-    return problems.length > 0 ? new Error(problems.join('; ')) : createFilePolicy({ protectedPatterns });
-  }
-
-  @postConstruct()
-  protected init(): void {
-    this.preferences.onPreferenceChanged(({ preferenceName }) => {
-      if (preferenceName === PROTECTED_FILE_PATTERNS || preferenceName === SENSITIVE_FILE_PATTERNS) this.protection = undefined;
-    });
+    if (problems.length > 0) throw new Error(problems.join('; '));
+    const policy = createFilePolicy({ protectedPatterns });
+    return (path) => policy.isProtected(path);
   }
 
   async confirm(message: string): Promise<boolean> {
