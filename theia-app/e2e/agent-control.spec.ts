@@ -1,25 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
-import { fileURLToPath } from 'node:url';
-import { connectAgent, type Agent } from '../../conformance/client.js';
-import { startTheiaTarget, type TheiaTarget } from '../../conformance/theia-target.js';
+import { useTheia } from './theia-session.js';
 
-const FIXTURE = fileURLToPath(new URL('../../conformance/fixtures/workspace', import.meta.url));
 const shot = (page: Page, name: string) => page.screenshot({ path: `reports/theia-${name}.png` });
 
-let theia: TheiaTarget;
-let agent: Agent;
-
-test.describe.configure({ mode: 'serial' });
-
-test.beforeAll(async () => {
-  theia = await startTheiaTarget(FIXTURE);
-  agent = await connectAgent(theia, 'e2e-agent');
-});
-
-test.afterAll(async () => {
-  await agent?.close();
-  await theia?.close();
-});
+const ide = useTheia();
 
 /** The Monaco editor showing a file: the editor whose tab is titled `title`. */
 function editorFor(page: Page, title: string) {
@@ -27,8 +11,8 @@ function editorFor(page: Page, title: string) {
 }
 
 test('opens a file at line 42: the tab shows, line 42 is visible and holds the cursor', async () => {
-  const { page } = theia;
-  await agent.ok('openspace.editor.open', { path: 'src/index.ts', line: 42 });
+  const { page } = ide.theia;
+  await ide.agent.ok('openspace.editor.open', { path: 'src/index.ts', line: 42 });
   await expect(page.locator('.lm-TabBar-tab .lm-TabBar-tabLabel', { hasText: /^index\.ts$/ })).toBeVisible();
   const editor = editorFor(page, 'index.ts');
   await expect(editor.locator('.view-line', { hasText: 'step42(' })).toBeVisible();
@@ -37,8 +21,8 @@ test('opens a file at line 42: the tab shows, line 42 is visible and holds the c
 });
 
 test('highlights exactly lines 42–50, and clearing removes the decoration', async () => {
-  const { page } = theia;
-  await agent.ok('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 42, endLine: 50 }], highlightId: 'fix-1' });
+  const { page } = ide.theia;
+  await ide.agent.ok('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 42, endLine: 50 }], highlightId: 'fix-1' });
   const editor = editorFor(page, 'index.ts');
   const decorated = editor.locator('.view-overlays .openspace-highlight');
   await expect(decorated).toHaveCount(9);
@@ -52,26 +36,26 @@ test('highlights exactly lines 42–50, and clearing removes the decoration', as
   const colour = await decorated.first().evaluate((n) => getComputedStyle(n).backgroundColor);
   expect(colour).toBe('rgba(46, 160, 67, 0.25)');
   await shot(page, 'highlight-42-50');
-  await agent.ok('openspace.editor.clear_highlight', { highlightId: 'fix-1' });
+  await ide.agent.ok('openspace.editor.clear_highlight', { highlightId: 'fix-1' });
   await expect(decorated).toHaveCount(0);
 });
 
 test('Escape in the editor clears the agent\'s highlights (AC-3.2.3)', async () => {
-  const { page } = theia;
-  await agent.ok('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 10, endLine: 12 }], highlightId: 'esc' });
+  const { page } = ide.theia;
+  await ide.agent.ok('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 10, endLine: 12 }], highlightId: 'esc' });
   const editor = editorFor(page, 'index.ts');
   await expect(editor.locator('.view-overlays .openspace-highlight').first()).toBeAttached();
   await editor.locator('.view-lines').click();
   await page.keyboard.press('Escape');
   await expect(editor.locator('.view-overlays .openspace-highlight')).toHaveCount(0);
-  expect((await agent.call('openspace.editor.clear_highlight', { highlightId: 'esc' })).code).toBe('HIGHLIGHT_NOT_FOUND');
+  expect((await ide.agent.call('openspace.editor.clear_highlight', { highlightId: 'esc' })).code).toBe('HIGHLIGHT_NOT_FOUND');
 });
 
 test('splits vertically: the file opens to the right and pane.list geometry matches the DOM within 2%', async () => {
-  const { page } = theia;
-  await agent.ok('openspace.pane.open', { type: 'editor', contentId: 'src/auth.ts', splitDirection: 'vertical' });
+  const { page } = ide.theia;
+  await ide.agent.ok('openspace.pane.open', { type: 'editor', contentId: 'src/auth.ts', splitDirection: 'vertical' });
   await expect(page.locator('.lm-TabBar-tab .lm-TabBar-tabLabel', { hasText: /^auth\.ts$/ })).toBeVisible();
-  const { panes } = await agent.ok('openspace.pane.list');
+  const { panes } = await ide.agent.ok('openspace.pane.list');
   const viewport = page.viewportSize()!;
   for (const [title, contentId] of [['index.ts', 'src/index.ts'], ['auth.ts', 'src/auth.ts']] as const) {
     const pane = panes.find((p: { tabs: { contentId: string }[] }) => p.tabs.some((t) => t.contentId === contentId));
@@ -91,23 +75,23 @@ test('splits vertically: the file opens to the right and pane.list geometry matc
 });
 
 test('creates "test-runner" in the bottom panel; echo hello shows in xterm and in read_output', async () => {
-  const { page } = theia;
-  await agent.ok('openspace.terminal.create', { title: 'test-runner' });
+  const { page } = ide.theia;
+  await ide.agent.ok('openspace.terminal.create', { title: 'test-runner' });
   await expect(page.locator('#theia-bottom-content-panel .lm-TabBar-tabLabel', { hasText: /^test-runner$/ })).toBeVisible();
-  const sent = await agent.ok('openspace.terminal.send', { terminalId: 'test-runner', text: 'echo hello' });
+  const sent = await ide.agent.ok('openspace.terminal.send', { terminalId: 'test-runner', text: 'echo hello' });
   await expect(page.locator('#theia-bottom-content-panel .xterm-screen').filter({ visible: true })).toBeVisible();
   // xterm draws with WebGL, so what the person sees is read from xterm's own buffer.
   await expect
     .poll(() => page.evaluate(() => (window as unknown as { openspaceProbe: { terminalScreen(id: string): string[] } }).openspaceProbe.terminalScreen('test-runner')))
     .toContain('hello');
   await expect
-    .poll(async () => (await agent.ok('openspace.terminal.read_output', { terminalId: 'test-runner', since: sent.cursor })).output)
+    .poll(async () => (await ide.agent.ok('openspace.terminal.read_output', { terminalId: 'test-runner', since: sent.cursor })).output)
     .toContain('hello');
   await shot(page, 'terminal-test-runner');
 });
 
 test('the palette lists the OpenSpace commands, and one run from it works', async () => {
-  const { page } = theia;
+  const { page } = ide.theia;
   await page.locator('#theia-app-shell').click({ position: { x: 5, y: 5 } }).catch(() => undefined);
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
@@ -119,45 +103,45 @@ test('the palette lists the OpenSpace commands, and one run from it works', asyn
   await input.fill('>OpenSpace: Create Terminal');
   await page.keyboard.press('Enter');
   await expect
-    .poll(async () => (await agent.ok('openspace.terminal.list')).terminals.map((t: { title: string }) => t.title))
+    .poll(async () => (await ide.agent.ok('openspace.terminal.list')).terminals.map((t: { title: string }) => t.title))
     .toContain('Terminal 3');
   await expect(page.locator('#theia-bottom-content-panel .lm-TabBar-tabLabel', { hasText: /^Terminal 3$/ })).toBeVisible();
 });
 
 test('a dangerous command waits for the person: Deny refuses it, Allow runs it', async () => {
-  const { page } = theia;
+  const { page } = ide.theia;
   const text = 'rm -r no-such-dir-42';
   const dialog = page.locator('.dialogBlock', { hasText: `Agent wants to run: ${text}` });
-  const denied = agent.call('openspace.terminal.send', { terminalId: 'test-runner', text });
+  const denied = ide.agent.call('openspace.terminal.send', { terminalId: 'test-runner', text });
   await expect(dialog).toBeVisible();
   await shot(page, 'confirm-dangerous');
   await dialog.getByRole('button', { name: 'Deny' }).click();
   expect((await denied).code).toBe('CONFIRMATION_DENIED');
-  const before = await agent.ok('openspace.terminal.read_output', { terminalId: 'test-runner' });
+  const before = await ide.agent.ok('openspace.terminal.read_output', { terminalId: 'test-runner' });
   expect(before.output.join('\n')).not.toContain(text);
 
-  const allowed = agent.call('openspace.terminal.send', { terminalId: 'test-runner', text });
+  const allowed = ide.agent.call('openspace.terminal.send', { terminalId: 'test-runner', text });
   await dialog.getByRole('button', { name: 'Allow' }).click();
   const sent = await allowed;
   expect(sent.success).toBe(true);
   await expect
-    .poll(async () => (await agent.ok('openspace.terminal.read_output', { terminalId: 'test-runner', since: sent.cursor })).output.join('\n'))
+    .poll(async () => (await ide.agent.ok('openspace.terminal.read_output', { terminalId: 'test-runner', since: sent.cursor })).output.join('\n'))
     .toMatch(/no-such-dir-42.*No such file or directory/);
 });
 
 test('GET /openspace/instructions names the open file', async () => {
   await expect
-    .poll(async () => (await fetch(`${theia.origin}/openspace/instructions`, { headers: { authorization: `Bearer ${theia.token}` } })).text())
+    .poll(async () => (await fetch(`${ide.theia.origin}/openspace/instructions`, { headers: { authorization: `Bearer ${ide.theia.token}` } })).text())
     .toMatch(/Main area: .*editor: src\/index\.ts/);
-  const text = await (await fetch(`${theia.origin}/openspace/instructions`, { headers: { authorization: `Bearer ${theia.token}` } })).text();
+  const text = await (await fetch(`${ide.theia.origin}/openspace/instructions`, { headers: { authorization: `Bearer ${ide.theia.token}` } })).text();
   expect(text).toMatch(/Terminals: .*test-runner/);
 });
 
 test('the last focused window serves; with none open calls fail at once; a new window serves again', async () => {
-  const { browser, origin } = theia;
+  const { browser, origin } = ide.theia;
   // While a window closes, a call can still reach it and fail (BRIDGE_UNAVAILABLE): polls retry those.
   const open = async (contentId: string) => {
-    const list = await agent.call('openspace.pane.list');
+    const list = await ide.agent.call('openspace.pane.list');
     return list.success ? list.panes.some((p: { tabs: { contentId: string }[] }) => p.tabs.some((t) => t.contentId === contentId)) : undefined;
   };
   expect(await open('src/auth.ts')).toBe(true);
@@ -166,28 +150,28 @@ test('the last focused window serves; with none open calls fail at once; a new w
   const second = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await second.goto(origin);
   await expect.poll(() => open('src/auth.ts'), { timeout: 60_000 }).toBe(false);
-  await agent.ok('openspace.editor.open', { path: 'notes.txt' });
+  await ide.agent.ok('openspace.editor.open', { path: 'notes.txt' });
   await expect(second.locator('.lm-TabBar-tabLabel', { hasText: /^notes\.txt$/ })).toBeVisible();
 
   // Focusing the first window makes it serve again.
-  await theia.page.bringToFront();
-  await theia.page.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await ide.theia.page.bringToFront();
+  await ide.theia.page.evaluate(() => window.dispatchEvent(new Event('focus')));
   await expect.poll(() => open('src/auth.ts')).toBe(true);
 
   // Closing the first window hands the calls back to the second.
-  await theia.page.close();
+  await ide.theia.page.close();
   await expect.poll(() => open('notes.txt'), { timeout: 30_000 }).toBe(true);
 
   // No window at all: calls fail at once.
   await second.close();
-  await expect.poll(async () => (await agent.call('openspace.pane.list')).code, { timeout: 30_000 }).toBe('BRIDGE_UNAVAILABLE');
+  await expect.poll(async () => (await ide.agent.call('openspace.pane.list')).code, { timeout: 30_000 }).toBe('BRIDGE_UNAVAILABLE');
   const started = Date.now();
-  expect((await agent.call('openspace.editor.open', { path: 'src/index.ts' })).code).toBe('BRIDGE_UNAVAILABLE');
+  expect((await ide.agent.call('openspace.editor.open', { path: 'src/index.ts' })).code).toBe('BRIDGE_UNAVAILABLE');
   expect(Date.now() - started).toBeLessThan(1000);
 
   // A window that comes back serves again.
   const third = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await third.goto(origin);
-  await expect.poll(async () => (await agent.call('openspace.pane.list')).success, { timeout: 60_000 }).toBe(true);
-  theia.page = third;
+  await expect.poll(async () => (await ide.agent.call('openspace.pane.list')).success, { timeout: 60_000 }).toBe(true);
+  ide.theia.page = third;
 });

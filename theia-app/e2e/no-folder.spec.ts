@@ -1,29 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { fileURLToPath } from 'node:url';
-import { connectAgent, type Agent } from '../../conformance/client.js';
-import { startTheiaTarget, type TheiaTarget } from '../../conformance/theia-target.js';
+import { useTheia } from './theia-session.js';
 
 /**
  * Theia started with no folder open: the tools that need the workspace answer NO_WORKSPACE with what
  * to do (not INTERNAL), and the ones that do not still work.
  */
 
-const FIXTURE = fileURLToPath(new URL('../../conformance/fixtures/workspace', import.meta.url));
 
-let theia: TheiaTarget;
-let agent: Agent;
-
-test.describe.configure({ mode: 'serial' });
-
-test.beforeAll(async () => {
-  theia = await startTheiaTarget(FIXTURE, { noFolder: true });
-  agent = await connectAgent(theia, 'e2e-agent');
-});
-
-test.afterAll(async () => {
-  await agent?.close();
-  await theia?.close();
-});
+const ide = useTheia({ noFolder: true });
 
 test('tools that need the workspace answer NO_WORKSPACE, saying to open a folder', async () => {
   const calls: [string, Record<string, unknown>][] = [
@@ -36,13 +20,13 @@ test('tools that need the workspace answer NO_WORKSPACE, saying to open a folder
     ['openspace.terminal.create', { title: 'no-folder' }],
   ];
   for (const [tool, args] of calls) {
-    const result = await agent.call(tool, args);
+    const result = await ide.agent.call(tool, args);
     expect(result, tool).toMatchObject({ success: false, code: 'NO_WORKSPACE' });
     expect(result.error, tool).toMatch(/Open Folder/);
   }
 });
 
 test('tools that need no workspace still work', async () => {
-  expect((await agent.ok('openspace.pane.list')).panes).toBeInstanceOf(Array);
-  expect((await agent.ok('openspace.terminal.list')).terminals).toBeInstanceOf(Array);
+  expect((await ide.agent.ok('openspace.pane.list')).panes).toBeInstanceOf(Array);
+  expect((await ide.agent.ok('openspace.terminal.list')).terminals).toBeInstanceOf(Array);
 });

@@ -1,36 +1,20 @@
 import { expect, test, type Page } from '@playwright/test';
-import { fileURLToPath } from 'node:url';
-import { connectAgent, type Agent } from '../../conformance/client.js';
-import { startTheiaTarget, type TheiaTarget } from '../../conformance/theia-target.js';
+import { useTheia } from './theia-session.js';
 
 /**
  * AC-3.2.1: a command that takes arguments, run from the command palette, asks for them — a quick
  * pick of what the IDE knows, an input box for text and numbers — and Escape cancels it quietly.
  */
 
-const FIXTURE = fileURLToPath(new URL('../../conformance/fixtures/workspace', import.meta.url));
 const shot = (page: Page, name: string) => page.screenshot({ path: `reports/theia-${name}.png` });
 
-let theia: TheiaTarget;
-let agent: Agent;
-
-test.describe.configure({ mode: 'serial' });
-
-test.beforeAll(async () => {
-  theia = await startTheiaTarget(FIXTURE);
-  agent = await connectAgent(theia, 'e2e-agent');
-});
-
-test.afterAll(async () => {
-  await agent?.close();
-  await theia?.close();
-});
+const ide = useTheia();
 
 const quickInput = (page: Page) => page.locator('.quick-input-widget');
 const rows = (page: Page) => quickInput(page).locator('.quick-input-list .monaco-list-row');
 const toasts = (page: Page, text: string) => page.locator('.theia-notification-toasts .theia-notification-message', { hasText: text });
 const terminalTab = (page: Page, title: string) => page.locator('#theia-bottom-content-panel .lm-TabBar-tabLabel', { hasText: new RegExp(`^${title}$`) });
-const terminalTitles = async () => (await agent.ok('openspace.terminal.list')).terminals.map((t: { title: string }) => t.title);
+const terminalTitles = async () => (await ide.agent.ok('openspace.terminal.list')).terminals.map((t: { title: string }) => t.title);
 
 /** Run a command from the command palette (F1) by its label. */
 async function palette(page: Page, label: string): Promise<void> {
@@ -50,9 +34,9 @@ async function runFromPalette(page: Page, title: string, prompted = true): Promi
 }
 
 test('"OpenSpace: Close Terminal" offers the terminals and closes the chosen one', async () => {
-  const { page } = theia;
-  await agent.ok('openspace.terminal.create', { title: 'alpha' });
-  await agent.ok('openspace.terminal.create', { title: 'beta' });
+  const { page } = ide.theia;
+  await ide.agent.ok('openspace.terminal.create', { title: 'alpha' });
+  await ide.agent.ok('openspace.terminal.create', { title: 'beta' });
   await expect(terminalTab(page, 'beta')).toBeVisible();
   await runFromPalette(page, 'Close Terminal');
   await expect(quickInput(page).locator('input')).toHaveAttribute('placeholder', 'Choose a terminal');
@@ -69,7 +53,7 @@ test('"OpenSpace: Close Terminal" offers the terminals and closes the chosen one
 });
 
 test('"OpenSpace: Open Editor" takes a file and a line: the editor shows the file with the cursor on that line', async () => {
-  const { page } = theia;
+  const { page } = ide.theia;
   await runFromPalette(page, 'Open Editor');
   const input = quickInput(page).locator('input');
   await expect(input).toHaveAttribute('placeholder', 'Choose a file or type its path');
@@ -88,12 +72,12 @@ test('"OpenSpace: Open Editor" takes a file and a line: the editor shows the fil
   const editor = page.locator('.theia-editor', { has: page.locator('.monaco-editor') }).filter({ visible: true }).and(page.locator('[id*="auth.ts"]'));
   await expect(editor.locator('.line-numbers.active-line-number')).toHaveText('7');
   await expect(page.locator('.lm-TabBar-tab.lm-mod-current .lm-TabBar-tabLabel', { hasText: /^auth\.ts$/ })).toBeVisible();
-  expect((await agent.ok('openspace.pane.list')).activeContentId).toBe('src/auth.ts');
+  expect((await ide.agent.ok('openspace.pane.list')).activeContentId).toBe('src/auth.ts');
   await shot(page, 'palette-open-editor-line-7');
 });
 
 test('Escape at the first prompt runs nothing and shows no notification', async () => {
-  const { page } = theia;
+  const { page } = ide.theia;
   await palette(page, 'Clear All Notifications');
   await expect(page.locator('.theia-notification-toasts .theia-notification-message')).toHaveCount(0);
   const before = await terminalTitles();
