@@ -83,7 +83,7 @@ async function startDiskHub(): Promise<{ hub: HubEndpoint; stop(): Promise<void>
       await probe.close();
       break;
     } catch (err) {
-      if (Date.now() - started > 15_000) throw new Error(`the hub on ${dir} did not start: ${(err as Error).message}`);
+      if (Date.now() - started > 15_000) throw new Error(`the hub on ${dir} did not start: ${(err as Error).message}`, { cause: err });
       await new Promise((r) => setTimeout(r, 50));
     }
   }

@@ -112,7 +112,7 @@ async function startHub(): Promise<BenchHub> {
       return { readyMs: performance.now() - started, mcpUrl: `${origin}/mcp`, origin, token: TOKEN, stop: () => child.kill(), settle: async () => {} };
     } catch (err) {
       if ((err as Error).message.startsWith('tools/list')) throw err;
-      if (performance.now() - started > 10_000) throw new Error('hub did not become ready within 10 s');
+      if (performance.now() - started > 10_000) throw new Error('hub did not become ready within 10 s', { cause: err });
       await new Promise((r) => setTimeout(r, 1));
     }
   }

@@ -2,7 +2,6 @@ import { describeLatency, type RunReport, type TestResult } from './model.js';
 import { groupKey, headline } from './rows.js';
 
 // XML 1.0 forbids most control characters even escaped; drop them.
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 export function xml(text: string): string {
   return text

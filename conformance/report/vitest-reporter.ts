@@ -35,7 +35,6 @@ function familyOf(file: string): string {
   return file.startsWith('conformance/') ? base : `properties: ${base}`;
 }
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 function describeErrors(errors: readonly SerializedError[] | undefined): string | undefined {

@@ -18,6 +18,14 @@ import type { SearchOptions } from '../contract/port.js';
 import type { SearchMatch } from '../contract/index.js';
 import { ToolError } from '../contract/result.js';
 
+type RipgrepText = { text?: string; bytes?: string };
+
+/** A line of `rg --json`: begin, match, end or summary, with what this search reads of it. */
+interface RipgrepMessage {
+  type: string;
+  data: { path?: RipgrepText; lines?: RipgrepText; line_number?: number; submatches?: { start: number }[]; binary_offset?: number | null };
+}
+
 /** Search match lines are cut to this many characters. */
 export const MAX_MATCH_TEXT = 500;
 
@@ -319,7 +327,7 @@ function runRipgrep(
       if (done || json === '') return;
       // The lines of a file the exact check turned down are not worth parsing.
       if (currentPath === undefined && json.startsWith('{"type":"match"')) return;
-      let msg: { type: string; data: Record<string, any> };
+      let msg: RipgrepMessage;
       try {
         msg = JSON.parse(json);
       } catch {
@@ -332,11 +340,11 @@ function runRipgrep(
         pending = [];
       } else if (msg.type === 'match' && currentPath !== undefined) {
         const line = decode(data.lines).replace(/\r?\n$/, '');
-        const start = (data.submatches as { start: number }[] | undefined)?.[0]?.start ?? 0;
+        const start = data.submatches?.[0]?.start ?? 0;
         const column = utf8(line).subarray(0, start).toString('utf8').length + 1;
         pending.push({
           path: currentPath,
-          line: data.line_number as number,
+          line: data.line_number ?? 0,
           column,
           text: line.replace(/\r$/, '').slice(0, MAX_MATCH_TEXT),
         });

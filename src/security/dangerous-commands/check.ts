@@ -42,7 +42,6 @@ export function formatConfirmation(text: string, result: CheckResult, maxLength 
   return whys.length ? `Agent wants to run: ${shown} — ${whys.join('; ')}` : `Agent wants to run: ${shown}`;
 }
 
-// eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 function analyzeText(raw: string, options: CheckOptions, out: Collector): void {
