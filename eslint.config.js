@@ -9,7 +9,17 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'reports/', '**/node_modules/', 'theia-app/lib/', 'theia-app/src-gen/', 'theia-app/gen-*', 'sim/demo-workspace/', 'conformance/fixtures/workspace/', 'coverage/'],
+    ignores: [
+      'dist/',
+      'reports/',
+      '**/node_modules/',
+      'theia-app/lib/',
+      'theia-app/src-gen/',
+      'theia-app/gen-*',
+      'sim/demo-workspace/',
+      'conformance/fixtures/workspace/',
+      'coverage/',
+    ],
   },
   js.configs.recommended,
   tseslint.configs.recommended,

@@ -29,14 +29,43 @@ export default defineConfig({
       thresholds: { statements: 80 },
     },
     projects: [
-      { test: { ...shared, name: 'unit', include: ['src/**/*.test.ts', 'sim/**/*.test.ts', 'theia-app/openspace/src/**/*.test.ts', 'conformance/*.test.ts', 'conformance/report/*.test.ts', 'scenarios/**/*.test.ts'] } },
+      {
+        test: {
+          ...shared,
+          name: 'unit',
+          include: [
+            'src/**/*.test.ts',
+            'sim/**/*.test.ts',
+            'theia-app/openspace/src/**/*.test.ts',
+            'conformance/*.test.ts',
+            'conformance/report/*.test.ts',
+            'scenarios/**/*.test.ts',
+          ],
+        },
+      },
       // The target-agnostic suite, against the simulated IDE in memory (scripted shell) …
       { test: { ...shared, name: 'conformance', include: ['conformance/specs/**/*.test.ts'], exclude: [...shared.exclude, LATENCY_SPEC] } },
       // … and on a real directory (real shells through node-pty, ripgrep).
-      { test: { ...shared, name: 'conformance:sim-disk', include: ['conformance/specs/**/*.test.ts'], exclude: [...shared.exclude, LATENCY_SPEC], env: { OPENSPACE_SIM_WORKSPACE: 'disk' } } },
+      {
+        test: {
+          ...shared,
+          name: 'conformance:sim-disk',
+          include: ['conformance/specs/**/*.test.ts'],
+          exclude: [...shared.exclude, LATENCY_SPEC],
+          env: { OPENSPACE_SIM_WORKSPACE: 'disk' },
+        },
+      },
       // The latency budgets last, when the other files no longer compete for the CPU.
       { test: { ...shared, name: 'conformance:latency', include: [LATENCY_SPEC], sequence: { groupOrder: 1 } } },
-      { test: { ...shared, name: 'conformance:latency:sim-disk', include: [LATENCY_SPEC], sequence: { groupOrder: 1 }, env: { OPENSPACE_SIM_WORKSPACE: 'disk' } } },
+      {
+        test: {
+          ...shared,
+          name: 'conformance:latency:sim-disk',
+          include: [LATENCY_SPEC],
+          sequence: { groupOrder: 1 },
+          env: { OPENSPACE_SIM_WORKSPACE: 'disk' },
+        },
+      },
     ],
   },
 });

@@ -45,9 +45,39 @@ function prng(seed: number): () => number {
 }
 
 const WORDS = [
-  'const', 'export', 'function', 'return', 'await', 'value', 'options', 'result', 'handler', 'request', 'response',
-  'config', 'session', 'context', 'listener', 'buffer', 'string', 'number', 'undefined', 'promise', 'index', 'items',
-  'filter', 'render', 'widget', 'layout', 'service', 'provider', 'module', 'import', 'state', 'update', 'dispatch',
+  'const',
+  'export',
+  'function',
+  'return',
+  'await',
+  'value',
+  'options',
+  'result',
+  'handler',
+  'request',
+  'response',
+  'config',
+  'session',
+  'context',
+  'listener',
+  'buffer',
+  'string',
+  'number',
+  'undefined',
+  'promise',
+  'index',
+  'items',
+  'filter',
+  'render',
+  'widget',
+  'layout',
+  'service',
+  'provider',
+  'module',
+  'import',
+  'state',
+  'update',
+  'dispatch',
 ];
 
 /** About 2 KB of code-like lines (never the query), in 64 variants files are assembled from. */
@@ -101,7 +131,8 @@ export function searchTree(): Tree {
     for (let n = 1 + Math.floor(rnd() * 8); n > 0; n--) text += pieces[Math.floor(rnd() * pieces.length)];
     return text;
   };
-  const router = (rel: string) => `${source(rel)}export const router = createRouter();\nrouter.get('/a', handler);\nrouter.post('/b', handler);\n`;
+  const router = (rel: string) =>
+    `${source(rel)}export const router = createRouter();\nrouter.get('/a', handler);\nrouter.post('/b', handler);\n`;
 
   write('.gitignore', 'node_modules/\ndist/\n*.log\n');
   for (let p = 0; p < PACKAGES; p++) {
@@ -182,12 +213,23 @@ export async function benchSearch(options: { samples?: number } = {}): Promise<S
   const rows: SearchBenchRow[] = [];
   try {
     for (const c of cases) {
-      const run = () => files.search({ query: QUERY, path: '', includePattern: c.includePattern, isRegex: false, caseSensitive: false, maxResults: MAX_RESULTS });
+      const run = () =>
+        files.search({
+          query: QUERY,
+          path: '',
+          includePattern: c.includePattern,
+          isRegex: false,
+          caseSensitive: false,
+          maxResults: MAX_RESULTS,
+        });
       const first = await run();
       if (first.truncated) throw new Error(`${c.op} was truncated: the tree must hold fewer than ${MAX_RESULTS} matches`);
-      const leaked = first.matches.find((m) => /(^|\/)(node_modules|dist|generated)\/|\.log$/.test(m.path) || (c.includePattern && !/(^|\/)router-[^/]*\.ts$/.test(m.path)));
+      const leaked = first.matches.find(
+        (m) => /(^|\/)(node_modules|dist|generated)\/|\.log$/.test(m.path) || (c.includePattern && !/(^|\/)router-[^/]*\.ts$/.test(m.path)),
+      );
       if (leaked) throw new Error(`${c.op} found ${leaked.path}, which it must not search`);
-      if (c.includePattern && new Set(first.matches.map((m) => m.path)).size !== tree.routerFiles) throw new Error(`${c.op} did not find every router file`);
+      if (c.includePattern && new Set(first.matches.map((m) => m.path)).size !== tree.routerFiles)
+        throw new Error(`${c.op} did not find every router file`);
       await ripgrep(tree.root, c.rg);
       const hub: number[] = [];
       const cpu: number[] = [];
@@ -203,7 +245,15 @@ export async function benchSearch(options: { samples?: number } = {}): Promise<S
         const used = process.cpuUsage(usage);
         cpu.push((used.user + used.system) / 1000);
       }
-      const row = { op: c.op, matches: first.matches.length, p50: percentile(hub, 0.5), p95: percentile(hub, 0.95), cpuP50: percentile(cpu, 0.5), rgP50: percentile(rg, 0.5), rgP95: percentile(rg, 0.95) };
+      const row = {
+        op: c.op,
+        matches: first.matches.length,
+        p50: percentile(hub, 0.5),
+        p95: percentile(hub, 0.95),
+        cpuP50: percentile(cpu, 0.5),
+        rgP50: percentile(rg, 0.5),
+        rgP95: percentile(rg, 0.95),
+      };
       rows.push({ ...row, ratioP50: row.p50 / row.rgP50 });
     }
   } finally {
@@ -219,12 +269,18 @@ export async function benchSearch(options: { samples?: number } = {}): Promise<S
   );
   console.log('| search | matches | p50 | p95 | CPU p50 | rg p50 | rg p95 | ×rg p50 |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
-  for (const r of rows) console.log(`| ${r.op} | ${r.matches} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.cpuP50)} | ${f(r.rgP50)} | ${f(r.rgP95)} | ${r.ratioP50.toFixed(2)} |`);
+  for (const r of rows)
+    console.log(
+      `| ${r.op} | ${r.matches} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.cpuP50)} | ${f(r.rgP50)} | ${f(r.rgP95)} | ${r.ratioP50.toFixed(2)} |`,
+    );
   console.log('\nAim: with includePattern ×rg p50 ≤ 2.');
 
   const result = { tree: { files: tree.files, megabytes, routerFiles: tree.routerFiles, generatedMs: tree.generatedMs }, samples, rows };
   mkdirSync(fileURLToPath(new URL('../reports', import.meta.url)), { recursive: true });
-  writeFileSync(fileURLToPath(new URL('../reports/bench-search.json', import.meta.url)), JSON.stringify({ date: new Date().toISOString(), ...result }, null, 2) + '\n');
+  writeFileSync(
+    fileURLToPath(new URL('../reports/bench-search.json', import.meta.url)),
+    JSON.stringify({ date: new Date().toISOString(), ...result }, null, 2) + '\n',
+  );
   return result;
 }
 

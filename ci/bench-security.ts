@@ -36,7 +36,24 @@ function prng(seed: number): () => number {
 
 const ESC = '\x1b';
 const BEL = '\x07';
-const WORDS = ['compiling', 'src/index.ts', 'warning:', 'ok', 'PASS', 'FAIL', 'test', 'the', 'module', 'résumé', '✓', '日本語', 'error', '42ms', 'node_modules', '→'];
+const WORDS = [
+  'compiling',
+  'src/index.ts',
+  'warning:',
+  'ok',
+  'PASS',
+  'FAIL',
+  'test',
+  'the',
+  'module',
+  'résumé',
+  '✓',
+  '日本語',
+  'error',
+  '42ms',
+  'node_modules',
+  '→',
+];
 
 /** Mixed terminal output of about `bytes` UTF-16 code units, built from typical pieces. */
 export function mixedTerminalOutput(bytes: number, seed = 7): string {
@@ -49,7 +66,8 @@ export function mixedTerminalOutput(bytes: number, seed = 7): string {
     () => `${sentence(12)}\n`,
     // colours (SGR, 256-colour and truecolour with colon parameters)
     () => `${ESC}[32m✓${ESC}[0m ${sentence(5)} ${ESC}[2m(${Math.floor(rnd() * 900)}ms)${ESC}[22m\r\n`,
-    () => `${ESC}[1;31merror${ESC}[0m: ${ESC}[38;5;208m${sentence(4)}${ESC}[39m at ${ESC}[38:2::90:160:255msrc/a.ts:${Math.floor(rnd() * 99)}${ESC}[m\r\n`,
+    () =>
+      `${ESC}[1;31merror${ESC}[0m: ${ESC}[38;5;208m${sentence(4)}${ESC}[39m at ${ESC}[38:2::90:160:255msrc/a.ts:${Math.floor(rnd() * 99)}${ESC}[m\r\n`,
     // cursor moves, erase, private modes (a prompt with bracketed paste)
     () => `${ESC}[?2004h${ESC}[1m$ ${ESC}[0m${ESC}[K${sentence(2)}${ESC}[2D${ESC}[1C${ESC}[?2004l\r\n`,
     () => `${ESC}[1A${ESC}[2K${ESC}[G${sentence(3)}${ESC}[10;20H${ESC}[J\r\n`,
@@ -173,9 +191,12 @@ export function benchSanitizer(options: { megabytes?: number; runs?: number } = 
   const stripped = outputOf('strip', input);
   // One read_output's worth, sanitized a thousand times (one write each, as a pty's read delivers it).
   const page = text.slice(0, 100 * 81);
-  const readOutputUs = (best(runs, () => {
-    for (let i = 0; i < 1000; i++) new TerminalSanitizer().write(page);
-  }) * 1000) / 1000;
+  const readOutputUs =
+    (best(runs, () => {
+      for (let i = 0; i < 1000; i++) new TerminalSanitizer().write(page);
+    }) *
+      1000) /
+    1000;
 
   // What each leaves of hostile output (the conformance escape corpus covers these one by one).
   const hostile = [
@@ -232,12 +253,22 @@ export async function benchPathGuard(options: { calls?: number } = {}): Promise<
   const calls = options.calls ?? 20_000;
 
   const vol = new Volume();
-  seed((d) => vol.mkdirSync(d, { recursive: true }), (f, t) => vol.writeFileSync(f, t), '/workspace', nodePath.posix);
+  seed(
+    (d) => vol.mkdirSync(d, { recursive: true }),
+    (f, t) => vol.writeFileSync(f, t),
+    '/workspace',
+    nodePath.posix,
+  );
   const memGuard = await PathGuard.create(createFsFromVolume(vol).promises as unknown as FsLike, '/workspace', { path: nodePath.posix });
 
   const dir = mkdtempSync(nodePath.join(os.tmpdir(), 'openspace-bench-guard-'));
   try {
-    seed((d) => mkdirSync(d, { recursive: true }), (f, t) => writeFileSync(f, t), dir, nodePath);
+    seed(
+      (d) => mkdirSync(d, { recursive: true }),
+      (f, t) => writeFileSync(f, t),
+      dir,
+      nodePath,
+    );
     const diskGuard = await PathGuard.create(nodeFs.promises, dir);
 
     const root = nodeFs.realpathSync(dir);
@@ -267,15 +298,23 @@ export async function benchSecurity(options: { megabytes?: number } = {}): Promi
   const sanitizer = benchSanitizer({ megabytes: options.megabytes });
   const pathGuard = await benchPathGuard();
   const f = (n: number, d = 1) => n.toFixed(d);
-  console.log(`\nSecurity: terminal output sanitizer on ${f(sanitizer.inputMB)} MB of mixed terminal output (${sanitizer.chunkKB} KiB chunks)`);
+  console.log(
+    `\nSecurity: terminal output sanitizer on ${f(sanitizer.inputMB)} MB of mixed terminal output (${sanitizer.chunkKB} KiB chunks)`,
+  );
   console.log('| | MB/s | output chars | ESC/C0/C1 left | … on hostile input |');
   console.log('|---|---:|---:|---:|---:|');
-  console.log(`| TerminalSanitizer | ${f(sanitizer.sanitizerMBps)} | ${sanitizer.sanitizerOutputChars} | ${sanitizer.sanitizerLeftovers} | ${sanitizer.adversarialSanitizerLeftovers} |`);
-  console.log(`| strip-ansi 7 | ${f(sanitizer.stripAnsiMBps)} | ${sanitizer.stripAnsiOutputChars} | ${sanitizer.stripAnsiLeftovers} | ${sanitizer.adversarialStripAnsiLeftovers} |`);
+  console.log(
+    `| TerminalSanitizer | ${f(sanitizer.sanitizerMBps)} | ${sanitizer.sanitizerOutputChars} | ${sanitizer.sanitizerLeftovers} | ${sanitizer.adversarialSanitizerLeftovers} |`,
+  );
+  console.log(
+    `| strip-ansi 7 | ${f(sanitizer.stripAnsiMBps)} | ${sanitizer.stripAnsiOutputChars} | ${sanitizer.stripAnsiLeftovers} | ${sanitizer.adversarialStripAnsiLeftovers} |`,
+  );
   console.log(`sanitizer ÷ strip-ansi throughput: ${f(sanitizer.ratio, 2)}×`);
   console.log(`one read_output's worth (100 lines of 80 characters) sanitized in ${f(sanitizer.readOutputUs, 1)} µs`);
   for (const c of sanitizer.smallChunks) {
-    console.log(`  in ${c.chunkChars}-character chunks: ${f(c.sanitizerMBps)} against ${f(c.stripAnsiMBps)} MB/s, ${f(c.sanitizerMBps / c.stripAnsiMBps, 2)}×`);
+    console.log(
+      `  in ${c.chunkChars}-character chunks: ${f(c.sanitizerMBps)} against ${f(c.stripAnsiMBps)} MB/s, ${f(c.sanitizerMBps / c.stripAnsiMBps, 2)}×`,
+    );
   }
   console.log(`\nSecurity: path guard, µs per call over ${pathGuard.calls} calls of typical paths`);
   console.log(`| PathGuard.resolve on memfs | ${f(pathGuard.memfsUs, 2)} |`);

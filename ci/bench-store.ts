@@ -125,8 +125,20 @@ export async function benchStore(options: StoreBenchOptions = {}): Promise<Store
         if (i >= 3) patches.push(performance.now() - t);
         version = result.version as string;
       }
-      rows.push({ op: 'file.write', size: size.label, samples: writes.length, p50: percentile(writes, 0.5), p99: percentile(writes, 0.99) });
-      rows.push({ op: 'file.patch', size: size.label, samples: patches.length, p50: percentile(patches, 0.5), p99: percentile(patches, 0.99) });
+      rows.push({
+        op: 'file.write',
+        size: size.label,
+        samples: writes.length,
+        p50: percentile(writes, 0.5),
+        p99: percentile(writes, 0.99),
+      });
+      rows.push({
+        op: 'file.patch',
+        size: size.label,
+        samples: patches.length,
+        p50: percentile(patches, 0.5),
+        p99: percentile(patches, 0.99),
+      });
     }
     await agent.close();
 
@@ -138,7 +150,8 @@ export async function benchStore(options: StoreBenchOptions = {}): Promise<Store
     const t = performance.now();
     await Promise.all(
       agents.map(async (a, w) => {
-        for (let i = 0; i < writesEach; i++) await a.ok('openspace.file.write', { path: `bench-store/writer-${w}.txt`, content: content(bytes, `writer ${w} write ${i}`) });
+        for (let i = 0; i < writesEach; i++)
+          await a.ok('openspace.file.write', { path: `bench-store/writer-${w}.txt`, content: content(bytes, `writer ${w} write ${i}`) });
       }),
     );
     const seconds = (performance.now() - t) / 1000;

@@ -43,13 +43,22 @@ export function prepareTheia(): void {
 }
 
 /** Start Theia's backend on a workspace (none: no folder open); resolves with its origin once it listens. */
-export function startTheia(workspace: string | undefined, port: number, stdio: 'inherit' | 'pipe' = 'inherit', env: Record<string, string> = {}) {
+export function startTheia(
+  workspace: string | undefined,
+  port: number,
+  stdio: 'inherit' | 'pipe' = 'inherit',
+  env: Record<string, string> = {},
+) {
   const folder = workspace === undefined ? [] : [workspace];
-  const child = spawn(process.execPath, [join(THEIA_APP, 'lib', 'backend', 'main.js'), ...folder, '--hostname', '127.0.0.1', '--port', String(port)], {
-    cwd: THEIA_APP,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', stdio === 'inherit' ? 'inherit' : 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(THEIA_APP, 'lib', 'backend', 'main.js'), ...folder, '--hostname', '127.0.0.1', '--port', String(port)],
+    {
+      cwd: THEIA_APP,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', stdio === 'inherit' ? 'inherit' : 'pipe'],
+    },
+  );
   const origin = new Promise<string>((resolveOrigin, reject) => {
     let seen = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -63,7 +72,9 @@ export function startTheia(workspace: string | undefined, port: number, stdio: '
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { workspace: { type: 'string' }, port: { type: 'string', default: '3000' }, build: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: { workspace: { type: 'string' }, port: { type: 'string', default: '3000' }, build: { type: 'boolean', default: false } },
+  });
   if (values.build) {
     prepareTheia();
     return;

@@ -32,11 +32,29 @@ beforeAll(async () => {
   target = await startBrokenTarget();
   out = await mkdtemp(join(tmpdir(), 'openspace-broken-report-'));
   // The spec files where the lies show; few samples and fuzz runs, and a hang fails its call after 5 s.
-  const args = ['--import', 'tsx', 'conformance/run.ts', '--target', target.mcpUrl, '--out', out, '--samples', '10', '--test-timeout', '10000'];
+  const args = [
+    '--import',
+    'tsx',
+    'conformance/run.ts',
+    '--target',
+    target.mcpUrl,
+    '--out',
+    out,
+    '--samples',
+    '10',
+    '--test-timeout',
+    '10000',
+  ];
   const filters = ['tools', 'editor', 'file.test', 'invalid-input', 'latency'];
   // A clean environment: the Vitest worker's own variables must not leak into the nested run.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'OPENSPACE_TARGET' && k !== 'OPENSPACE_SIM_WORKSPACE'));
-  const child = spawn(process.execPath, [...args, ...filters], { cwd: ROOT, env: { ...env, OPENSPACE_FUZZ_RUNS: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'OPENSPACE_TARGET' && k !== 'OPENSPACE_SIM_WORKSPACE'),
+  );
+  const child = spawn(process.execPath, [...args, ...filters], {
+    cwd: ROOT,
+    env: { ...env, OPENSPACE_FUZZ_RUNS: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -75,7 +93,10 @@ describe('the conformance suite against a hub that lies', () => {
         return;
       }
       const failed = run.report.tests.filter((t: TestResult) => t.status === 'fail' && how.tests!.some((re) => re.test(t.name)));
-      expect(failed.map((t) => t.name), `no failing test reveals ${lie.tool}`).not.toEqual([]);
+      expect(
+        failed.map((t) => t.name),
+        `no failing test reveals ${lie.tool}`,
+      ).not.toEqual([]);
       if (how.error) expect(failed.some((t) => how.error!.test(t.error ?? ''))).toBe(true);
       // The live output names it too.
       expect(failed.some((t) => run.stdout.includes(t.name))).toBe(true);

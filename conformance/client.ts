@@ -96,9 +96,11 @@ export async function connectAgent(target: AgentTarget, name = 'conformance-agen
     const result = await client.callTool({ name: tool, arguments: args });
     const durationMs = performance.now() - started;
     const structured = result.structuredContent as Result | undefined;
-    if (!structured || typeof structured !== 'object') return { result: {} as Result, problems: ['the result has no structuredContent'], durationMs };
+    if (!structured || typeof structured !== 'object')
+      return { result: {} as Result, problems: ['the result has no structuredContent'], durationMs };
     const problems: string[] = [];
-    if ((result.isError ?? false) !== !structured.success) problems.push(`isError is ${result.isError ?? false} but success is ${String(structured.success)}`);
+    if ((result.isError ?? false) !== !structured.success)
+      problems.push(`isError is ${result.isError ?? false} but success is ${String(structured.success)}`);
     const text = (result.content as { type: string; text?: string }[] | undefined)?.[0];
     if (text?.type !== 'text' || text.text === undefined) problems.push('the first content item is not text');
     else if (!sameJson(text.text, structured)) problems.push('the text content is not the same JSON as structuredContent');
@@ -122,13 +124,16 @@ export async function connectAgent(target: AgentTarget, name = 'conformance-agen
     call,
     async ok(tool, args = {}) {
       const result = await call(tool, args);
-      if (result.success !== true) throw new Error(`${tool} ${JSON.stringify(args)} failed: ${result.code} ${result.error}\nactual: ${brief(result)}`);
+      if (result.success !== true)
+        throw new Error(`${tool} ${JSON.stringify(args)} failed: ${result.code} ${result.error}\nactual: ${brief(result)}`);
       return result;
     },
     async fails(tool, args, code) {
       const result = await call(tool, args);
-      if (result.success !== false || result.code !== code) throw new Error(`${tool} ${JSON.stringify(args)} should fail with ${code}\nactual: ${brief(result)}`);
-      if (typeof result.error !== 'string') throw new Error(`${tool} ${JSON.stringify(args)} failed with ${code} but no error message\nactual: ${brief(result)}`);
+      if (result.success !== false || result.code !== code)
+        throw new Error(`${tool} ${JSON.stringify(args)} should fail with ${code}\nactual: ${brief(result)}`);
+      if (typeof result.error !== 'string')
+        throw new Error(`${tool} ${JSON.stringify(args)} failed with ${code} but no error message\nactual: ${brief(result)}`);
       return result;
     },
     async listTools() {

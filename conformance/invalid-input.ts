@@ -71,7 +71,9 @@ function wrongTypeFor(schema: Schema): fc.Arbitrary<Json> {
   return fc.oneof(...all.filter(([type]) => type !== own).map(([, arb]) => arb));
 }
 
-const HUGE = fc.integer({ min: 100_001, max: 150_000 }).chain((length) => fc.constantFrom('a', '/', '\u00e9', '😀').map((c) => c.repeat(length)));
+const HUGE = fc
+  .integer({ min: 100_001, max: 150_000 })
+  .chain((length) => fc.constantFrom('a', '/', '\u00e9', '😀').map((c) => c.repeat(length)));
 const WITH_NUL = fc.tuple(fc.string({ maxLength: 10 }), fc.string({ maxLength: 10 })).map(([a, b]) => `${a}\u0000${b}`);
 const DEEP = fc.tuple(fc.integer({ min: 20, max: 2_000 }), fc.boolean()).map(([depth, arrays]) => {
   let value: Json = 'bottom';
@@ -113,7 +115,11 @@ export function invalidArguments(def: ToolDefinition, kind: InvalidKind): fc.Arb
       arb = fc.oneof(...[inProp(HUGE), inExtra(HUGE)].filter((a) => a !== undefined));
       break;
     case 'NUL byte':
-      arb = fc.oneof(...[inProp(WITH_NUL), inExtra(fc.string({ maxLength: 5 })).map((args) => ({ ...args, 'a\u0000b': 1 }))].filter((a) => a !== undefined));
+      arb = fc.oneof(
+        ...[inProp(WITH_NUL), inExtra(fc.string({ maxLength: 5 })).map((args) => ({ ...args, 'a\u0000b': 1 }))].filter(
+          (a) => a !== undefined,
+        ),
+      );
       break;
     case 'deep nesting':
       arb = fc.oneof(...[inProp(DEEP), inExtra(DEEP)].filter((a) => a !== undefined));

@@ -14,11 +14,15 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 async function runAgainst(mcpUrl: string, token: string | undefined): Promise<{ code: number | null; output: string }> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'OPENSPACE_TARGET'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/run.ts', '--target', mcpUrl, '--out', join(tmpdir(), 'openspace-preflight')], {
-    cwd: ROOT,
-    env: { ...env, ...(token && { OPENSPACE_TOKEN: token }) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'conformance/run.ts', '--target', mcpUrl, '--out', join(tmpdir(), 'openspace-preflight')],
+    {
+      cwd: ROOT,
+      env: { ...env, ...(token && { OPENSPACE_TOKEN: token }) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));

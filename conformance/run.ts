@@ -55,19 +55,22 @@ async function preflight(mcpUrl: string): Promise<string | undefined> {
   let health: { limits?: { maxCallsPerTurn?: number } };
   try {
     const res = await fetch(`${target.origin}/openspace/health`, { headers: authHeaders(target.token) });
-    if (res.status === 401) return `The hub at ${mcpUrl} wants its access token: set OPENSPACE_TOKEN, or run on the machine whose ~/.openspace/ide lock file names it.`;
+    if (res.status === 401)
+      return `The hub at ${mcpUrl} wants its access token: set OPENSPACE_TOKEN, or run on the machine whose ~/.openspace/ide lock file names it.`;
     health = (await res.json()) as typeof health;
   } catch (err) {
     return `No hub answers at ${mcpUrl} (${(err as Error).message}). ${START_HUB}`;
   }
   const limit = health.limits?.maxCallsPerTurn ?? 0;
-  if (limit > 0) return `The hub at ${mcpUrl} allows ${limit} tool calls per agent turn; the suite makes thousands in one session. ${START_HUB}`;
+  if (limit > 0)
+    return `The hub at ${mcpUrl} allows ${limit} tool calls per agent turn; the suite makes thousands in one session. ${START_HUB}`;
   const agent = await connectAgent(target, 'conformance-preflight');
   try {
     // Its answer as it comes: judging it is the suite's work, not the preflight's.
     const { code } = (await agent.answer('openspace.pane.list')).result;
     if (code === 'CONSENT_REQUIRED') return `The hub at ${mcpUrl} waits for a person's consent before agent calls. ${START_HUB}`;
-    if (code === 'BRIDGE_UNAVAILABLE') return `The hub at ${mcpUrl} has no IDE connected: open its IDE window (Theia) or start the simulated IDE's hub.`;
+    if (code === 'BRIDGE_UNAVAILABLE')
+      return `The hub at ${mcpUrl} has no IDE connected: open its IDE window (Theia) or start the simulated IDE's hub.`;
   } finally {
     await agent.close();
   }
@@ -101,7 +104,10 @@ async function main(): Promise<number> {
     process.stderr.write(`--target must be sim, theia or a hub's MCP URL (http://127.0.0.1:3100/mcp), not "${target}"\n${USAGE}`);
     return 2;
   }
-  for (const [name, value] of [['samples', values.samples], ['test-timeout', values['test-timeout']]] as const) {
+  for (const [name, value] of [
+    ['samples', values.samples],
+    ['test-timeout', values['test-timeout']],
+  ] as const) {
     if (value !== undefined && !(Number.isInteger(Number(value)) && Number(value) > 0)) {
       process.stderr.write(`--${name} must be a positive whole number, not "${value}"\n`);
       return 2;
@@ -121,7 +127,8 @@ async function main(): Promise<number> {
   process.env.OPENSPACE_TARGET = target;
   // Hubs the specs start announce themselves here, not in the user's ~/.openspace/ide (as in
   // vitest.config.ts); a running hub's token is read from its lock file there.
-  if (target === 'sim' || target === 'theia') process.env.OPENSPACE_LOCK_DIR ??= join(tmpdir(), `openspace-conformance-locks-${process.pid}`);
+  if (target === 'sim' || target === 'theia')
+    process.env.OPENSPACE_LOCK_DIR ??= join(tmpdir(), `openspace-conformance-locks-${process.pid}`);
   if (values.samples) process.env.OPENSPACE_LATENCY_SAMPLES = values.samples;
 
   const sharedTarget = target !== 'sim';

@@ -82,7 +82,10 @@ export async function startTarget(options: TargetOptions = {}): Promise<Target> 
   }
   if (target === 'theia') {
     const { startTheiaTarget } = await import('./theia-target.js');
-    const theia = await startTheiaTarget(FIXTURE_WORKSPACE, { maxCallsPerTurn: options.maxCallsPerTurn, sessionIdleMs: options.sessionIdleMs });
+    const theia = await startTheiaTarget(FIXTURE_WORKSPACE, {
+      maxCallsPerTurn: options.maxCallsPerTurn,
+      sessionIdleMs: options.sessionIdleMs,
+    });
     return {
       name: 'theia',
       origin: theia.origin,

@@ -12,7 +12,14 @@ import { lockDir, readLockFile } from '../src/hub/auth.js';
 import { AGENT_CONSENT_SETTING, CONSENT_VERSION } from '../src/security/consent.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export interface TheiaTarget {
   origin: string;
@@ -67,7 +74,10 @@ export async function startTheiaTarget(fixture: string, options: TheiaTargetOpti
   const workspace = await mkdtemp(join(tmpdir(), 'openspace-theia-'));
   const config = await mkdtemp(join(tmpdir(), 'openspace-theia-config-'));
   await cp(fixture, workspace, { recursive: true });
-  await writeFile(join(config, 'settings.json'), JSON.stringify({ ...TEST_PERSON_SETTINGS, ...(options.userSettings ?? { [AGENT_CONSENT_SETTING]: CONSENT_VERSION }) }, null, 2));
+  await writeFile(
+    join(config, 'settings.json'),
+    JSON.stringify({ ...TEST_PERSON_SETTINGS, ...(options.userSettings ?? { [AGENT_CONSENT_SETTING]: CONSENT_VERSION }) }, null, 2),
+  );
   // The IDE's shells start in a home of their own: this machine's ~/.bashrc (pyenv init, say) would
   // make every terminal's start depend on it, and a shell killed mid-start can leave its locks behind.
   const home = join(config, 'home');

@@ -75,7 +75,11 @@ async function record(values: { record?: string; session?: string; out?: string 
   const { yaml, session, sessions, warnings } = recordScenario(await readFile(source, 'utf8'), { session: values.session, source });
   const others = sessions.filter((s) => s !== session);
   process.stderr.write(`Recorded session ${session.session} (${session.client ?? 'unknown client'}, ${session.calls} calls)`);
-  process.stderr.write(others.length ? `; the log also has ${others.map((s) => `${s.session} (${s.client ?? '?'}, ${s.calls} calls)`).join(', ')} — pick one with --session\n` : '\n');
+  process.stderr.write(
+    others.length
+      ? `; the log also has ${others.map((s) => `${s.session} (${s.client ?? '?'}, ${s.calls} calls)`).join(', ')} — pick one with --session\n`
+      : '\n',
+  );
   for (const w of warnings) process.stderr.write(`  note: ${w}\n`);
   if (values.out) {
     await writeFile(values.out, yaml);
@@ -138,9 +142,15 @@ async function play(patterns: string[], target: string, reportsDir: string | und
   });
   const report = scenarioReport(outcomes, target, startedAt, new Date(), { budgets });
   const { passed, failed, skipped, budgetBreaches } = report.summary;
-  process.stdout.write(`${outcomes.length} scenario(s): ${passed} passed, ${failed} failed, ${skipped} skipped in ${(report.durationMs / 1000).toFixed(1)} s\n`);
+  process.stdout.write(
+    `${outcomes.length} scenario(s): ${passed} passed, ${failed} failed, ${skipped} skipped in ${(report.durationMs / 1000).toFixed(1)} s\n`,
+  );
   for (const l of report.latency.filter((series) => !series.withinBudget)) {
-    process.stdout.write(red(`latency: ${l.tool} over its ${l.budget} budget of ${l.budgetMs} ms (p50 ${l.p50.toFixed(1)}, p95 ${l.p95.toFixed(1)}, p99 ${l.p99.toFixed(1)} ms over ${l.samples.length} calls)\n`));
+    process.stdout.write(
+      red(
+        `latency: ${l.tool} over its ${l.budget} budget of ${l.budgetMs} ms (p50 ${l.p50.toFixed(1)}, p95 ${l.p95.toFixed(1)}, p99 ${l.p99.toFixed(1)} ms over ${l.samples.length} calls)\n`,
+      ),
+    );
   }
   if (budgetBreaches === 0 && report.latency.length) process.stdout.write(`latency: ${report.latency.length} tool(s) within budget\n`);
   if (reportsDir) {

@@ -126,7 +126,8 @@ function stepIssues(value: unknown, at: (string | number)[]): z.core.$ZodIssue[]
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     return [{ code: 'custom', path: at, message: 'a step is a mapping with one of tool, instructions or tools', input: value }];
   }
-  const schema = 'tool' in value ? ToolStepSchema : 'instructions' in value ? InstructionsStepSchema : 'tools' in value ? ToolsStepSchema : undefined;
+  const schema =
+    'tool' in value ? ToolStepSchema : 'instructions' in value ? InstructionsStepSchema : 'tools' in value ? ToolsStepSchema : undefined;
   if (!schema) return [{ code: 'custom', path: at, message: 'a step needs one of tool, instructions or tools', input: value }];
   const parsed = schema.safeParse(value);
   return parsed.success ? [] : parsed.error.issues.map((issue) => ({ ...issue, path: [...at, ...issue.path] }));

@@ -58,7 +58,8 @@ function isOperatorObject(value: unknown): value is Record<string, unknown> {
 }
 
 function compareNumber(op: string, actual: unknown, bound: unknown, path: string): Mismatch[] {
-  if (typeof actual !== 'number' || typeof bound !== 'number') return [{ path, message: `expected a number ${op} ${show(bound)}, got ${show(actual)}` }];
+  if (typeof actual !== 'number' || typeof bound !== 'number')
+    return [{ path, message: `expected a number ${op} ${show(bound)}, got ${show(actual)}` }];
   const holds = op === '$gt' ? actual > bound : op === '$gte' ? actual >= bound : op === '$lt' ? actual < bound : actual <= bound;
   const words = { $gt: '>', $gte: '≥', $lt: '<', $lte: '≤' }[op];
   return holds ? [] : [{ path, message: `expected ${words} ${bound}, got ${actual}` }];
@@ -88,8 +89,16 @@ function matchOperators(expected: Record<string, unknown>, actual: unknown, path
         }
         for (const item of Array.isArray(arg) && typeof actual === 'string' ? arg : [arg]) {
           const found = containsOne(actual, item, path);
-          if (op === '$contains' && !found) out.push({ path, message: `expected ${typeof actual === 'string' ? 'text containing' : 'an element matching'} ${show(item)}, got ${show(actual, 600)}` });
-          if (op === '$excludes' && found) out.push({ path, message: `expected no ${typeof actual === 'string' ? 'text' : 'element'} matching ${show(item)}, got ${show(actual, 600)}` });
+          if (op === '$contains' && !found)
+            out.push({
+              path,
+              message: `expected ${typeof actual === 'string' ? 'text containing' : 'an element matching'} ${show(item)}, got ${show(actual, 600)}`,
+            });
+          if (op === '$excludes' && found)
+            out.push({
+              path,
+              message: `expected no ${typeof actual === 'string' ? 'text' : 'element'} matching ${show(item)}, got ${show(actual, 600)}`,
+            });
         }
         break;
       }
@@ -109,18 +118,23 @@ function matchOperators(expected: Record<string, unknown>, actual: unknown, path
         if (typeOf(actual) !== arg) out.push({ path, message: `expected a value of type ${arg}, got ${typeOf(actual)} ${show(actual)}` });
         break;
       case '$exists':
-        if ((actual !== undefined) !== Boolean(arg)) out.push({ path, message: arg ? 'expected a value, got nothing' : `expected nothing, got ${show(actual)}` });
+        if ((actual !== undefined) !== Boolean(arg))
+          out.push({ path, message: arg ? 'expected a value, got nothing' : `expected nothing, got ${show(actual)}` });
         break;
       case '$not':
         if (match(arg, actual, path).length === 0) out.push({ path, message: `expected anything but ${show(arg)}, got ${show(actual)}` });
         break;
       case '$any': {
         const options = Array.isArray(arg) ? arg : [arg];
-        if (!options.some((o) => match(o, actual, path).length === 0)) out.push({ path, message: `expected one of ${show(options)}, got ${show(actual)}` });
+        if (!options.some((o) => match(o, actual, path).length === 0))
+          out.push({ path, message: `expected one of ${show(options)}, got ${show(actual)}` });
         break;
       }
       default:
-        out.push({ path, message: `unknown operator ${op} (known: ${OPERATORS.join(', ')}); to match a key that starts with $, write it as $${op}` });
+        out.push({
+          path,
+          message: `unknown operator ${op} (known: ${OPERATORS.join(', ')}); to match a key that starts with $, write it as $${op}`,
+        });
     }
   }
   return out;
@@ -178,7 +192,9 @@ const EMBEDDED_VARIABLE = /\$\$|\$\{([A-Za-z_]\w*)((?:\.[\w-]+)*)\}/g;
 function lookup(vars: Variables, name: string, path: string): unknown {
   if (!(name in vars)) {
     const known = Object.keys(vars);
-    throw new Error(`unknown variable $${name} (${known.length ? `captured so far: ${known.map((k) => `$${k}`).join(', ')}` : 'nothing captured yet'}); write $$ for a literal $`);
+    throw new Error(
+      `unknown variable $${name} (${known.length ? `captured so far: ${known.map((k) => `$${k}`).join(', ')}` : 'nothing captured yet'}); write $$ for a literal $`,
+    );
   }
   const value = valueAt(vars[name], path.replace(/^\./, ''));
   if (value === undefined) throw new Error(`$${name}${path} has no value (the variable holds ${show(vars[name])})`);

@@ -40,7 +40,10 @@ async function playOnSim(scenario: Scenario): Promise<ScenarioOutcome> {
 /** Runs the CLI as `npm run play` does; resolves with its exit code and output. */
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scenarios/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scenarios/cli.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -107,7 +110,10 @@ describe('failing properly', () => {
   });
 
   it('a failed call that was expected to succeed says its code and error first', async () => {
-    const scenario = parseScenario('name: missing file\nsteps:\n  - tool: openspace.editor.open\n    args: { path: nope.ts }\n', 'inline.yaml');
+    const scenario = parseScenario(
+      'name: missing file\nsteps:\n  - tool: openspace.editor.open\n    args: { path: nope.ts }\n',
+      'inline.yaml',
+    );
     const outcome = await playOnSim(scenario);
     expect(outcome.steps[0]!.error).toMatch(/^openspace\.editor\.open failed with FILE_NOT_FOUND: /);
   });
@@ -145,7 +151,13 @@ describe('failing properly', () => {
   });
 
   it('a YAML syntax error is refused with its line', () => {
-    const text = ['name: broken', 'steps:', '  - tool: openspace.pane.list', '    args: { unclosed: [1, 2 }', '  - tool: openspace.pane.list'].join('\n');
+    const text = [
+      'name: broken',
+      'steps:',
+      '  - tool: openspace.pane.list',
+      '    args: { unclosed: [1, 2 }',
+      '  - tool: openspace.pane.list',
+    ].join('\n');
     const err = (() => {
       try {
         parseScenario(text, 'broken.yaml');
@@ -195,7 +207,10 @@ describe('failing properly', () => {
       expect(refused.stderr).toContain(`${join(dir, 'bad.yaml')}:4: steps.0.args:`);
       expect(refused.stdout).not.toContain('Playing');
 
-      await writeFile(join(dir, 'fails.yaml'), 'name: fails\nsteps:\n  - tool: openspace.editor.open\n    args: { path: src/index.ts, line: 42 }\n    expect: { success: true, lineCount: 7 }\n');
+      await writeFile(
+        join(dir, 'fails.yaml'),
+        'name: fails\nsteps:\n  - tool: openspace.editor.open\n    args: { path: src/index.ts, line: 42 }\n    expect: { success: true, lineCount: 7 }\n',
+      );
       const failed = await cli([join(dir, 'fails.yaml'), '--reports', dir]);
       expect(failed.code).toBe(1);
       expect(failed.stdout).toMatch(/✗ +1 openspace\.editor\.open \{"path":"src\/index\.ts","line":42\} +\d+ ms/);
@@ -203,7 +218,8 @@ describe('failing properly', () => {
       expect(failed.stdout).toContain('1 scenario(s): 0 passed, 1 failed, 0 skipped');
       const report = JSON.parse(await readFile(join(dir, 'scenarios-sim.json'), 'utf8'));
       expect(report).toMatchObject({ kind: 'scenario', target: 'sim', summary: { total: 1, failed: 1 } });
-      for (const ext of ['md', 'xml', 'html']) expect((await readFile(join(dir, `scenarios-sim.${ext}`), 'utf8')).length).toBeGreaterThan(0);
+      for (const ext of ['md', 'xml', 'html'])
+        expect((await readFile(join(dir, `scenarios-sim.${ext}`), 'utf8')).length).toBeGreaterThan(0);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -211,17 +227,26 @@ describe('failing properly', () => {
 });
 
 describe('--record', () => {
-  it('turns a live session\'s audit log into a scenario that plays back green', async () => {
+  it("turns a live session's audit log into a scenario that plays back green", async () => {
     const workspace = await mkdtemp(join(tmpdir(), 'openspace-record-'));
     const out = await mkdtemp(join(tmpdir(), 'openspace-recorded-'));
     try {
       await cp(FIXTURE_WORKSPACE, workspace, { recursive: true });
       // A live session, as an agent makes it, on a hub over a real workspace directory.
-      const sim = await startSimHub({ workspace: { kind: 'disk', root: workspace }, terminal: 'scripted', consent: 'granted', lockFile: false });
+      const sim = await startSimHub({
+        workspace: { kind: 'disk', root: workspace },
+        terminal: 'scripted',
+        consent: 'granted',
+        lockFile: false,
+      });
       try {
         const agent = await connectAgent(sim.server, 'recorded-agent');
         await agent.call('openspace.editor.open', { path: 'src/index.ts', line: 42 });
-        await agent.call('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 42, endLine: 50 }], highlightId: 'fix-1' });
+        await agent.call('openspace.editor.highlight', {
+          path: 'src/index.ts',
+          ranges: [{ startLine: 42, endLine: 50 }],
+          highlightId: 'fix-1',
+        });
         await agent.call('openspace.editor.open', { path: 'missing.ts' });
         await agent.call('openspace.terminal.create', { title: 'test-runner' });
         await agent.call('openspace.terminal.send', { terminalId: 'test-runner', text: 'echo $HOME' });
@@ -236,7 +261,16 @@ describe('--record', () => {
       }
       const log = join(workspace, AUDIT_LOG_FILE);
       const ndjson = await readFile(log, 'utf8');
-      const sessions = [...new Set(ndjson.trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'call' && e.client === 'recorded-agent').map((e) => e.session))];
+      const sessions = [
+        ...new Set(
+          ndjson
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l))
+            .filter((e) => e.type === 'call' && e.client === 'recorded-agent')
+            .map((e) => e.session),
+        ),
+      ];
       expect(sessions).toHaveLength(1);
 
       const recording = recordScenario(ndjson, { session: sessions[0]!.slice(0, 12), source: log });
@@ -254,9 +288,17 @@ describe('--record', () => {
         'openspace.terminal.send',
         'openspace.pane.list',
       ]);
-      const cleanupLines = ndjson.trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.session === sessions[0] && e.cleanup === true);
+      const cleanupLines = ndjson
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .filter((e) => e.session === sessions[0] && e.cleanup === true);
       expect(cleanupLines.map((e) => e.tool)).toContain('openspace.terminal.close');
-      expect(scenario.steps[2]).toMatchObject({ tool: 'openspace.editor.open', args: { path: 'missing.ts' }, expect: { success: false, code: 'FILE_NOT_FOUND' } });
+      expect(scenario.steps[2]).toMatchObject({
+        tool: 'openspace.editor.open',
+        args: { path: 'missing.ts' },
+        expect: { success: false, code: 'FILE_NOT_FOUND' },
+      });
       expect(scenario.steps[4]).toMatchObject({ args: { text: 'echo $$HOME' } });
 
       const outcome = await playOnSim(scenario);
@@ -277,18 +319,38 @@ describe('--record', () => {
     }
   }, 40_000);
 
-  it('skips write lines, picks the last call\'s session by default and refuses an unknown one', () => {
+  it("skips write lines, picks the last call's session by default and refuses an unknown one", () => {
     const lines = [
-      { type: 'call', time: '2026-01-01T00:00:00Z', session: 'aaa', client: 'one', tool: 'openspace.pane.list', args: {}, code: 'OK', durationMs: 1 },
+      {
+        type: 'call',
+        time: '2026-01-01T00:00:00Z',
+        session: 'aaa',
+        client: 'one',
+        tool: 'openspace.pane.list',
+        args: {},
+        code: 'OK',
+        durationMs: 1,
+      },
       { type: 'write', time: '2026-01-01T00:00:01Z', path: 'x', version: 'v', bytes: 1, sha256: 's', tool: 'openspace.file.write' },
-      { type: 'call', time: '2026-01-01T00:00:02Z', session: 'bbb', client: 'two', tool: 'openspace.file.read', args: { path: 'x' }, code: 'SENSITIVE_FILE', durationMs: 1 },
+      {
+        type: 'call',
+        time: '2026-01-01T00:00:02Z',
+        session: 'bbb',
+        client: 'two',
+        tool: 'openspace.file.read',
+        args: { path: 'x' },
+        code: 'SENSITIVE_FILE',
+        durationMs: 1,
+      },
     ].map((l) => JSON.stringify(l));
     const recording = recordScenario(lines.join('\n') + '\n');
     expect(recording.session.session).toBe('bbb');
     expect(parseScenario(recording.yaml, 'r.yaml').steps).toEqual([
       { tool: 'openspace.file.read', args: { path: 'x' }, expect: { success: false, code: 'SENSITIVE_FILE' } },
     ]);
-    expect(() => recordScenario(lines.join('\n'), { session: 'zzz' })).toThrow(/no session matches "zzz"; the log has: aaa \(one, 1 calls\), bbb \(two, 1 calls\)/);
+    expect(() => recordScenario(lines.join('\n'), { session: 'zzz' })).toThrow(
+      /no session matches "zzz"; the log has: aaa \(one, 1 calls\), bbb \(two, 1 calls\)/,
+    );
     expect(() => recordScenario('{"type":"write"}\n')).toThrow(/no tool calls/);
     expect(() => recordScenario('not json\n', { source: 'audit.ndjson' })).toThrow(/^audit\.ndjson:1: not a JSON line/);
   });
@@ -298,7 +360,9 @@ describe('--record', () => {
     const ndjson = [
       { ...call, args: { terminalId: 't', text: 'export TOKEN=[REDACTED:github_token]' } },
       { ...call, tool: 'openspace.file.write', args: { path: 'big.txt', content: 'xxxx… [5000 characters]' } },
-    ].map((l) => JSON.stringify(l)).join('\n');
+    ]
+      .map((l) => JSON.stringify(l))
+      .join('\n');
     const { yaml, warnings } = recordScenario(ndjson);
     expect(warnings).toEqual([
       'step 1 (openspace.terminal.send) args.text was redacted in the log; the replay sends the redacted text',
@@ -316,15 +380,35 @@ describe('the run report', () => {
     status: 'pass',
     durationMs: 12,
     steps: [
-      { index: 1, name: 'open', kind: 'tool', tool: 'openspace.editor.open', status: 'pass', durationMs: 5, calls: [{ tool: 'openspace.editor.open', durationMs: 150 }] },
-      { index: 2, name: 'prompt', kind: 'instructions', tool: 'GET /openspace/instructions', status: 'pass', durationMs: 2, calls: [{ tool: 'GET /openspace/instructions', durationMs: 2 }] },
+      {
+        index: 1,
+        name: 'open',
+        kind: 'tool',
+        tool: 'openspace.editor.open',
+        status: 'pass',
+        durationMs: 5,
+        calls: [{ tool: 'openspace.editor.open', durationMs: 150 }],
+      },
+      {
+        index: 2,
+        name: 'prompt',
+        kind: 'instructions',
+        tool: 'GET /openspace/instructions',
+        status: 'pass',
+        durationMs: 2,
+        calls: [{ tool: 'GET /openspace/instructions', durationMs: 2 }],
+      },
     ],
   };
 
   it('has one test per scenario with its steps, and no latency budgets unless asked', () => {
     const report = scenarioReport([outcome], 'sim', new Date(0), new Date(20));
     expect(report).toMatchObject({ kind: 'scenario', target: 'sim', latency: [], summary: { total: 1, passed: 1, budgetBreaches: 0 } });
-    expect(report.tests[0]).toMatchObject({ name: 'x [T1]', file: 'scenarios/x.yaml', steps: [{ name: '1. open', tool: 'openspace.editor.open' }, { name: '2. prompt' }] });
+    expect(report.tests[0]).toMatchObject({
+      name: 'x [T1]',
+      file: 'scenarios/x.yaml',
+      steps: [{ name: '1. open', tool: 'openspace.editor.open' }, { name: '2. prompt' }],
+    });
   });
 
   it('with --budgets, a call over its budget is a breach', () => {

@@ -94,7 +94,10 @@ async function runToolStep(agent: Agent, step: ToolStep, vars: Variables, calls:
   const call = async (): Promise<Result> => {
     const outcome = await agent.answer(step.tool, args);
     calls.push({ tool: step.tool, durationMs: outcome.durationMs });
-    if (outcome.problems.length > 0) throw new StepFailure(`${step.tool} broke the result conventions: ${outcome.problems.join('; ')}\nactual: ${show(outcome.result, 2000)}`);
+    if (outcome.problems.length > 0)
+      throw new StepFailure(
+        `${step.tool} broke the result conventions: ${outcome.problems.join('; ')}\nactual: ${show(outcome.result, 2000)}`,
+      );
     return outcome.result;
   };
   let result: Result = {} as Result;
@@ -131,7 +134,9 @@ async function runToolStep(agent: Agent, step: ToolStep, vars: Variables, calls:
     const mismatches = match(expected, result);
     if (mismatches.length > 0) {
       const failed = result.success === false && (expected as { success?: unknown })?.success !== false;
-      const headline = failed ? `${step.tool} failed with ${String(result.code)}: ${String(result.error)}` : `${step.tool} answered other than expected`;
+      const headline = failed
+        ? `${step.tool} failed with ${String(result.code)}: ${String(result.error)}`
+        : `${step.tool} answered other than expected`;
       throw new StepFailure(`${headline}\n${describeMismatches(mismatches, expected, result)}`);
     }
   }
@@ -172,7 +177,8 @@ async function runToolsStep(agent: Agent, step: ToolsStep, calls: StepOutcome['c
   const problems: string[] = [];
   for (const name of step.tools.includes) if (!names.includes(name)) problems.push(`${name} is not listed`);
   for (const name of step.tools.excludes) if (names.includes(name)) problems.push(`${name} is listed`);
-  if (step.tools.count !== undefined) problems.push(...match(step.tools.count, tools.length, 'count').map((m) => `${m.path}: ${m.message}`));
+  if (step.tools.count !== undefined)
+    problems.push(...match(step.tools.count, tools.length, 'count').map((m) => `${m.path}: ${m.message}`));
   if (step.tools.matchContract) {
     for (const def of TOOLS) {
       const listed = tools.find((t) => t.name === def.name);
@@ -191,7 +197,14 @@ async function runToolsStep(agent: Agent, step: ToolsStep, calls: StepOutcome['c
 export async function playScenario(scenario: Scenario, agent: Agent, events: PlayEvents = {}): Promise<ScenarioOutcome> {
   events.scenarioStarted?.(scenario);
   const started = performance.now();
-  const outcome: ScenarioOutcome = { file: scenario.file, name: scenario.name, covers: scenario.covers, status: 'pass', durationMs: 0, steps: [] };
+  const outcome: ScenarioOutcome = {
+    file: scenario.file,
+    name: scenario.name,
+    covers: scenario.covers,
+    status: 'pass',
+    durationMs: 0,
+    steps: [],
+  };
   const missing = scenario.requires.filter((tool) => !agent.tools.some((t) => t.name === tool));
   if (missing.length > 0) {
     outcome.status = 'skip';

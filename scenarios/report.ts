@@ -10,14 +10,26 @@ const INSTRUCTIONS = 'GET /openspace/instructions';
  * handful of calls per tool, the first on a freshly started IDE, so its p99 is its slowest call;
  * budgets are measured properly by the conformance suite and the benchmarks.
  */
-export function scenarioReport(outcomes: ScenarioOutcome[], target: string, startedAt: Date, finishedAt: Date, options: { budgets?: boolean } = {}): RunReport {
+export function scenarioReport(
+  outcomes: ScenarioOutcome[],
+  target: string,
+  startedAt: Date,
+  finishedAt: Date,
+  options: { budgets?: boolean } = {},
+): RunReport {
   const tests: TestResult[] = outcomes.map((o) => ({
     name: o.covers.length > 0 ? `${o.name} [${o.covers.join(', ')}]` : o.name,
     status: o.status,
     durationMs: o.durationMs,
     file: o.file,
     error: o.error,
-    steps: o.steps.map((s) => ({ name: `${s.index}. ${s.name}`, status: s.status, durationMs: s.durationMs, tool: s.tool, error: s.error })),
+    steps: o.steps.map((s) => ({
+      name: `${s.index}. ${s.name}`,
+      status: s.status,
+      durationMs: s.durationMs,
+      tool: s.tool,
+      error: s.error,
+    })),
   }));
   // Every round trip the steps made, per tool, against the tool's budget class.
   const samples = new Map<string, number[]>();
@@ -50,5 +62,8 @@ export function scenarioReport(outcomes: ScenarioOutcome[], target: string, star
 
 /** `sim`, `theia`, or a URL made safe for a file name. */
 export function reportBasename(target: string): string {
-  return `scenarios-${target.replace(/^https?:\/\//, '').replace(/[^\w.-]+/g, '-').replace(/^-|-$/g, '')}`;
+  return `scenarios-${target
+    .replace(/^https?:\/\//, '')
+    .replace(/[^\w.-]+/g, '-')
+    .replace(/^-|-$/g, '')}`;
 }

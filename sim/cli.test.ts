@@ -19,8 +19,13 @@ afterEach(() => {
 });
 
 /** Start the CLI and wait for its banner; returns the printed text and the MCP URL. */
-async function startCli(args: string[]): Promise<{ output: string; mcpUrl: string; instructionsUrl: string; token?: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OPENSPACE_LOCK_DIR: lockDir } });
+async function startCli(
+  args: string[],
+): Promise<{ output: string; mcpUrl: string; instructionsUrl: string; token?: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, OPENSPACE_LOCK_DIR: lockDir },
+  });
   children.push(child);
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
@@ -145,7 +150,14 @@ describe('npm start (the simulated IDE CLI)', () => {
   });
 
   it('explains bad options and exits with status 2', async () => {
-    const bad = [['--terminal', 'process'], ['--port', 'abc'], ['--nope'], ['--workspace', '/definitely/not/here'], ['--max-calls-per-turn', '-1'], ['--allow-origin', 'evil']];
+    const bad = [
+      ['--terminal', 'process'],
+      ['--port', 'abc'],
+      ['--nope'],
+      ['--workspace', '/definitely/not/here'],
+      ['--max-calls-per-turn', '-1'],
+      ['--allow-origin', 'evil'],
+    ];
     for (const args of bad) {
       const { code, output } = await exitOf(spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] }));
       expect(code, args.join(' ')).toBe(2);

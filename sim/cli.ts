@@ -53,10 +53,12 @@ async function main(): Promise<void> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, not "${values.port}"`);
   const terminal = values.terminal;
-  if (terminal !== undefined && terminal !== 'process' && terminal !== 'scripted') fail(`--terminal must be process or scripted, not "${terminal}"`);
+  if (terminal !== undefined && terminal !== 'process' && terminal !== 'scripted')
+    fail(`--terminal must be process or scripted, not "${terminal}"`);
   const workspace = values.workspace ? ({ kind: 'disk', root: values.workspace } as const) : ({ kind: 'memory' } as const);
   const maxCallsPerTurn = Number(values['max-calls-per-turn']);
-  if (!Number.isInteger(maxCallsPerTurn) || maxCallsPerTurn < 0) fail(`--max-calls-per-turn must be a whole number, not "${values['max-calls-per-turn']}"`);
+  if (!Number.isInteger(maxCallsPerTurn) || maxCallsPerTurn < 0)
+    fail(`--max-calls-per-turn must be a whole number, not "${values['max-calls-per-turn']}"`);
   for (const origin of values['allow-origin']) {
     if (!/^https?:\/\/[^/\s]+$/.test(origin)) fail(`--allow-origin must be an origin such as http://localhost:5173, not "${origin}"`);
   }

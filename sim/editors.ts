@@ -129,7 +129,9 @@ export class SimEditors implements EditorPort, Disposable {
   /** Escape in the focused editor clears the agent's highlights there (AC-3.2.3). */
   personPressesEscape(): string[] {
     const path = this.layout.activeContentOf('main');
-    const cleared = this.highlights().filter((h) => h.path === path).map((h) => h.highlightId);
+    const cleared = this.highlights()
+      .filter((h) => h.path === path)
+      .map((h) => h.highlightId);
     for (const id of cleared) this.decorations.delete(id);
     return cleared;
   }

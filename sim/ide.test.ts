@@ -12,7 +12,7 @@ async function createIde(files: Record<string, string> = { 'a.ts': 'one\ntwo\nth
   return ide;
 }
 
-describe('the simulated IDE\'s command registry (what the palette shows)', () => {
+describe("the simulated IDE's command registry (what the palette shows)", () => {
   it('registers every openspace.* tool as a command labelled "OpenSpace: <title>"', async () => {
     await createIde();
     const commands = ide.registry.getCommands();
@@ -40,8 +40,14 @@ describe('what a person does next to the agent', () => {
       isDirty: true,
     });
     expect(await ide.registry.executeCommand('openspace.file.read', { path: 'a.ts' })).toMatchObject({ content: 'one\ntwo\nthree\n' });
-    expect(await ide.registry.executeCommand('openspace.editor.close', { path: 'a.ts' })).toMatchObject({ success: false, code: 'DIRTY_BUFFER' });
-    expect(await ide.registry.executeCommand('openspace.pane.close', { contentId: 'a.ts' })).toMatchObject({ success: false, code: 'DIRTY_BUFFER' });
+    expect(await ide.registry.executeCommand('openspace.editor.close', { path: 'a.ts' })).toMatchObject({
+      success: false,
+      code: 'DIRTY_BUFFER',
+    });
+    expect(await ide.registry.executeCommand('openspace.pane.close', { contentId: 'a.ts' })).toMatchObject({
+      success: false,
+      code: 'DIRTY_BUFFER',
+    });
     expect(ide.editors.get('a.ts')).toBeDefined();
     expect(await ide.registry.executeCommand('openspace.editor.close', { path: 'a.ts', force: true })).toMatchObject({ success: true });
     expect(ide.editors.get('a.ts')).toBeUndefined();
@@ -55,15 +61,28 @@ describe('what a person does next to the agent', () => {
     expect(ide.editors.text('a.ts')).toBe('mine\n');
     await ide.editors.personSaves('a.ts');
     expect(await ide.registry.executeCommand('openspace.file.read', { path: 'a.ts' })).toMatchObject({ content: 'mine\n' });
-    expect(ide.layout.layout().panes.flatMap((p) => p.tabs).find((t) => t.contentId === 'a.ts')?.isDirty).toBe(false);
+    expect(
+      ide.layout
+        .layout()
+        .panes.flatMap((p) => p.tabs)
+        .find((t) => t.contentId === 'a.ts')?.isDirty,
+    ).toBe(false);
   });
 
-  it('Escape in the focused editor clears the agent\'s highlights there, not elsewhere (AC-3.2.3)', async () => {
+  it("Escape in the focused editor clears the agent's highlights there, not elsewhere (AC-3.2.3)", async () => {
     await createIde();
     await ide.registry.executeCommand('openspace.editor.open', { path: 'b.ts' });
-    await ide.registry.executeCommand('openspace.editor.highlight', { path: 'b.ts', ranges: [{ startLine: 1, endLine: 1 }], highlightId: 'in-b' });
+    await ide.registry.executeCommand('openspace.editor.highlight', {
+      path: 'b.ts',
+      ranges: [{ startLine: 1, endLine: 1 }],
+      highlightId: 'in-b',
+    });
     await ide.registry.executeCommand('openspace.editor.open', { path: 'a.ts' });
-    await ide.registry.executeCommand('openspace.editor.highlight', { path: 'a.ts', ranges: [{ startLine: 1, endLine: 2 }], highlightId: 'in-a' });
+    await ide.registry.executeCommand('openspace.editor.highlight', {
+      path: 'a.ts',
+      ranges: [{ startLine: 1, endLine: 2 }],
+      highlightId: 'in-a',
+    });
     expect(ide.editors.personPressesEscape()).toEqual(['in-a']);
     expect(ide.editors.highlights().map((h) => h.highlightId)).toEqual(['in-b']);
   });
@@ -71,7 +90,12 @@ describe('what a person does next to the agent', () => {
   it('highlight decorations cover exactly the ranges asked for', async () => {
     await createIde();
     await ide.registry.executeCommand('openspace.editor.open', { path: 'a.ts' });
-    await ide.registry.executeCommand('openspace.editor.highlight', { path: 'a.ts', ranges: [{ startLine: 2, endLine: 3 }], highlightId: 'x', color: 'orange' });
+    await ide.registry.executeCommand('openspace.editor.highlight', {
+      path: 'a.ts',
+      ranges: [{ startLine: 2, endLine: 3 }],
+      highlightId: 'x',
+      color: 'orange',
+    });
     expect(ide.editors.highlights()).toEqual([{ highlightId: 'x', path: 'a.ts', ranges: [{ startLine: 2, endLine: 3 }], color: 'orange' }]);
   });
 });
@@ -133,38 +157,67 @@ describe('sensitive and protected files', () => {
       workspace: {
         kind: 'memory',
         files: {
-          '.openspace/settings.json': JSON.stringify({ 'openspace.security.sensitiveFilePatterns': ['*.secret.txt'], 'openspace.security.protectedFilePatterns': ['dist/**'] }),
+          '.openspace/settings.json': JSON.stringify({
+            'openspace.security.sensitiveFilePatterns': ['*.secret.txt'],
+            'openspace.security.protectedFilePatterns': ['dist/**'],
+          }),
           'db.secret.txt': 'hunter2',
           'plain.txt': 'ok',
         },
       },
     });
-    expect(await ide.registry.executeCommand('openspace.file.read', { path: 'db.secret.txt' })).toMatchObject({ success: false, code: 'SENSITIVE_FILE' });
-    expect(await ide.registry.executeCommand('openspace.file.read', { path: '.env' })).toMatchObject({ success: false, code: 'SENSITIVE_FILE' });
+    expect(await ide.registry.executeCommand('openspace.file.read', { path: 'db.secret.txt' })).toMatchObject({
+      success: false,
+      code: 'SENSITIVE_FILE',
+    });
+    expect(await ide.registry.executeCommand('openspace.file.read', { path: '.env' })).toMatchObject({
+      success: false,
+      code: 'SENSITIVE_FILE',
+    });
     expect(await ide.registry.executeCommand('openspace.file.read', { path: 'plain.txt' })).toMatchObject({ success: true, content: 'ok' });
-    expect(await ide.registry.executeCommand('openspace.file.write', { path: 'dist/x.js', content: '' })).toMatchObject({ success: false, code: 'PROTECTED_PATH' });
+    expect(await ide.registry.executeCommand('openspace.file.write', { path: 'dist/x.js', content: '' })).toMatchObject({
+      success: false,
+      code: 'PROTECTED_PATH',
+    });
     expect(await ide.registry.executeCommand('openspace.file.read', { path: '.openspace/settings.json' })).toMatchObject({ success: true });
-    expect(await ide.registry.executeCommand('openspace.file.write', { path: '.openspace/settings.json', content: '{}' })).toMatchObject({ success: false, code: 'PROTECTED_PATH' });
+    expect(await ide.registry.executeCommand('openspace.file.write', { path: '.openspace/settings.json', content: '{}' })).toMatchObject({
+      success: false,
+      code: 'PROTECTED_PATH',
+    });
   });
 
   it('refuses a settings file it cannot use, saying what is wrong', async () => {
-    await expect(SimIde.create({ workspace: { kind: 'memory', files: { '.openspace/settings.json': '{ nope' } } })).rejects.toThrow(/settings\.json in the workspace is not valid JSON/);
+    await expect(SimIde.create({ workspace: { kind: 'memory', files: { '.openspace/settings.json': '{ nope' } } })).rejects.toThrow(
+      /settings\.json in the workspace is not valid JSON/,
+    );
     await expect(
-      SimIde.create({ workspace: { kind: 'memory', files: { '.openspace/settings.json': JSON.stringify({ 'openspace.security.sensitiveFilePatterns': ['/etc/*'] }) } } }),
+      SimIde.create({
+        workspace: {
+          kind: 'memory',
+          files: { '.openspace/settings.json': JSON.stringify({ 'openspace.security.sensitiveFilePatterns': ['/etc/*'] }) },
+        },
+      }),
     ).rejects.toThrow(/settings\.json/);
   });
 
   it('treats a symlink to a sensitive file as sensitive', async () => {
     ide = await SimIde.create({ workspace: { kind: 'memory', files: { '.env': 'TOKEN=abc', 'notes.txt': 'hi' } } });
     ide.workspace.fs.symlinkSync('/workspace/.env', '/workspace/innocent.txt');
-    expect(await ide.registry.executeCommand('openspace.file.read', { path: 'innocent.txt' })).toMatchObject({ success: false, code: 'SENSITIVE_FILE' });
+    expect(await ide.registry.executeCommand('openspace.file.read', { path: 'innocent.txt' })).toMatchObject({
+      success: false,
+      code: 'SENSITIVE_FILE',
+    });
     ide.workspace.fs.symlinkSync('/workspace/.git', '/workspace/gitdir');
-    expect(await ide.registry.executeCommand('openspace.file.write', { path: 'gitdir/config', content: 'x' })).toMatchObject({ success: false, code: 'PROTECTED_PATH' });
+    expect(await ide.registry.executeCommand('openspace.file.write', { path: 'gitdir/config', content: 'x' })).toMatchObject({
+      success: false,
+      code: 'PROTECTED_PATH',
+    });
   });
 });
 
 describe('dangerous terminal commands (NFR-3.6.3)', () => {
-  const read = async (id: string) => ((await ide.registry.executeCommand('openspace.terminal.read_output', { terminalId: id })) as unknown as { output: string[] }).output;
+  const read = async (id: string) =>
+    ((await ide.registry.executeCommand('openspace.terminal.read_output', { terminalId: id })) as unknown as { output: string[] }).output;
 
   it('refuses a dangerous command with CONFIRMATION_REQUIRED, typing nothing, and sends ordinary ones', async () => {
     ide = await SimIde.create({ workspace: { kind: 'memory', files: { 'build/x.o': 'x' } } });
@@ -173,7 +226,9 @@ describe('dangerous terminal commands (NFR-3.6.3)', () => {
     expect(refused).toMatchObject({ success: false, code: 'CONFIRMATION_REQUIRED' });
     expect((refused as unknown as { error: string }).error).toMatch(/Agent wants to run: ls && rm -fr build — .*recursive/);
     expect((refused as unknown as { reasons: { rule: string }[] }).reasons.map((r) => r.rule)).toContain('rm-recursive');
-    expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'echo fine' })).toMatchObject({ success: true });
+    expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'echo fine' })).toMatchObject({
+      success: true,
+    });
     await new Promise((r) => setImmediate(r));
     expect((await read('t')).join('\n')).not.toContain('rm -fr');
   });
@@ -181,15 +236,27 @@ describe('dangerous terminal commands (NFR-3.6.3)', () => {
   it('checks a command typed in pieces when Enter comes, and lets Ctrl-C through', async () => {
     ide = await SimIde.create({ workspace: { kind: 'memory', files: {} } });
     await ide.registry.executeCommand('openspace.terminal.create', { title: 't' });
-    expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'rebo', enter: false })).toMatchObject({ success: true });
-    expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'ot' })).toMatchObject({ success: false, code: 'CONFIRMATION_REQUIRED' });
-    expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: '\u0003', enter: false })).toMatchObject({ success: true });
-    expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'echo ok' })).toMatchObject({ success: true });
+    expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'rebo', enter: false })).toMatchObject({
+      success: true,
+    });
+    expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'ot' })).toMatchObject({
+      success: false,
+      code: 'CONFIRMATION_REQUIRED',
+    });
+    expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: '\u0003', enter: false })).toMatchObject({
+      success: true,
+    });
+    expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'echo ok' })).toMatchObject({
+      success: true,
+    });
   });
 
   it('a workspace settings file cannot turn the confirmation of dangerous commands off (a cloned repository could)', async () => {
     ide = await SimIde.create({
-      workspace: { kind: 'memory', files: { '.openspace/settings.json': JSON.stringify({ 'openspace.security.confirmDangerousCommands': false }), 'build/x.o': 'x' } },
+      workspace: {
+        kind: 'memory',
+        files: { '.openspace/settings.json': JSON.stringify({ 'openspace.security.confirmDangerousCommands': false }), 'build/x.o': 'x' },
+      },
     });
     await ide.registry.executeCommand('openspace.terminal.create', { title: 't' });
     expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'rm -rf ./build' })).toMatchObject({
@@ -201,6 +268,8 @@ describe('dangerous terminal commands (NFR-3.6.3)', () => {
   it('the person starting the IDE can turn the confirmation off (--no-confirm)', async () => {
     ide = await SimIde.create({ workspace: { kind: 'memory', files: { 'build/x.o': 'x' } }, confirmDangerousCommands: false });
     await ide.registry.executeCommand('openspace.terminal.create', { title: 't' });
-    expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'rm -rf build' })).toMatchObject({ success: true });
+    expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'rm -rf build' })).toMatchObject({
+      success: true,
+    });
   });
 });

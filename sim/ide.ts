@@ -60,7 +60,10 @@ export class SimIde {
   ) {
     // No person at the simulated IDE: dangerous commands and consent are asked at the agent's side
     // (MCP elicitation) when the client can, and are refused otherwise.
-    const gate = new ConsentGate<CallContext>(async (context) => (context.ask ? context.ask(consentMessage(context.clientName)) : false), consent === 'granted');
+    const gate = new ConsentGate<CallContext>(
+      async (context) => (context.ask ? context.ask(consentMessage(context.clientName)) : false),
+      consent === 'granted',
+    );
     this.port = {
       shell: layout,
       editors,
@@ -85,7 +88,14 @@ export class SimIde {
     }
     const settings = readSettings(workspace);
     const audit = new NdjsonAuditLog(workspace.fs.promises, join(workspace.root, AUDIT_LOG_FILE));
-    const files = await WorkspaceFiles.create({ fs: workspace.fs, root: workspace.root, kind: workspace.kind, policy: settings.policy, audit, watch: true });
+    const files = await WorkspaceFiles.create({
+      fs: workspace.fs,
+      root: workspace.root,
+      kind: workspace.kind,
+      policy: settings.policy,
+      audit,
+      watch: true,
+    });
     const layout = new SimLayout();
     const spawn = async ({ cwd, shellPath }: { cwd: string; shellPath?: string }) => {
       const absolute = join(workspace.root, cwd);
@@ -96,7 +106,18 @@ export class SimIde {
     const terminals = new SimTerminals(layout, { spawn });
     const editors = new SimEditors(layout, files, options.viewportLines);
     const consent = options.consent ?? (workspace.kind === 'disk' ? 'ask' : 'granted');
-    return new SimIde(workspace, files, layout, editors, terminals, backend, options.confirmDangerousCommands ?? true, consent, audit, options.ringBuffer);
+    return new SimIde(
+      workspace,
+      files,
+      layout,
+      editors,
+      terminals,
+      backend,
+      options.confirmDangerousCommands ?? true,
+      consent,
+      audit,
+      options.ringBuffer,
+    );
   }
 
   dispose(): void {

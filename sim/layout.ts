@@ -502,7 +502,5 @@ function placePanes(node: LayoutNode, rect: Rect, out: Map<string, Rect>): void 
 function minExtent(node: LayoutNode, axis: Axis): number {
   if (node.kind === 'pane') return MIN_SIZE;
   const divides = node.orientation === orientationOf(axis);
-  return Math.max(
-    ...node.children.map((child, i) => (divides ? minExtent(child, axis) / node.ratios[i]! : minExtent(child, axis))),
-  );
+  return Math.max(...node.children.map((child, i) => (divides ? minExtent(child, axis) / node.ratios[i]! : minExtent(child, axis))));
 }

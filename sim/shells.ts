@@ -317,7 +317,18 @@ function parseLine(line: string): Segment[] {
 
 /** Backslash escapes of `echo -e` and printf formats. `\c` ends the output (returned as stop). */
 function unescape(s: string): { text: string; stop: boolean } {
-  const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\' };
+  const simple: Record<string, string> = {
+    n: '\n',
+    t: '\t',
+    r: '\r',
+    a: '\x07',
+    b: '\b',
+    e: '\x1b',
+    E: '\x1b',
+    f: '\f',
+    v: '\v',
+    '\\': '\\',
+  };
   let out = '';
   for (let i = 0; i < s.length; i++) {
     const c = s[i]!;

@@ -13,7 +13,8 @@ export interface SimConnectOptions extends SimIdeOptions, Pick<HubOptions, 'call
   publishIntervalMs?: number;
 }
 
-export interface SimHubOptions extends SimConnectOptions, Pick<HubServerOptions, 'port' | 'auth' | 'token' | 'allowedOrigins' | 'sessionIdleMs' | 'lockFile'> {}
+export interface SimHubOptions
+  extends SimConnectOptions, Pick<HubServerOptions, 'port' | 'auth' | 'token' | 'allowedOrigins' | 'sessionIdleMs' | 'lockFile'> {}
 
 export interface SimHub {
   hub: Hub;
@@ -29,8 +30,16 @@ export interface SimHub {
  */
 export function connectSimIde(options: SimConnectOptions & { loadDelayMs?: number } = {}) {
   let load: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => (load = resolve)).then(() => import('./ide.js')).then(({ SimIde }) => SimIde.create(options));
-  const audit: AuditSink = { record: (entry) => void ready.then((ide) => ide.audit.record(entry), () => undefined) };
+  const ready = new Promise<void>((resolve) => (load = resolve))
+    .then(() => import('./ide.js'))
+    .then(({ SimIde }) => SimIde.create(options));
+  const audit: AuditSink = {
+    record: (entry) =>
+      void ready.then(
+        (ide) => ide.audit.record(entry),
+        () => undefined,
+      ),
+  };
   const hub = new Hub({
     ideName: SIM_IDE_NAME,
     callTimeoutMs: options.callTimeoutMs,
@@ -79,7 +88,10 @@ export async function startSimHub(options: SimHubOptions & { loadDelayMs?: numbe
     workspaceFolders: options.workspace?.kind === 'disk' ? [resolve(options.workspace.root)] : [],
   };
   const [server, sim] = await Promise.all([startHubServer(hub, serverOptions), connected]).catch(async (err: unknown) => {
-    void connected.then((c) => c.dispose(), () => undefined);
+    void connected.then(
+      (c) => c.dispose(),
+      () => undefined,
+    );
     throw err;
   });
   return {

@@ -91,4 +91,3 @@ export class SimTerminals implements TerminalPort, Disposable {
     return terminal;
   }
 }
-

@@ -10,19 +10,15 @@ import esbuild from 'esbuild';
 const browserContext = await esbuild.context(browserOptions);
 const nodeContext = await esbuild.context(nodeOptions);
 
-
 if (watch) {
-    await Promise.all([
-        browserContext.watch(),
-        nodeContext.watch(),
-    ]);
+  await Promise.all([browserContext.watch(), nodeContext.watch()]);
 } else {
-    try {
-        await browserContext.rebuild();
-        await browserContext.dispose();
-        await nodeContext.rebuild();
-        await nodeContext.dispose();
-    } catch {
-        process.exit(1);
-    }
+  try {
+    await browserContext.rebuild();
+    await browserContext.dispose();
+    await nodeContext.rebuild();
+    await nodeContext.dispose();
+  } catch {
+    process.exit(1);
+  }
 }

@@ -88,7 +88,11 @@ async function main(): Promise<number> {
     // Every scenario runs; the expected failures go to the official CLI as its baseline.
     const scenarios = await listServerScenarios(work);
     const notApplicable = new Map(
-      scenarios.flatMap((s) => notOffered.filter(([, re]) => re.test(s)).map(([c]) => [s, `not applicable: the hub offers no ${c} (not in its initialize capabilities)`] as const)),
+      scenarios.flatMap((s) =>
+        notOffered
+          .filter(([, re]) => re.test(s))
+          .map(([c]) => [s, `not applicable: the hub offers no ${c} (not in its initialize capabilities)`] as const),
+      ),
     );
     const expected = new Map([...fixtures, ...notApplicable]);
     const baseline = join(work, 'baseline.yml');
@@ -103,12 +107,29 @@ async function main(): Promise<number> {
       const failed = checks.filter((c) => c.status === 'FAILURE');
       const steps: StepResult[] = checks
         .filter((c) => c.status !== 'INFO')
-        .map((c) => ({ name: c.description ?? c.id, tool: c.id, status: c.status === 'FAILURE' ? 'fail' : c.status === 'SKIPPED' ? 'skip' : 'pass', durationMs: 0, error: c.errorMessage }));
+        .map((c) => ({
+          name: c.description ?? c.id,
+          tool: c.id,
+          status: c.status === 'FAILURE' ? 'fail' : c.status === 'SKIPPED' ? 'skip' : 'pass',
+          durationMs: 0,
+          error: c.errorMessage,
+        }));
       const reason = expected.get(scenario);
       const base = { name: scenario, family: 'mcp', tool: scenario, durationMs: 0, file: 'official MCP conformance', steps };
-      if (reason && failed.length) tests.push({ ...base, status: 'skip', error: `expected failure: ${reason} (${failed.map((c) => c.errorMessage ?? c.id).join('; ')})` });
-      else if (reason) tests.push({ ...base, status: 'fail', error: `passes but is listed as an expected failure (${reason}): remove it from conformance/mcp-baseline.yml` });
-      else if (failed.length) tests.push({ ...base, status: 'fail', error: failed.map((c) => `${c.id}: ${c.errorMessage ?? 'failed'}`).join('\n') });
+      if (reason && failed.length)
+        tests.push({
+          ...base,
+          status: 'skip',
+          error: `expected failure: ${reason} (${failed.map((c) => c.errorMessage ?? c.id).join('; ')})`,
+        });
+      else if (reason)
+        tests.push({
+          ...base,
+          status: 'fail',
+          error: `passes but is listed as an expected failure (${reason}): remove it from conformance/mcp-baseline.yml`,
+        });
+      else if (failed.length)
+        tests.push({ ...base, status: 'fail', error: failed.map((c) => `${c.id}: ${c.errorMessage ?? 'failed'}`).join('\n') });
       else tests.push({ ...base, status: 'pass' });
     }
     const report = finishReport({

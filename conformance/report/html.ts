@@ -47,7 +47,11 @@ export function latencyChart(series: LatencySeries): string {
   const peak = Math.max(1, ...counts);
   const bw = (W - 2 * left) / bins;
   const bars = counts
-    .map((c, i) => (c ? `<rect x="${(left + i * bw).toFixed(1)}" y="${(10 + plotH - (c / peak) * plotH).toFixed(1)}" width="${(bw - 1).toFixed(1)}" height="${((c / peak) * plotH).toFixed(1)}" fill="#4f7cc8"><title>${c} sample(s)</title></rect>` : ''))
+    .map((c, i) =>
+      c
+        ? `<rect x="${(left + i * bw).toFixed(1)}" y="${(10 + plotH - (c / peak) * plotH).toFixed(1)}" width="${(bw - 1).toFixed(1)}" height="${((c / peak) * plotH).toFixed(1)}" fill="#4f7cc8"><title>${c} sample(s)</title></rect>`
+        : '',
+    )
     .join('');
   const mark = (v: number, label: string, color: string, dy: number) =>
     `<line x1="${(left + x(v)).toFixed(1)}" x2="${(left + x(v)).toFixed(1)}" y1="8" y2="${10 + plotH}" stroke="${color}" stroke-width="1.5"/>` +
@@ -63,7 +67,9 @@ export function latencyChart(series: LatencySeries): string {
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="${esc(series.tool)} latency">` +
     `<line x1="${left}" x2="${W - left}" y1="${10 + plotH}" y2="${10 + plotH}" stroke="#59636e"/>` +
     bars +
-    (Number.isFinite(series.p50) ? mark(series.p50, 'p50', '#1a7f37', 18) + mark(series.p95, 'p95', '#9a6700', 28) + mark(series.p99, 'p99', '#8250df', 38) : '') +
+    (Number.isFinite(series.p50)
+      ? mark(series.p50, 'p50', '#1a7f37', 18) + mark(series.p95, 'p95', '#9a6700', 28) + mark(series.p99, 'p99', '#8250df', 38)
+      : '') +
     `<line x1="${(left + x(series.budgetMs)).toFixed(1)}" x2="${(left + x(series.budgetMs)).toFixed(1)}" y1="4" y2="${10 + plotH}" stroke="#cf222e" stroke-width="2" stroke-dasharray="4 2"/>` +
     `<text x="${(left + x(series.budgetMs) - 2).toFixed(1)}" y="10" font-size="9" text-anchor="end" fill="#cf222e">budget ${series.budgetMs} ms</text>` +
     tickMarks +
@@ -127,7 +133,10 @@ export function renderHtml(report: RunReport): string {
     .join('\n');
   const failures = report.tests.filter((t) => t.status === 'fail');
   const failureList = failures
-    .map((t) => `<details open><summary><b>${esc(t.name)}</b> <span class="muted">${esc(groupKey(t))}${t.file ? ` · ${esc(t.file)}` : ''}</span> — ${esc(headline(t.error))}</summary><pre>${esc(t.error ?? '')}</pre></details>`)
+    .map(
+      (t) =>
+        `<details open><summary><b>${esc(t.name)}</b> <span class="muted">${esc(groupKey(t))}${t.file ? ` · ${esc(t.file)}` : ''}</span> — ${esc(headline(t.error))}</summary><pre>${esc(t.error ?? '')}</pre></details>`,
+    )
     .join('\n');
   const charts = report.latency
     .map(
@@ -158,7 +167,17 @@ export function renderHtml(report: RunReport): string {
 <div class="card"><b class="${s.failed ? 'bad-t' : ''}">${s.failed}</b>failed</div><div class="card"><b>${s.skipped}</b>skipped</div>
 ${report.latency.length ? `<div class="card"><b class="${s.budgetBreaches ? 'bad-t' : ''}">${report.latency.length - s.budgetBreaches}/${report.latency.length}</b>budgets met</div>` : ''}
 </div>
-${failures.length || s.budgetBreaches ? `<h2>Failures</h2>\n${failureList}${report.latency.filter((l) => !l.withinBudget).map((l) => `<details open><summary><b>${esc(l.tool)}</b> over its ${l.budget} budget of ${l.budgetMs} ms — ${esc(describeLatency(l))}</summary></details>`).join('\n')}` : ''}
+${
+  failures.length || s.budgetBreaches
+    ? `<h2>Failures</h2>\n${failureList}${report.latency
+        .filter((l) => !l.withinBudget)
+        .map(
+          (l) =>
+            `<details open><summary><b>${esc(l.tool)}</b> over its ${l.budget} budget of ${l.budgetMs} ms — ${esc(describeLatency(l))}</summary></details>`,
+        )
+        .join('\n')}`
+    : ''
+}
 <h2>Per tool</h2>
 <table><thead><tr><th>tool</th><th>pass</th><th>fail</th><th>skip</th><th>p50 ms</th><th>p95</th><th>p99</th><th>budget ms</th><th></th></tr></thead><tbody>
 ${rows}

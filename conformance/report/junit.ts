@@ -4,12 +4,7 @@ import { groupKey, headline } from './rows.js';
 // XML 1.0 forbids most control characters even escaped; drop them.
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 export function xml(text: string): string {
-  return text
-    .replace(CONTROL, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+  return text.replace(CONTROL, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 const seconds = (msValue: number) => (msValue / 1000).toFixed(3);
@@ -17,7 +12,8 @@ const seconds = (msValue: number) => (msValue / 1000).toFixed(3);
 function testcase(test: TestResult, classname: string): string {
   const open = `    <testcase classname="${xml(classname)}" name="${xml(test.name)}" time="${seconds(test.durationMs)}"`;
   if (test.status === 'pass') return `${open}/>`;
-  if (test.status === 'skip') return `${open}>\n      <skipped${test.error ? ` message="${xml(headline(test.error))}"` : ''}/>\n    </testcase>`;
+  if (test.status === 'skip')
+    return `${open}>\n      <skipped${test.error ? ` message="${xml(headline(test.error))}"` : ''}/>\n    </testcase>`;
   return `${open}>\n      <failure message="${xml(headline(test.error))}">${xml(test.error ?? '')}</failure>\n    </testcase>`;
 }
 
@@ -53,7 +49,9 @@ export function renderJUnit(report: RunReport): string {
   ];
   for (const [name, cases] of suites) {
     const c = counts.get(name)!;
-    out.push(`  <testsuite name="${xml(name)}" tests="${c.tests}" failures="${c.failures}" errors="0" skipped="${c.skipped}" time="${seconds(c.time)}">`);
+    out.push(
+      `  <testsuite name="${xml(name)}" tests="${c.tests}" failures="${c.failures}" errors="0" skipped="${c.skipped}" time="${seconds(c.time)}">`,
+    );
     out.push(...cases);
     out.push('  </testsuite>');
   }

@@ -22,7 +22,9 @@ export function renderMarkdown(report: RunReport): string {
   for (const row of toolRows(report)) {
     const l = row.latency;
     const ok = row.failed === 0 && (l?.withinBudget ?? true);
-    const times = timed ? ` ${l ? ms(l.p50) : ''} | ${l ? ms(l.p95) : ''} | ${l ? ms(l.p99) : ''} | ${l ? `${l.budgetMs} (${l.budget})` : ''} |` : '';
+    const times = timed
+      ? ` ${l ? ms(l.p50) : ''} | ${l ? ms(l.p95) : ''} | ${l ? ms(l.p99) : ''} | ${l ? `${l.budgetMs} (${l.budget})` : ''} |`
+      : '';
     lines.push(`| ${cell(row.key)} | ${row.passed} | ${row.failed} | ${row.skipped} |${times} ${ok ? 'ok' : '**FAIL**'} |`);
   }
   const failures = report.tests.filter((t) => t.status === 'fail');
@@ -34,7 +36,13 @@ export function renderMarkdown(report: RunReport): string {
   }
   const recovered = report.latency.filter((l) => l.firstAttempt && l.withinBudget);
   if (recovered.length) {
-    lines.push('', '## Measured twice', '', 'The first measurement breached the budget; a second, with fresh samples, met it (a breach fails only when both do).', '');
+    lines.push(
+      '',
+      '## Measured twice',
+      '',
+      'The first measurement breached the budget; a second, with fresh samples, met it (a breach fails only when both do).',
+      '',
+    );
     for (const l of recovered) lines.push(`- **${l.tool}** (${l.budgetMs} ms): ${describeLatency(l)}`);
   }
   const skipped = report.tests.filter((t) => t.status === 'skip' && t.error);
@@ -43,7 +51,12 @@ export function renderMarkdown(report: RunReport): string {
     for (const t of skipped) lines.push(`- ${cell(t.name)}: ${cell(headline(t.error))}`);
   }
   if (report.meta && Object.keys(report.meta).length) {
-    lines.push('', Object.entries(report.meta).map(([k, v]) => `${k}: ${v}`).join(' · '));
+    lines.push(
+      '',
+      Object.entries(report.meta)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(' · '),
+    );
   }
   return lines.join('\n') + '\n';
 }

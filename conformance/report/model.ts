@@ -144,7 +144,9 @@ export function reportPassed(report: RunReport): boolean {
 }
 
 /** Fills in summary and durationMs from the rest; producers may build a report with this. */
-export function finishReport(report: Omit<RunReport, 'summary' | 'durationMs'> & Partial<Pick<RunReport, 'summary' | 'durationMs'>>): RunReport {
+export function finishReport(
+  report: Omit<RunReport, 'summary' | 'durationMs'> & Partial<Pick<RunReport, 'summary' | 'durationMs'>>,
+): RunReport {
   return {
     ...report,
     durationMs: report.durationMs ?? Date.parse(report.finishedAt) - Date.parse(report.startedAt),

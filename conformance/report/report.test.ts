@@ -16,7 +16,13 @@ function sample(overrides: Partial<RunReport> = {}): RunReport {
     finishedAt: '2026-01-01T00:00:05.000Z',
     tests: [
       { name: 'opens <script>alert(1)</script>', tool: 'openspace.editor.open', status: 'pass', durationMs: 12 },
-      { name: 'reads & "quotes"', tool: 'openspace.file.read', status: 'fail', durationMs: 3, error: 'expected FILE_NOT_FOUND\u0000 got INTERNAL\n  at spec' },
+      {
+        name: 'reads & "quotes"',
+        tool: 'openspace.file.read',
+        status: 'fail',
+        durationMs: 3,
+        error: 'expected FILE_NOT_FOUND\u0000 got INTERNAL\n  at spec',
+      },
       { name: 'needs a person', family: 'editor', status: 'skip', durationMs: 0, error: 'no person at this IDE' },
     ],
     latency: [
@@ -30,7 +36,9 @@ function sample(overrides: Partial<RunReport> = {}): RunReport {
 describe('report model', () => {
   it('takes nearest-rank percentiles and checks p50, p95 and p99 against the budget', () => {
     const samples = Array.from({ length: 100 }, (_, i) => i + 1);
-    expect([percentile(samples, 50), percentile(samples, 95), percentile(samples, 99), percentile(samples, 100)]).toEqual([50, 95, 99, 100]);
+    expect([percentile(samples, 50), percentile(samples, 95), percentile(samples, 99), percentile(samples, 100)]).toEqual([
+      50, 95, 99, 100,
+    ]);
     expect(percentile([7], 99)).toBe(7);
     expect(Number.isNaN(percentile([], 50))).toBe(true);
     expect(latencySeries('t', 'simple', [...samples.slice(0, 98), 150, 150]).withinBudget).toBe(false);
@@ -75,9 +83,11 @@ describe('writeReports', () => {
     const dir = await mkdtemp(join(tmpdir(), 'openspace-report-'));
     try {
       const paths = await writeReports(sample(), dir, 'conformance-x');
-      expect(Object.values(paths).map((p) => p.slice(dir.length + 1)).sort()).toEqual(
-        ['conformance-x.html', 'conformance-x.json', 'conformance-x.md', 'conformance-x.xml'],
-      );
+      expect(
+        Object.values(paths)
+          .map((p) => p.slice(dir.length + 1))
+          .sort(),
+      ).toEqual(['conformance-x.html', 'conformance-x.json', 'conformance-x.md', 'conformance-x.xml']);
       expect(JSON.parse(await readFile(paths.json, 'utf8'))).toEqual(sample());
 
       const md = await readFile(paths.markdown, 'utf8');

@@ -35,7 +35,12 @@ export function toolRows(report: RunReport): ToolRow[] {
 }
 
 export function headline(error: string | undefined): string {
-  return (error ?? '').split('\n').find((line) => line.trim() !== '')?.trim() ?? '';
+  return (
+    (error ?? '')
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? ''
+  );
 }
 
 export function verdict(report: RunReport): 'PASS' | 'FAIL' {

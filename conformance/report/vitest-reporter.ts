@@ -22,7 +22,11 @@ declare module 'vitest' {
 const TOOL_NAMES = TOOLS.map((t) => t.name);
 /** `openspace.editor.open` or its short form `editor.open`, longest first so `editor.open` never shadows a longer name. */
 const TOOL_PATTERN = new RegExp(
-  `\\b(?:openspace\\.)?(${[...TOOL_NAMES].map((n) => n.replace(/^openspace\./, '')).sort((a, b) => b.length - a.length).map((n) => n.replace(/\./g, '\\.')).join('|')})\\b`,
+  `\\b(?:openspace\\.)?(${[...TOOL_NAMES]
+    .map((n) => n.replace(/^openspace\./, ''))
+    .sort((a, b) => b.length - a.length)
+    .map((n) => n.replace(/\./g, '\\.'))
+    .join('|')})\\b`,
 );
 
 export function toolOf(name: string): string | undefined {
@@ -103,12 +107,20 @@ export class ConformanceReporter implements Reporter {
     const mine = this.tests.filter((t) => t.file === file);
     const failed = mine.filter((t) => t.status === 'fail').length;
     const passed = mine.filter((t) => t.status === 'pass').length;
-    this.write(`${failed ? '✗' : '✓'} ${file}  ${passed} passed${failed ? `, ${failed} FAILED` : ''}${mine.length - passed - failed ? `, ${mine.length - passed - failed} skipped` : ''}  (${(module.diagnostic().duration / 1000).toFixed(1)} s)\n`);
+    this.write(
+      `${failed ? '✗' : '✓'} ${file}  ${passed} passed${failed ? `, ${failed} FAILED` : ''}${mine.length - passed - failed ? `, ${mine.length - passed - failed} skipped` : ''}  (${(module.diagnostic().duration / 1000).toFixed(1)} s)\n`,
+    );
   }
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>): void {
     for (const err of unhandled) {
-      this.tests.push({ name: `unhandled error: ${headline(err.message)}`, status: 'fail', durationMs: 0, family: 'run', error: describeErrors([err]) });
+      this.tests.push({
+        name: `unhandled error: ${headline(err.message)}`,
+        status: 'fail',
+        durationMs: 0,
+        family: 'run',
+        error: describeErrors([err]),
+      });
     }
     const finished = new Date();
     this.report = finishReport({

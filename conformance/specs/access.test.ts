@@ -26,10 +26,13 @@ function send(path: string, headers: Record<string, string>, method = 'GET', bod
   const url = new URL(ctx.target.mcpUrl);
   return new Promise((resolve, reject) => {
     // setHost: false sends the Host given (even an empty one) instead of the one node would add.
-    const req = request({ host: url.hostname, port: url.port, path, method, headers: { host: url.host, ...headers }, setHost: false }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = request(
+      { host: url.hostname, port: url.port, path, method, headers: { host: url.host, ...headers }, setHost: false },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -44,7 +47,12 @@ const INITIALIZE = JSON.stringify({
 
 /** Both kinds of endpoint: the MCP one (an initialize) and an /openspace/* one. */
 async function statuses(headers: Record<string, string>): Promise<number[]> {
-  const mcp = await send('/mcp', { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, 'POST', INITIALIZE);
+  const mcp = await send(
+    '/mcp',
+    { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    'POST',
+    INITIALIZE,
+  );
   const instructions = await send('/openspace/instructions', headers);
   return [mcp, instructions];
 }
@@ -91,7 +99,12 @@ describe('transport: access token', () => {
     expect(await send(`/openspace/instructions?access_token=wrong`, { host: ownHost() })).toBe(401);
     expect(await send(`/openspace/health?access_token=${token}`, { host: ownHost() })).toBe(401);
     expect(
-      await send(`/mcp?access_token=${token}`, { host: ownHost(), 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, 'POST', INITIALIZE),
+      await send(
+        `/mcp?access_token=${token}`,
+        { host: ownHost(), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        'POST',
+        INITIALIZE,
+      ),
     ).toBe(401);
   });
 

@@ -42,7 +42,13 @@ describe('US-3.1 agent opens a file at a line', () => {
   });
 
   it('selects line..endLine and can highlight it in the same call', async () => {
-    const opened = await ctx.agent.ok('openspace.editor.open', { path: 'src/auth.ts', line: 10, endLine: 12, highlight: true, highlightId: 'open-hl' });
+    const opened = await ctx.agent.ok('openspace.editor.open', {
+      path: 'src/auth.ts',
+      line: 10,
+      endLine: 12,
+      highlight: true,
+      highlightId: 'open-hl',
+    });
     expect(opened.highlightId).toBe('open-hl');
     const cleared = await ctx.agent.ok('openspace.editor.clear_highlight', { highlightId: 'open-hl' });
     expect(cleared.cleared).toEqual(['open-hl']);
@@ -56,9 +62,18 @@ describe('US-3.1 agent opens a file at a line', () => {
 describe('US-3.2 agent highlights code regions', () => {
   it('keeps several highlights by ID and clears one without touching the other (AC-3.2.1, AC-3.2.4, AC-3.3.3)', async () => {
     await ctx.agent.ok('openspace.editor.open', { path: 'src/index.ts', line: 42 });
-    const first = await ctx.agent.ok('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 42, endLine: 50 }], highlightId: 'fix-1' });
+    const first = await ctx.agent.ok('openspace.editor.highlight', {
+      path: 'src/index.ts',
+      ranges: [{ startLine: 42, endLine: 50 }],
+      highlightId: 'fix-1',
+    });
     expect(first).toMatchObject({ highlightId: 'fix-1', path: 'src/index.ts', ranges: [{ startLine: 42, endLine: 50 }] });
-    await ctx.agent.ok('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 10, endLine: 12 }], highlightId: 'fix-2', color: '#ffcc00' });
+    await ctx.agent.ok('openspace.editor.highlight', {
+      path: 'src/index.ts',
+      ranges: [{ startLine: 10, endLine: 12 }],
+      highlightId: 'fix-2',
+      color: '#ffcc00',
+    });
 
     expect((await ctx.agent.ok('openspace.editor.clear_highlight', { highlightId: 'fix-1' })).cleared).toEqual(['fix-1']);
     // fix-1 is gone, fix-2 remains: clearing fix-1 again fails, clearing fix-2 works.
@@ -66,10 +81,13 @@ describe('US-3.2 agent highlights code regions', () => {
     expect((await ctx.agent.ok('openspace.editor.clear_highlight', { highlightId: 'fix-2' })).cleared).toEqual(['fix-2']);
   });
 
-  it('generates a highlight ID when none is given (T2) and clears all of a file\'s highlights by path', async () => {
+  it("generates a highlight ID when none is given (T2) and clears all of a file's highlights by path", async () => {
     await ctx.agent.ok('openspace.editor.open', { path: 'src/index.ts' });
     const a = await ctx.agent.ok('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 1, endLine: 2 }] });
-    const b = await ctx.agent.ok('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 3, endLine: 4, startColumn: 1, endColumn: 5 }] });
+    const b = await ctx.agent.ok('openspace.editor.highlight', {
+      path: 'src/index.ts',
+      ranges: [{ startLine: 3, endLine: 4, startColumn: 1, endColumn: 5 }],
+    });
     expect(a.highlightId).toMatch(/\S/);
     expect(b.highlightId).not.toBe(a.highlightId);
     const cleared = await ctx.agent.ok('openspace.editor.clear_highlight', { path: 'src/index.ts' });
@@ -95,13 +113,29 @@ describe('US-3.2 agent highlights code regions', () => {
 
   it('rejects ranges outside the file or ending before they start with RANGE_INVALID', async () => {
     await ctx.agent.ok('openspace.editor.open', { path: 'src/index.ts' });
-    await ctx.agent.fails('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 99, endLine: 101 }] }, 'RANGE_INVALID');
-    await ctx.agent.fails('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 20, endLine: 10 }] }, 'RANGE_INVALID');
-    await ctx.agent.fails('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 2, endLine: 2, startColumn: 500 }] }, 'RANGE_INVALID');
+    await ctx.agent.fails(
+      'openspace.editor.highlight',
+      { path: 'src/index.ts', ranges: [{ startLine: 99, endLine: 101 }] },
+      'RANGE_INVALID',
+    );
+    await ctx.agent.fails(
+      'openspace.editor.highlight',
+      { path: 'src/index.ts', ranges: [{ startLine: 20, endLine: 10 }] },
+      'RANGE_INVALID',
+    );
+    await ctx.agent.fails(
+      'openspace.editor.highlight',
+      { path: 'src/index.ts', ranges: [{ startLine: 2, endLine: 2, startColumn: 500 }] },
+      'RANGE_INVALID',
+    );
   });
 
   it('needs the editor open (EDITOR_NOT_OPEN) and an existing file (FILE_NOT_FOUND)', async () => {
-    const result = await ctx.agent.fails('openspace.editor.highlight', { path: 'notes.txt', ranges: [{ startLine: 1, endLine: 1 }] }, 'EDITOR_NOT_OPEN');
+    const result = await ctx.agent.fails(
+      'openspace.editor.highlight',
+      { path: 'notes.txt', ranges: [{ startLine: 1, endLine: 1 }] },
+      'EDITOR_NOT_OPEN',
+    );
     expect(result.error).toMatch(/openspace\.editor\.open/);
     await ctx.agent.fails('openspace.editor.highlight', { path: 'nope.ts', ranges: [{ startLine: 1, endLine: 1 }] }, 'FILE_NOT_FOUND');
   });
@@ -109,7 +143,11 @@ describe('US-3.2 agent highlights code regions', () => {
   it('rejects an empty ranges list and a bad colour as INVALID_ARGUMENT naming the field', async () => {
     const empty = await ctx.agent.fails('openspace.editor.highlight', { path: 'src/index.ts', ranges: [] }, 'INVALID_ARGUMENT');
     expect(empty.error).toMatch(/ranges/);
-    const colour = await ctx.agent.fails('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 1, endLine: 1 }], color: 'url(javascript:x)' }, 'INVALID_ARGUMENT');
+    const colour = await ctx.agent.fails(
+      'openspace.editor.highlight',
+      { path: 'src/index.ts', ranges: [{ startLine: 1, endLine: 1 }], color: 'url(javascript:x)' },
+      'INVALID_ARGUMENT',
+    );
     expect(colour.error).toMatch(/color/);
   });
 
@@ -129,11 +167,13 @@ describe('editor.scroll_to, read_file and close', () => {
     await ctx.agent.fails('openspace.editor.scroll_to', { path: 'notes.txt', line: 1 }, 'EDITOR_NOT_OPEN');
   });
 
-  it('reads an editor\'s content, whole or a line range', async () => {
+  it("reads an editor's content, whole or a line range", async () => {
     const whole = await ctx.agent.ok('openspace.editor.read_file', { path: 'notes.txt' });
     expect(whole).toMatchObject({ content: 'alpha\nbeta\ngamma\n', totalLines: 3, isOpen: false, isDirty: false });
     const slice = await ctx.agent.ok('openspace.editor.read_file', { path: 'src/index.ts', startLine: 42, endLine: 43 });
-    expect(slice.content).toBe('export function step42(x: number): number { return x + 42; } // line 42\nexport function step43(x: number): number { return x + 43; } // line 43');
+    expect(slice.content).toBe(
+      'export function step42(x: number): number { return x + 42; } // line 42\nexport function step43(x: number): number { return x + 43; } // line 43',
+    );
     expect(slice).toMatchObject({ startLine: 42, endLine: 43, totalLines: 100 });
   });
 
@@ -147,7 +187,11 @@ describe('editor.scroll_to, read_file and close', () => {
 
   it('closing an editor removes its highlights', async () => {
     await ctx.agent.ok('openspace.editor.open', { path: 'README.md' });
-    await ctx.agent.ok('openspace.editor.highlight', { path: 'README.md', ranges: [{ startLine: 1, endLine: 1 }], highlightId: 'readme-hl' });
+    await ctx.agent.ok('openspace.editor.highlight', {
+      path: 'README.md',
+      ranges: [{ startLine: 1, endLine: 1 }],
+      highlightId: 'readme-hl',
+    });
     await ctx.agent.ok('openspace.editor.close', { path: 'README.md' });
     await ctx.agent.fails('openspace.editor.clear_highlight', { highlightId: 'readme-hl' }, 'HIGHLIGHT_NOT_FOUND');
   });

@@ -20,7 +20,10 @@ const SPECS = fileURLToPath(new URL('.', import.meta.url));
 const OUTSIDE_THE_SUITE: Record<string, { reason: string; provenBy?: string }> = {
   BRIDGE_UNAVAILABLE: { reason: 'needs a hub with no IDE connected', provenBy: 'src/hub/hub.test.ts' },
   TIMEOUT: { reason: 'needs an IDE that never answers', provenBy: 'src/hub/hub.test.ts' },
-  NO_WORKSPACE: { reason: 'needs an IDE with no folder open: every target the suite starts has one', provenBy: 'theia-app/e2e/no-folder.spec.ts' },
+  NO_WORKSPACE: {
+    reason: 'needs an IDE with no folder open: every target the suite starts has one',
+    provenBy: 'theia-app/e2e/no-folder.spec.ts',
+  },
   INTERNAL: { reason: 'a bug in OpenSpace: no input may produce it, which invalid-input.test.ts checks for every tool' },
 };
 
@@ -76,15 +79,17 @@ describe('error codes without a case elsewhere', () => {
     await ctx.agent.fails('openspace.file.restore', { path: 'notes.txt', version: '0123456789abcdef' }, 'SNAPSHOT_NOT_FOUND');
   });
 
-  it('DIRTY_BUFFER: closing an editor that holds a person\'s unsaved changes, unless force', async (t) => {
+  it("DIRTY_BUFFER: closing an editor that holds a person's unsaved changes, unless force", async (t) => {
     await ctx.agent.ok('openspace.editor.open', { path: 'notes.txt' });
     // Theia's browser app saves 1 s after the last keystroke, so a buffer stays dirty only while a
     // person keeps typing: patch.test.ts does that for DIRTY_BUFFER in Theia.
-    if (!ctx.target.sim) t.skip('needs a person\'s edit that stays unsaved: the simulated IDE offers one (Theia: patch.test.ts)');
+    if (!ctx.target.sim) t.skip("needs a person's edit that stays unsaved: the simulated IDE offers one (Theia: patch.test.ts)");
     ctx.target.sim!.editors.personEdits('notes.txt', 'a person typed this\n');
     await eventually(async () => {
       const { panes } = await ctx.agent.ok('openspace.pane.list');
-      const tab = panes.flatMap((p: { tabs: { contentId: string; isDirty: boolean }[] }) => p.tabs).find((tb: { contentId: string }) => tb.contentId === 'notes.txt');
+      const tab = panes
+        .flatMap((p: { tabs: { contentId: string; isDirty: boolean }[] }) => p.tabs)
+        .find((tb: { contentId: string }) => tb.contentId === 'notes.txt');
       expect(tab?.isDirty).toBe(true);
     });
     const refused = await ctx.agent.fails('openspace.editor.close', { path: 'notes.txt' }, 'DIRTY_BUFFER');

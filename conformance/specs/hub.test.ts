@@ -22,7 +22,10 @@ describe('FR-3.8 GET /openspace/instructions', () => {
     const examples = text.indexOf('## Examples');
     expect(state).toBeGreaterThan(0);
     expect(examples).toBeGreaterThan(state);
-    const exampleLines = text.slice(examples).split('\n').filter((l) => /^\d\. /.test(l));
+    const exampleLines = text
+      .slice(examples)
+      .split('\n')
+      .filter((l) => /^\d\. /.test(l));
     expect(exampleLines.length).toBeGreaterThanOrEqual(2);
     expect(exampleLines.length).toBeLessThanOrEqual(3);
     expect(text).toContain('openspace.editor.open');
@@ -35,12 +38,16 @@ describe('FR-3.8 GET /openspace/instructions', () => {
     await ctx.agent.ok('openspace.editor.open', { path: 'src/auth.ts', line: 30 });
     await ctx.agent.ok('openspace.terminal.create', { title: 'instr-term' });
     const started = Date.now();
-    const text = await eventually(async () => {
-      const t = await instructions();
-      expect(t).toMatch(/Active file: src\/auth\.ts/);
-      expect(t).toMatch(/Terminals: .*instr-term/);
-      return t;
-    }, 3000, 20);
+    const text = await eventually(
+      async () => {
+        const t = await instructions();
+        expect(t).toMatch(/Active file: src\/auth\.ts/);
+        expect(t).toMatch(/Terminals: .*instr-term/);
+        return t;
+      },
+      3000,
+      20,
+    );
     expect(Date.now() - started).toBeLessThan(1200);
     expect(text).toMatch(/Main area: .*editor: src\/auth\.ts \(active/);
     expect(text).toMatch(/Bottom panel: .*terminal: instr-term/);
@@ -57,7 +64,9 @@ describe('FR-3.8 GET /openspace/instructions', () => {
 
 describe('hub endpoints', () => {
   it('reports health with the connected IDE and the tool count', async () => {
-    const health = (await (await fetch(`${ctx.target.origin}/openspace/health`, { headers: ctx.target.headers })).json()) as { sessions: number };
+    const health = (await (await fetch(`${ctx.target.origin}/openspace/health`, { headers: ctx.target.headers })).json()) as {
+      sessions: number;
+    };
     expect(health).toMatchObject({ status: 'ok', bridge: { connected: true }, tools: TOOLS.length });
     expect(health.sessions).toBeGreaterThanOrEqual(1);
   });
@@ -80,7 +89,11 @@ describe('hub endpoints', () => {
     });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ success: false, code: 'BRIDGE_UNAVAILABLE' });
-    const bad = await fetch(`${ctx.target.origin}/openspace/register-bridge`, { method: 'POST', headers: { ...ctx.target.headers, 'content-type': 'application/json' }, body: '{}' });
+    const bad = await fetch(`${ctx.target.origin}/openspace/register-bridge`, {
+      method: 'POST',
+      headers: { ...ctx.target.headers, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(bad.status).toBe(400);
     // The IDE that serves is unaffected.
     await ctx.agent.ok('openspace.pane.list');
@@ -90,10 +103,13 @@ describe('hub endpoints', () => {
     const { request } = await import('node:http');
     const url = new URL(ctx.target.mcpUrl);
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: url.hostname, port: url.port, path: '/openspace/instructions', headers: { host: 'evil.example:80' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        { host: url.hostname, port: url.port, path: '/openspace/instructions', headers: { host: 'evil.example:80' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end();
     });

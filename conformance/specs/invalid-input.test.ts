@@ -30,7 +30,9 @@ function withinHangLimit<T>(promise: Promise<T>, what: string): Promise<T> {
 }
 
 const preview = (args: unknown) => {
-  const text = JSON.stringify(args, (_k, v: unknown) => (typeof v === 'string' && v.length > 60 ? `${v.slice(0, 20)}…(${v.length} chars)` : v));
+  const text = JSON.stringify(args, (_k, v: unknown) =>
+    typeof v === 'string' && v.length > 60 ? `${v.slice(0, 20)}…(${v.length} chars)` : v,
+  );
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 };
 
@@ -43,7 +45,10 @@ describe('generated invalid input answers INVALID_ARGUMENT', () => {
         await fc.assert(
           fc.asyncProperty(arb, async (args) => {
             const result = await withinHangLimit(ctx.agent.call(def.name, args), `${def.name} ${preview(args)}`);
-            expect(result, `${def.name} ${preview(args)} must fail with INVALID_ARGUMENT`).toMatchObject({ success: false, code: 'INVALID_ARGUMENT' });
+            expect(result, `${def.name} ${preview(args)} must fail with INVALID_ARGUMENT`).toMatchObject({
+              success: false,
+              code: 'INVALID_ARGUMENT',
+            });
             expect(result.error).toBeTypeOf('string');
           }),
           { numRuns: RUNS, seed: SEED, endOnFailure: true },

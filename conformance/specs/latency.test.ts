@@ -134,7 +134,11 @@ const WORKLOADS: Record<string, Workload> = {
   'openspace.editor.clear_highlight': {
     before: async () => void (await ok('openspace.editor.open', { path: 'src/index.ts' })),
     prepare: async () => {
-      await ok('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 1, endLine: 2 }], highlightId: 'latency-clear' });
+      await ok('openspace.editor.highlight', {
+        path: 'src/index.ts',
+        ranges: [{ startLine: 1, endLine: 2 }],
+        highlightId: 'latency-clear',
+      });
       return { highlightId: 'latency-clear' };
     },
   },
@@ -170,11 +174,12 @@ const WORKLOADS: Record<string, Workload> = {
   },
 };
 
-
 function record(task: { meta: { latency?: LatencySeries; tool?: string } }, series: LatencySeries): void {
   task.meta.latency = series;
   task.meta.tool = series.tool;
-  expect(series.withinBudget, `${series.tool} over its ${series.budget} budget of ${series.budgetMs} ms: ${describeLatency(series)}`).toBe(true);
+  expect(series.withinBudget, `${series.tool} over its ${series.budget} budget of ${series.budgetMs} ms: ${describeLatency(series)}`).toBe(
+    true,
+  );
 }
 
 /**
@@ -196,70 +201,85 @@ describe(`latency: ${SAMPLES} round trips per tool within its budget (NFR-3.2.1)
   // The order matters only in that terminal.send creates the terminal read_output reads.
   for (const [tool, workload] of Object.entries(WORKLOADS)) {
     const budget = TOOLS_BY_NAME.get(tool)!.budget;
-    it(`${tool} p50/p95/p99 under ${BUDGET_MS[budget]} ms (${budget})`, async ({ task }) => {
-      await workload.before?.();
-      const measure = async () => {
-        const samples: number[] = [];
-        for (let i = 0; i < WARM_UP + SAMPLES; i++) {
-          const args = await workload.prepare(i);
-          await settle();
-          const started = performance.now();
-          const result = await answerOrHang(ctx.agent.client.callTool({ name: tool, arguments: args }), `${tool} ${JSON.stringify(args)}`);
-          const elapsed = performance.now() - started;
-          const structured = result.structuredContent as Result;
-          expect(structured, `${tool} ${JSON.stringify(args)}: ${structured?.error}`).toMatchObject({ success: true });
-          if (i >= WARM_UP) samples.push(elapsed);
-          await workload.cleanup?.(i, structured);
-        }
-        return samples;
-      };
-      const series = await measureTwiceOnBreach(tool, budget, measure);
-      await workload.after?.();
-      record(task, series);
-    }, 2 * TEST_TIMEOUT_MS);
+    it(
+      `${tool} p50/p95/p99 under ${BUDGET_MS[budget]} ms (${budget})`,
+      async ({ task }) => {
+        await workload.before?.();
+        const measure = async () => {
+          const samples: number[] = [];
+          for (let i = 0; i < WARM_UP + SAMPLES; i++) {
+            const args = await workload.prepare(i);
+            await settle();
+            const started = performance.now();
+            const result = await answerOrHang(
+              ctx.agent.client.callTool({ name: tool, arguments: args }),
+              `${tool} ${JSON.stringify(args)}`,
+            );
+            const elapsed = performance.now() - started;
+            const structured = result.structuredContent as Result;
+            expect(structured, `${tool} ${JSON.stringify(args)}: ${structured?.error}`).toMatchObject({ success: true });
+            if (i >= WARM_UP) samples.push(elapsed);
+            await workload.cleanup?.(i, structured);
+          }
+          return samples;
+        };
+        const series = await measureTwiceOnBreach(tool, budget, measure);
+        await workload.after?.();
+        record(task, series);
+      },
+      2 * TEST_TIMEOUT_MS,
+    );
   }
 });
 
 describe('latency: the hub', () => {
-  it(`GET /openspace/instructions p50/p95/p99 under ${BUDGET_MS.instructions} ms (NFR-3.2.3)`, async ({ task }) => {
-    const measure = async () => {
-      const samples: number[] = [];
-      for (let i = 0; i < WARM_UP + SAMPLES; i++) {
-        const started = performance.now();
-        const res = await fetch(`${ctx.target.origin}/openspace/instructions`, { headers: ctx.target.headers });
-        await res.text();
-        const elapsed = performance.now() - started;
-        expect(res.status).toBe(200);
-        if (i >= WARM_UP) samples.push(elapsed);
-      }
-      return samples;
-    };
-    record(task, await measureTwiceOnBreach('GET /openspace/instructions', 'instructions', measure));
-  }, 2 * TEST_TIMEOUT_MS);
+  it(
+    `GET /openspace/instructions p50/p95/p99 under ${BUDGET_MS.instructions} ms (NFR-3.2.3)`,
+    async ({ task }) => {
+      const measure = async () => {
+        const samples: number[] = [];
+        for (let i = 0; i < WARM_UP + SAMPLES; i++) {
+          const started = performance.now();
+          const res = await fetch(`${ctx.target.origin}/openspace/instructions`, { headers: ctx.target.headers });
+          await res.text();
+          const elapsed = performance.now() - started;
+          expect(res.status).toBe(200);
+          if (i >= WARM_UP) samples.push(elapsed);
+        }
+        return samples;
+      };
+      record(task, await measureTwiceOnBreach('GET /openspace/instructions', 'instructions', measure));
+    },
+    2 * TEST_TIMEOUT_MS,
+  );
 
   // Only where the suite starts the hub: in process, from the call that starts it to the first
   // tools/list answered (NFR-3.2.2 counts from backend start, so Node's own start is not in it).
   const startsHub = (process.env.OPENSPACE_TARGET ?? 'sim') === 'sim';
-  it.runIf(startsHub)(`hub start to ready (tools/list answered) under ${BUDGET_MS.ready} ms (NFR-3.2.2)`, async ({ task }) => {
-    const { startSimHub } = await import('../../sim/start.js');
-    const measure = async () => {
-      const samples: number[] = [];
-      const starts = Math.min(SAMPLES, 10);
-      for (let i = 0; i < starts + 1; i++) {
-        const started = performance.now();
-        const sim = await startSimHub({ workspace: { kind: 'memory', seedDir: FIXTURE_WORKSPACE }, lockFile: false });
-        try {
-          await listToolsRaw(sim.server.mcpUrl, sim.server.token);
-          // The first start also loads the simulated IDE's modules into this worker: a warm-up.
-          if (i > 0) samples.push(performance.now() - started);
-        } finally {
-          await sim.close();
+  it.runIf(startsHub)(
+    `hub start to ready (tools/list answered) under ${BUDGET_MS.ready} ms (NFR-3.2.2)`,
+    async ({ task }) => {
+      const { startSimHub } = await import('../../sim/start.js');
+      const measure = async () => {
+        const samples: number[] = [];
+        const starts = Math.min(SAMPLES, 10);
+        for (let i = 0; i < starts + 1; i++) {
+          const started = performance.now();
+          const sim = await startSimHub({ workspace: { kind: 'memory', seedDir: FIXTURE_WORKSPACE }, lockFile: false });
+          try {
+            await listToolsRaw(sim.server.mcpUrl, sim.server.token);
+            // The first start also loads the simulated IDE's modules into this worker: a warm-up.
+            if (i > 0) samples.push(performance.now() - started);
+          } finally {
+            await sim.close();
+          }
         }
-      }
-      return samples;
-    };
-    record(task, await measureTwiceOnBreach('hub ready', 'ready', measure));
-  }, 2 * TEST_TIMEOUT_MS);
+        return samples;
+      };
+      record(task, await measureTwiceOnBreach('hub ready', 'ready', measure));
+    },
+    2 * TEST_TIMEOUT_MS,
+  );
 });
 
 /** initialize, initialized, tools/list as raw JSON-RPC, so the time is the hub's and not a client's. */
@@ -270,7 +290,11 @@ async function listToolsRaw(mcpUrl: string, token: string | undefined): Promise<
     ...(token ? { authorization: `Bearer ${token}` } : {}),
   };
   const post = async (body: unknown, session?: string) => {
-    const res = await fetch(mcpUrl, { method: 'POST', headers: session ? { ...headers, 'mcp-session-id': session } : headers, body: JSON.stringify(body) });
+    const res = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: session ? { ...headers, 'mcp-session-id': session } : headers,
+      body: JSON.stringify(body),
+    });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`${res.status} ${text}`);
     return { res, text };

@@ -61,7 +61,12 @@ describe('US-3.5 agent manages the pane layout', () => {
 
   it('opens a pane below with splitDirection "horizontal"', async () => {
     const top = await paneShowing('src/auth.ts');
-    await ctx.agent.ok('openspace.pane.open', { type: 'editor', contentId: 'notes.txt', splitDirection: 'horizontal', targetPaneId: top.id });
+    await ctx.agent.ok('openspace.pane.open', {
+      type: 'editor',
+      contentId: 'notes.txt',
+      splitDirection: 'horizontal',
+      targetPaneId: top.id,
+    });
     const bottom = await paneShowing('notes.txt');
     const topAfter = await paneShowing('src/auth.ts');
     expect(bottom.geometry.y).toBeGreaterThan(topAfter.geometry.y);
@@ -144,7 +149,12 @@ describe('US-3.5 agent manages the pane layout', () => {
     expect(bottom.area).toBe('bottom');
     const editor = await paneShowing('src/index.ts');
     expect(bottom.geometry.y).toBeGreaterThanOrEqual(editor.geometry.y + editor.geometry.height - 0.01);
-    const moved = await ctx.agent.ok('openspace.pane.open', { type: 'terminal', contentId: 'pane-term', area: 'main', splitDirection: 'vertical' });
+    const moved = await ctx.agent.ok('openspace.pane.open', {
+      type: 'terminal',
+      contentId: 'pane-term',
+      area: 'main',
+      splitDirection: 'vertical',
+    });
     expect(moved.contentId).toBe(terminal.terminalId);
     expect((await paneShowing(terminal.terminalId)).area).toBe('main');
     await ctx.agent.ok('openspace.terminal.close', { terminalId: terminal.terminalId });

@@ -77,7 +77,7 @@ async function personTypes(t: TestContext, path: string, text: string): Promise<
       await keepTyping;
     };
   } else {
-    t.skip('needs a person\'s edit: only the simulated IDE and Theia offer one');
+    t.skip("needs a person's edit: only the simulated IDE and Theia offer one");
   }
   try {
     await eventually(async () => expect((await ctx.agent.ok('openspace.editor.read_file', { path })).isDirty).toBe(true));
@@ -130,17 +130,31 @@ describe('versions and patches', () => {
     const attempts: PatchOperation[][] = [
       [{ type: 'delete', startLine: 3, endLine: 4 }],
       [{ type: 'insert', line: 5, content: 'x' }],
-      [{ type: 'append', content: 'fine' }, { type: 'replace', startLine: 2, endLine: 1, content: 'x' }],
-      [{ type: 'delete', startLine: 1, endLine: 2 }, { type: 'replace', startLine: 2, endLine: 3, content: 'x' }],
+      [
+        { type: 'append', content: 'fine' },
+        { type: 'replace', startLine: 2, endLine: 1, content: 'x' },
+      ],
+      [
+        { type: 'delete', startLine: 1, endLine: 2 },
+        { type: 'replace', startLine: 2, endLine: 3, content: 'x' },
+      ],
       [{ type: 'replace_text', oldText: 'zzz', newText: 'x' }],
       [{ type: 'replace_text', oldText: '\n', newText: 'x' }],
     ];
     for (const operations of attempts) {
-      const refused = await ctx.agent.fails('openspace.file.patch', { path: 'patch/range.txt', baseVersion: version, operations }, 'RANGE_INVALID');
+      const refused = await ctx.agent.fails(
+        'openspace.file.patch',
+        { path: 'patch/range.txt', baseVersion: version, operations },
+        'RANGE_INVALID',
+      );
       expect(refused.error).toMatch(/operations\[\d\]/);
     }
     expect(await read('patch/range.txt')).toEqual({ content: 'a\nb\nc\n', version });
-    await ctx.agent.fails('openspace.file.patch', { path: 'patch/range.txt', baseVersion: 'v1', operations: [{ type: 'append', content: 'x' }] }, 'INVALID_ARGUMENT');
+    await ctx.agent.fails(
+      'openspace.file.patch',
+      { path: 'patch/range.txt', baseVersion: 'v1', operations: [{ type: 'append', content: 'x' }] },
+      'INVALID_ARGUMENT',
+    );
     await ctx.agent.fails('openspace.file.patch', { path: 'patch/range.txt', baseVersion: version, operations: [] }, 'INVALID_ARGUMENT');
   });
 
@@ -150,7 +164,11 @@ describe('versions and patches', () => {
     await editOutside(t, 'patch/outside.txt', 'a person changed this\n');
     // An IDE on a real disk watches it: the open editor shows the outside edit (an in-memory volume has no watcher).
     if (ctx.target.sim?.workspace.kind !== 'memory') {
-      await eventually(async () => expect((await ctx.agent.ok('openspace.editor.read_file', { path: 'patch/outside.txt' })).content).toBe('a person changed this\n'), 5000);
+      await eventually(
+        async () =>
+          expect((await ctx.agent.ok('openspace.editor.read_file', { path: 'patch/outside.txt' })).content).toBe('a person changed this\n'),
+        5000,
+      );
     }
     await ctx.agent.ok('openspace.editor.close', { path: 'patch/outside.txt' });
     const after = await read('patch/outside.txt');
@@ -164,56 +182,60 @@ describe('versions and patches', () => {
     expect((await read('patch/outside.txt')).content).toBe('a person changed this\n');
   });
 
-  it('ten sessions, twenty patches each, retrying on CONFLICT: every patch applied exactly once, the result is the serial one', { timeout: 120_000 }, async () => {
-    const initial = 'count: 0\n';
-    const start = await write('patch/shared.txt', initial);
-    const agents: Agent[] = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => connectAgent({ mcpUrl: ctx.target.mcpUrl, token: ctx.target.token }, `writer-${i}`)),
-    );
-    const accepted = new Map<string, { next: string; operations: PatchOperation[] }>();
-    let conflicts = 0;
-    try {
-      await Promise.all(
-        agents.map(async (agent, writer) => {
-          for (let j = 0; j < 20; j++) {
-            for (;;) {
-              const { content, version } = await agent.ok('openspace.file.read', { path: 'patch/shared.txt' });
-              const count = Number(/^count: (\d+)/.exec(content)![1]);
-              const operations: PatchOperation[] = [
-                { type: 'replace', startLine: 1, endLine: 1, content: `count: ${count + 1}` },
-                { type: 'append', content: `session ${writer} patch ${j}` },
-              ];
-              const result = await agent.call('openspace.file.patch', { path: 'patch/shared.txt', baseVersion: version, operations });
-              if (result.success) {
-                accepted.set(version, { next: result.version, operations });
-                break;
-              }
-              expect(result.code).toBe('CONFLICT');
-              expect(result.currentVersion).toMatch(VERSION);
-              conflicts++;
-            }
-          }
-        }),
+  it(
+    'ten sessions, twenty patches each, retrying on CONFLICT: every patch applied exactly once, the result is the serial one',
+    { timeout: 120_000 },
+    async () => {
+      const initial = 'count: 0\n';
+      const start = await write('patch/shared.txt', initial);
+      const agents: Agent[] = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => connectAgent({ mcpUrl: ctx.target.mcpUrl, token: ctx.target.token }, `writer-${i}`)),
       );
-    } finally {
-      await Promise.all(agents.map((a) => a.close()));
-    }
-    expect(accepted.size).toBe(200);
-    expect(conflicts).toBeGreaterThan(0);
-    let text = initial;
-    let version = start;
-    for (let i = 0; i < 200; i++) {
-      const step = accepted.get(version);
-      expect(step, `patch ${i + 1} in the chain of versions`).toBeDefined();
-      text = applyPatch(text, step!.operations);
-      version = step!.next;
-    }
-    const final = await read('patch/shared.txt');
-    expect(final).toEqual({ content: text, version });
-    const lines = text.trimEnd().split('\n');
-    expect(lines[0]).toBe('count: 200');
-    expect(new Set(lines.slice(1)).size).toBe(200);
-  });
+      const accepted = new Map<string, { next: string; operations: PatchOperation[] }>();
+      let conflicts = 0;
+      try {
+        await Promise.all(
+          agents.map(async (agent, writer) => {
+            for (let j = 0; j < 20; j++) {
+              for (;;) {
+                const { content, version } = await agent.ok('openspace.file.read', { path: 'patch/shared.txt' });
+                const count = Number(/^count: (\d+)/.exec(content)![1]);
+                const operations: PatchOperation[] = [
+                  { type: 'replace', startLine: 1, endLine: 1, content: `count: ${count + 1}` },
+                  { type: 'append', content: `session ${writer} patch ${j}` },
+                ];
+                const result = await agent.call('openspace.file.patch', { path: 'patch/shared.txt', baseVersion: version, operations });
+                if (result.success) {
+                  accepted.set(version, { next: result.version, operations });
+                  break;
+                }
+                expect(result.code).toBe('CONFLICT');
+                expect(result.currentVersion).toMatch(VERSION);
+                conflicts++;
+              }
+            }
+          }),
+        );
+      } finally {
+        await Promise.all(agents.map((a) => a.close()));
+      }
+      expect(accepted.size).toBe(200);
+      expect(conflicts).toBeGreaterThan(0);
+      let text = initial;
+      let version = start;
+      for (let i = 0; i < 200; i++) {
+        const step = accepted.get(version);
+        expect(step, `patch ${i + 1} in the chain of versions`).toBeDefined();
+        text = applyPatch(text, step!.operations);
+        version = step!.next;
+      }
+      const final = await read('patch/shared.txt');
+      expect(final).toEqual({ content: text, version });
+      const lines = text.trimEnd().split('\n');
+      expect(lines[0]).toBe('count: 200');
+      expect(new Set(lines.slice(1)).size).toBe(200);
+    },
+  );
 });
 
 describe('snapshots and restore', () => {
@@ -225,13 +247,21 @@ describe('snapshots and restore', () => {
     expect(listed.currentVersion).toBe(versions[24]);
     expect(listed.snapshots).toHaveLength(20);
     expect(listed.snapshots.map((s: { version: string }) => s.version)).toEqual(versions.slice(5).reverse());
-    expect(listed.snapshots[0]).toMatchObject({ source: 'openspace.file.write', bytes: Buffer.byteLength(contents[24]!), client: 'conformance-agent' });
+    expect(listed.snapshots[0]).toMatchObject({
+      source: 'openspace.file.write',
+      bytes: Buffer.byteLength(contents[24]!),
+      client: 'conformance-agent',
+    });
 
     const restored = await ctx.agent.ok('openspace.file.restore', { path: 'patch/ring.txt', version: versions[7] });
     expect(restored).toEqual({ success: true, path: 'patch/ring.txt', version: versions[7], bytes: Buffer.byteLength(contents[7]!) });
     expect(await read('patch/ring.txt')).toEqual({ content: contents[7], version: versions[7] });
     await ctx.agent.fails('openspace.file.restore', { path: 'patch/ring.txt', version: versions[2] }, 'SNAPSHOT_NOT_FOUND');
-    const stale = await ctx.agent.fails('openspace.file.restore', { path: 'patch/ring.txt', version: versions[9], baseVersion: versions[24] }, 'CONFLICT');
+    const stale = await ctx.agent.fails(
+      'openspace.file.restore',
+      { path: 'patch/ring.txt', version: versions[9], baseVersion: versions[24] },
+      'CONFLICT',
+    );
     expect(stale.currentVersion).toBe(versions[7]);
   });
 
@@ -259,17 +289,27 @@ describe('the path guard and the file policy hold for patches', () => {
   });
 });
 
-describe('open editors and a person\'s unsaved work', () => {
+describe("open editors and a person's unsaved work", () => {
   it('an open editor shows what a patch and a restore wrote', async () => {
     const v1 = await write('patch/shown.txt', 'one\n');
     await ctx.agent.ok('openspace.editor.open', { path: 'patch/shown.txt' });
-    await ctx.agent.ok('openspace.file.patch', { path: 'patch/shown.txt', baseVersion: v1, operations: [{ type: 'append', content: 'two' }] });
+    await ctx.agent.ok('openspace.file.patch', {
+      path: 'patch/shown.txt',
+      baseVersion: v1,
+      operations: [{ type: 'append', content: 'two' }],
+    });
     await eventually(async () => {
-      expect(await ctx.agent.ok('openspace.editor.read_file', { path: 'patch/shown.txt' })).toMatchObject({ content: 'one\ntwo\n', isDirty: false });
+      expect(await ctx.agent.ok('openspace.editor.read_file', { path: 'patch/shown.txt' })).toMatchObject({
+        content: 'one\ntwo\n',
+        isDirty: false,
+      });
     });
     await ctx.agent.ok('openspace.file.restore', { path: 'patch/shown.txt', version: v1 });
     await eventually(async () => {
-      expect(await ctx.agent.ok('openspace.editor.read_file', { path: 'patch/shown.txt' })).toMatchObject({ content: 'one\n', isDirty: false });
+      expect(await ctx.agent.ok('openspace.editor.read_file', { path: 'patch/shown.txt' })).toMatchObject({
+        content: 'one\n',
+        isDirty: false,
+      });
     });
     await ctx.agent.ok('openspace.editor.close', { path: 'patch/shown.txt' });
   });
@@ -302,7 +342,10 @@ describe('open editors and a person\'s unsaved work', () => {
     });
     expect((await read('patch/dirty.txt')).version).toBe(forced.version);
     await eventually(async () => {
-      expect(await ctx.agent.ok('openspace.editor.read_file', { path: 'patch/dirty.txt' })).toMatchObject({ content: 'saved twice\nagent\n', isDirty: false });
+      expect(await ctx.agent.ok('openspace.editor.read_file', { path: 'patch/dirty.txt' })).toMatchObject({
+        content: 'saved twice\nagent\n',
+        isDirty: false,
+      });
     });
     await ctx.agent.ok('openspace.editor.close', { path: 'patch/dirty.txt' });
   });
@@ -311,7 +354,7 @@ describe('open editors and a person\'s unsaved work', () => {
 describe('audit', () => {
   it('logs one write line per write: path, version, bytes, sha256, session, client, tool', async (t) => {
     const sim = ctx.target.sim;
-    if (!sim) t.skip('reads the audit log file, which agents may not read: the simulated IDE\'s probe only');
+    if (!sim) t.skip("reads the audit log file, which agents may not read: the simulated IDE's probe only");
     const version = await write('patch/audited.txt', 'audited\n');
     await sim!.audit.flush();
     const lines = String(sim!.workspace.fs.readFileSync(`${sim!.workspace.root}/.openspace/audit.ndjson`, 'utf8'))

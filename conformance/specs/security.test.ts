@@ -65,7 +65,8 @@ const dangerous = nodeFs
     return { rule: m[1]!, command: m[2]!.replaceAll('\u2424', '\n') };
   });
 
-const materialize = (t: Text): string => (typeof t === 'string' ? t : t.map((p) => (typeof p === 'string' ? p : p.repeat.repeat(p.times))).join(''));
+const materialize = (t: Text): string =>
+  typeof t === 'string' ? t : t.map((p) => (typeof p === 'string' ? p : p.repeat.repeat(p.times))).join('');
 
 // The simulated IDE's scripted shell has no sleep: a canned answer pauses the same way.
 const ctx = useTarget({ scriptedResponses: [{ match: 'sleep 0.2', output: '', delayMs: 200 }] });
@@ -82,7 +83,13 @@ interface Workspace {
 
 function workspace(): Workspace | undefined {
   const sim = ctx.target.sim;
-  if (sim) return { fs: sim.workspace.fs, root: sim.workspace.root, disk: sim.workspace.kind === 'disk', p: sim.workspace.kind === 'disk' ? nodePath : nodePath.posix };
+  if (sim)
+    return {
+      fs: sim.workspace.fs,
+      root: sim.workspace.root,
+      disk: sim.workspace.kind === 'disk',
+      p: sim.workspace.kind === 'disk' ? nodePath : nodePath.posix,
+    };
   const dir = (ctx.target as { workspaceDir?: string }).workspaceDir;
   return dir ? { fs: nodeFs, root: nodeFs.realpathSync(dir), disk: true, p: nodePath } : undefined;
 }
@@ -131,7 +138,8 @@ describe('adversarial paths through the MCP tools (conformance/fixtures/adversar
   let socket: Server | undefined;
   let before: { inside: Map<string, string>; outside: Map<string, string>; evil: Map<string, string> } | undefined;
   // The hub's own records (audit log, snapshots) are written there by design.
-  const ignoreInside = (rel: string) => rel === '.openspace' || rel === '.openspace/audit.ndjson' || rel === '.openspace/snapshots' || rel.startsWith('.openspace/snapshots/');
+  const ignoreInside = (rel: string) =>
+    rel === '.openspace' || rel === '.openspace/audit.ndjson' || rel === '.openspace/snapshots' || rel.startsWith('.openspace/snapshots/');
 
   beforeAll(async () => {
     ws = workspace();
@@ -148,7 +156,22 @@ describe('adversarial paths through the MCP tools (conformance/fixtures/adversar
     file(p.join(evil, 'x.txt'), `EVIL ${SECRET}`);
     const adv = p.join(root, 'adv');
     file(p.join(adv, 'inside.txt'), 'inside\n');
-    for (const name of ['.env', '.env.local', '.git/config', '.git/HEAD', 'sub/.git/config', 'id_rsa', 'id_ed25519', 'server.pem', 'tls.key', 'secrets.yaml', 'secrets/db.txt', '.aws/credentials', 'credentials.json', 'ID_RSA.']) {
+    for (const name of [
+      '.env',
+      '.env.local',
+      '.git/config',
+      '.git/HEAD',
+      'sub/.git/config',
+      'id_rsa',
+      'id_ed25519',
+      'server.pem',
+      'tls.key',
+      'secrets.yaml',
+      'secrets/db.txt',
+      '.aws/credentials',
+      'credentials.json',
+      'ID_RSA.',
+    ]) {
       file(p.join(adv, ...name.split('/')), `${name} ${SECRET}\n`);
     }
     file(p.join(adv, 'node_modules', 'pkg', 'index.js'), 'module.exports = 1;\n');
@@ -279,7 +302,8 @@ describe('adversarial paths through the MCP tools (conformance/fixtures/adversar
     if (!has.has('fixture')) return testCtx.skip('no access to the workspace directory');
     const { files } = await agent().ok('openspace.file.list', { path: 'adv' });
     const byName = new Map((files as { name: string; sensitive?: boolean }[]).map((f) => [f.name, f]));
-    for (const name of ['.env', '.git', 'id_rsa', 'server.pem', 'secrets', 'credentials.json']) expect(byName.get(name)?.sensitive, name).toBe(true);
+    for (const name of ['.env', '.git', 'id_rsa', 'server.pem', 'secrets', 'credentials.json'])
+      expect(byName.get(name)?.sensitive, name).toBe(true);
     expect(byName.get('inside.txt')?.sensitive).toBeUndefined();
   });
 });
@@ -293,11 +317,15 @@ const plainShell = (): { shellPath?: string } => (ctx.target.page ? { shellPath:
 
 /** Read a terminal from `since` until a line equals `last`; returns the lines. */
 async function readUntil(terminalId: string, since: number, last: string, timeoutMs = 20_000): Promise<string[]> {
-  return eventually(async () => {
-    const read = await agent().ok('openspace.terminal.read_output', { terminalId, since, lines: 10_000 });
-    expect(read.output, `waiting for ${last}`).toContain(last);
-    return read.output as string[];
-  }, timeoutMs, 100);
+  return eventually(
+    async () => {
+      const read = await agent().ok('openspace.terminal.read_output', { terminalId, since, lines: 10_000 });
+      expect(read.output, `waiting for ${last}`).toContain(last);
+      return read.output as string[];
+    },
+    timeoutMs,
+    100,
+  );
 }
 
 /**
@@ -352,7 +380,10 @@ describe('adversarial terminal output (conformance/fixtures/adversarial/escapes.
     const content = whole.map((v) => `${start(v.id)}\n${materialize(v.input!)}\x18\n${end(v.id)}\n`).join('');
     await agent().ok('openspace.file.write', { path: 'adv-esc/all.txt', content });
     let sent = await agent().ok('openspace.terminal.send', { terminalId, text: quietly('cat adv-esc/all.txt') });
-    collect(await readUntil(terminalId, sent.cursor, end(whole.at(-1)!.id)), whole.map((v) => v.id));
+    collect(
+      await readUntil(terminalId, sent.cursor, end(whole.at(-1)!.id)),
+      whole.map((v) => v.id),
+    );
     await dropReplies();
 
     // Split across output chunks: one file per chunk, a pause between them.
@@ -364,15 +395,23 @@ describe('adversarial terminal output (conformance/fixtures/adversarial/escapes.
       commands.push(`echo ${start(v.id)}; ${files.map((f) => `cat ${f}`).join('; sleep 0.2; ')}; cat adv-esc/end.txt; echo ${end(v.id)}`);
     }
     sent = await agent().ok('openspace.terminal.send', { terminalId, text: quietly(commands.join('; ')) });
-    collect(await readUntil(terminalId, sent.cursor, end(split.at(-1)!.id)), split.map((v) => v.id));
+    collect(
+      await readUntil(terminalId, sent.cursor, end(split.at(-1)!.id)),
+      split.map((v) => v.id),
+    );
     await dropReplies();
 
     // Printed by printf.
     const printed = escapes.filter((v) => v.via === 'printf');
     const scripted = ctx.target.sim?.terminalBackend === 'scripted';
-    const line = printed.map((v) => `echo ${start(v.id)}; printf ${printfFormat(materialize(v.input!), scripted)}; cat adv-esc/end.txt; echo ${end(v.id)}`).join('; ');
+    const line = printed
+      .map((v) => `echo ${start(v.id)}; printf ${printfFormat(materialize(v.input!), scripted)}; cat adv-esc/end.txt; echo ${end(v.id)}`)
+      .join('; ');
     sent = await agent().ok('openspace.terminal.send', { terminalId, text: quietly(line) });
-    collect(await readUntil(terminalId, sent.cursor, end(printed.at(-1)!.id)), printed.map((v) => v.id));
+    collect(
+      await readUntil(terminalId, sent.cursor, end(printed.at(-1)!.id)),
+      printed.map((v) => v.id),
+    );
 
     await agent().call('openspace.terminal.close', { terminalId });
   }, 60_000);
@@ -404,14 +443,18 @@ describe('dangerous commands through terminal.send (src/security/corpus, shell.j
   /** Wait until the terminal's output stops changing (the shell has printed its prompt). */
   async function settle(): Promise<{ cursor: number; partial: string }> {
     let last = '';
-    return eventually(async () => {
-      const read = await agent().ok('openspace.terminal.read_output', { terminalId, lines: 1 });
-      const now = JSON.stringify([read.cursor, read.partial]);
-      const same = now === last;
-      last = now;
-      expect(same && read.partial !== '').toBe(true);
-      return { cursor: read.cursor as number, partial: read.partial as string };
-    }, 10_000, 60);
+    return eventually(
+      async () => {
+        const read = await agent().ok('openspace.terminal.read_output', { terminalId, lines: 1 });
+        const now = JSON.stringify([read.cursor, read.partial]);
+        const same = now === last;
+        last = now;
+        expect(same && read.partial !== '').toBe(true);
+        return { cursor: read.cursor as number, partial: read.partial as string };
+      },
+      10_000,
+      60,
+    );
   }
 
   beforeAll(async () => {

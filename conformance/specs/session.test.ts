@@ -25,7 +25,9 @@ describe('cleanup when a session ends (NFR-3.7.1)', () => {
       const terminals = (await ctx.agent.ok('openspace.terminal.list')).terminals.map((t: { terminalId: string }) => t.terminalId);
       expect(terminals).not.toContain('agent-scratch');
       expect(terminals).toContain(mine.terminalId);
-      const tabs = (await ctx.agent.ok('openspace.pane.list')).panes.flatMap((p: { tabs: { contentId: string }[] }) => p.tabs.map((t) => t.contentId));
+      const tabs = (await ctx.agent.ok('openspace.pane.list')).panes.flatMap((p: { tabs: { contentId: string }[] }) =>
+        p.tabs.map((t) => t.contentId),
+      );
       expect(tabs).not.toContain('README.md');
       // The editor it opened with editor.open stays: a person may be reading it.
       expect(tabs).toContain('src/index.ts');
@@ -41,11 +43,16 @@ describe('cleanup when a session ends (NFR-3.7.1)', () => {
     await agent.ok('openspace.pane.list');
     // Past the IDE's 1-per-second layout publishing: the hub's copy of the layout is fresh when the call answers.
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(await agent.ok('openspace.pane.open', { type: 'editor', contentId: 'docs/guide.md' })).toMatchObject({ contentId: 'docs/guide.md', opened: true });
+    expect(await agent.ok('openspace.pane.open', { type: 'editor', contentId: 'docs/guide.md' })).toMatchObject({
+      contentId: 'docs/guide.md',
+      opened: true,
+    });
     expect(await agent.ok('openspace.pane.open', { type: 'editor', contentId: 'notes.txt' })).toMatchObject({ opened: false });
     await agent.endSession();
     await eventually(async () => {
-      const tabs = (await ctx.agent.ok('openspace.pane.list')).panes.flatMap((p: { tabs: { contentId: string }[] }) => p.tabs.map((t) => t.contentId));
+      const tabs = (await ctx.agent.ok('openspace.pane.list')).panes.flatMap((p: { tabs: { contentId: string }[] }) =>
+        p.tabs.map((t) => t.contentId),
+      );
       expect(tabs).not.toContain('docs/guide.md');
       expect(tabs).toContain('notes.txt');
     }, 5000);
@@ -54,7 +61,7 @@ describe('cleanup when a session ends (NFR-3.7.1)', () => {
 
   it('spares what a person pinned', async (t) => {
     const sim = ctx.target.sim;
-    if (!sim) t.skip('pinning a tab needs the simulated IDE\'s probe');
+    if (!sim) t.skip("pinning a tab needs the simulated IDE's probe");
     const agent = await connectAgent(ctx.target, 'pinned-agent');
     await agent.ok('openspace.terminal.create', { title: 'keep-me' });
     await agent.ok('openspace.terminal.create', { title: 'drop-me' });
@@ -72,7 +79,7 @@ describe('cleanup when a session ends (NFR-3.7.1)', () => {
 describe('the audit log (GAP-11)', () => {
   it('has one line per call with session, client, tool, redacted arguments, code and duration; agents cannot read it', async (t) => {
     const text = await auditText();
-    if (text === undefined) t.skip('this target\'s workspace is not reachable from the test');
+    if (text === undefined) t.skip("this target's workspace is not reachable from the test");
     const secret = 'AKIAIOSFODNN7EXAMPLE';
     await ctx.agent.ok('openspace.file.write', { path: 'notes/aws.txt', content: `aws_access_key_id = ${secret}\n` });
     await ctx.agent.fails('openspace.file.read', { path: 'nope/missing.txt' }, 'FILE_NOT_FOUND');
@@ -112,7 +119,7 @@ async function auditText(): Promise<string | undefined> {
   return read();
 }
 
-describe('asking the person at the agent\'s side (MCP elicitation)', () => {
+describe("asking the person at the agent's side (MCP elicitation)", () => {
   it('a dangerous command is sent only when the person allows it, and refused when they decline', async (t) => {
     // Theia asks its own person with a dialog; elicitation is for IDEs with no one at the keyboard.
     if (!ctx.target.sim) t.skip('the target has its own person to ask');

@@ -7,7 +7,10 @@ const ctx = useTarget();
 async function waitForLine(terminalId: string, pattern: RegExp, since?: number) {
   return eventually(async () => {
     const read = await ctx.agent.ok('openspace.terminal.read_output', { terminalId, since, lines: 1000 });
-    expect(read.output.some((l: string) => pattern.test(l)), `no line matching ${pattern} in ${JSON.stringify(read.output)}`).toBe(true);
+    expect(
+      read.output.some((l: string) => pattern.test(l)),
+      `no line matching ${pattern} in ${JSON.stringify(read.output)}`,
+    ).toBe(true);
     return read;
   }, 5000);
 }
@@ -68,7 +71,9 @@ describe('US-3.3 agent creates a terminal and runs a command', () => {
     const untitled = await ctx.agent.ok('openspace.terminal.create', {});
     expect(untitled.terminalId).toMatch(/^terminal-\d+$/);
     const { terminals } = await ctx.agent.ok('openspace.terminal.list');
-    expect(terminals.map((t: { terminalId: string }) => t.terminalId)).toEqual(expect.arrayContaining(['test-runner', 'build-logs', 'build-logs-2', untitled.terminalId]));
+    expect(terminals.map((t: { terminalId: string }) => t.terminalId)).toEqual(
+      expect.arrayContaining(['test-runner', 'build-logs', 'build-logs-2', untitled.terminalId]),
+    );
     // Two terminals share the title: the title alone is ambiguous.
     await ctx.agent.fails('openspace.terminal.send', { terminalId: 'Build Logs', text: 'true' }, 'INVALID_ARGUMENT');
   });
@@ -124,4 +129,3 @@ describe('US-3.3 agent creates a terminal and runs a command', () => {
     expect(plain.redacted).toBe(false);
   });
 });
-

@@ -10,7 +10,7 @@ describe('tools/list', () => {
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS.map((t) => t.name).sort());
   });
 
-  it('gives every tool the contract\'s title, description, input and output schemas and annotations', async () => {
+  it("gives every tool the contract's title, description, input and output schemas and annotations", async () => {
     const { tools } = await ctx.agent.client.listTools();
     for (const def of TOOLS) {
       const tool = tools.find((t) => t.name === def.name);

@@ -1,5 +1,13 @@
 import type { z } from 'zod';
-import { failure, parseArguments, toFailure, type CallContext, type ToolResult, type ToolArgs, type ToolDefinition } from '../contract/index.js';
+import {
+  failure,
+  parseArguments,
+  toFailure,
+  type CallContext,
+  type ToolResult,
+  type ToolArgs,
+  type ToolDefinition,
+} from '../contract/index.js';
 import type { IdePort } from '../contract/port.js';
 
 /** A command implementation: the tool it implements and what it does, written once against the IDE port. */

@@ -31,7 +31,8 @@ async function currentText(ide: IdePort, path: string): Promise<string> {
 }
 
 function checkLine(path: string, line: number, lines: number, field = 'line'): void {
-  if (line > lines) throw new ToolError('RANGE_INVALID', `${field} ${line} is past the end of ${path}, which has ${lines} lines.`, { lineCount: lines });
+  if (line > lines)
+    throw new ToolError('RANGE_INVALID', `${field} ${line} is past the end of ${path}, which has ${lines} lines.`, { lineCount: lines });
 }
 
 /** Validate highlight ranges against the text: lines inside the file, ends not before starts, columns inside their lines. */
@@ -78,7 +79,10 @@ export const editorOpenCommand = defineCommand(editorOpen, async (ide, args) => 
     if (args.endLine !== undefined) checkLine(path, args.endLine, lines, 'endLine');
     checkRanges(path, text, [range]);
     const start = { line: range.startLine, column: range.startColumn ?? 1 };
-    const end = args.endLine !== undefined ? { line: range.endLine, column: range.endColumn ?? (splitLines(text)[range.endLine - 1]?.length ?? 0) + 1 } : start;
+    const end =
+      args.endLine !== undefined
+        ? { line: range.endLine, column: range.endColumn ?? (splitLines(text)[range.endLine - 1]?.length ?? 0) + 1 }
+        : start;
     selection = { start, end };
   }
   const editor = await ide.editors.open(path, { selection });
@@ -100,7 +104,10 @@ export const editorReadFileCommand = defineCommand(editorReadFile, async (ide, a
 export const editorCloseCommand = defineCommand(editorClose, async (ide, args) => {
   const editor = await requireOpenEditor(ide, args.path);
   if (editor.isDirty && !args.force) {
-    throw new ToolError('DIRTY_BUFFER', `${editor.path} has unsaved changes a person made. Leave it open, or pass force:true to discard them.`);
+    throw new ToolError(
+      'DIRTY_BUFFER',
+      `${editor.path} has unsaved changes a person made. Leave it open, or pass force:true to discard them.`,
+    );
   }
   await ide.editors.close(editor.path);
   return { path: editor.path };

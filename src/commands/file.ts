@@ -30,7 +30,10 @@ async function resolveAndStat(ide: IdePort, input: string): Promise<{ path: stri
 export async function requireFile(ide: IdePort, input: string): Promise<string> {
   const { path, stat } = await resolveAndStat(ide, input);
   if (stat.type !== 'file') {
-    throw new ToolError('NOT_A_FILE', `${path || '(workspace root)'} is a ${stat.type}, not a file. Use openspace.file.list to see what it holds.`);
+    throw new ToolError(
+      'NOT_A_FILE',
+      `${path || '(workspace root)'} is a ${stat.type}, not a file. Use openspace.file.list to see what it holds.`,
+    );
   }
   return path;
 }
@@ -92,7 +95,11 @@ export const filePatchCommand = defineCommand(filePatch, async (ide, args, conte
   const path = await ide.workspace.resolve(args.path);
   if (path === '') throw new ToolError('NOT_A_FILE', 'The workspace root is a directory; give a file path.');
   const after = guardUnsavedWork(ide, path, args.force, 'openspace.file.patch');
-  const result = await ide.workspace.patch(path, { baseVersion: args.baseVersion, operations: args.operations }, writeOptions(filePatch.name, context));
+  const result = await ide.workspace.patch(
+    path,
+    { baseVersion: args.baseVersion, operations: args.operations },
+    writeOptions(filePatch.name, context),
+  );
   await after();
   return { path, ...result };
 });
@@ -107,7 +114,11 @@ export const fileRestoreCommand = defineCommand(fileRestore, async (ide, args, c
   const path = await ide.workspace.resolve(args.path);
   if (path === '') throw new ToolError('NOT_A_FILE', 'The workspace root is a directory; give a file path.');
   const after = guardUnsavedWork(ide, path, args.force, 'openspace.file.restore');
-  const result = await ide.workspace.restore(path, { version: args.version, baseVersion: args.baseVersion }, writeOptions(fileRestore.name, context));
+  const result = await ide.workspace.restore(
+    path,
+    { version: args.version, baseVersion: args.baseVersion },
+    writeOptions(fileRestore.name, context),
+  );
   await after();
   return { path, ...result };
 });

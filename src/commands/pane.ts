@@ -15,7 +15,10 @@ function findPane(ide: IdePort, paneId: string): PaneInfo {
   const { panes } = ide.shell.layout();
   const pane = panes.find((p) => p.id === paneId);
   if (!pane) {
-    throw new ToolError('PANE_NOT_FOUND', `No pane "${paneId}". Open panes: ${panes.map((p) => p.id).join(', ')}. Call openspace.pane.list for details.`);
+    throw new ToolError(
+      'PANE_NOT_FOUND',
+      `No pane "${paneId}". Open panes: ${panes.map((p) => p.id).join(', ')}. Call openspace.pane.list for details.`,
+    );
   }
   return pane;
 }
@@ -31,7 +34,10 @@ async function findTab(ide: IdePort, contentId: string): Promise<TabInfo> {
   const tab = tabs.find((t) => candidates.includes(t.contentId));
   if (!tab) {
     const open = tabs.map((t) => t.contentId);
-    throw new ToolError('PANE_NOT_FOUND', `Nothing open shows "${contentId}". Open content: ${open.length > 0 ? open.join(', ') : 'none'}.`);
+    throw new ToolError(
+      'PANE_NOT_FOUND',
+      `Nothing open shows "${contentId}". Open content: ${open.length > 0 ? open.join(', ') : 'none'}.`,
+    );
   }
   return tab;
 }
@@ -96,7 +102,9 @@ export const paneListCommand = defineCommand(paneList, async (ide) => ide.shell.
 
 export const paneResizeCommand = defineCommand(paneResize, async (ide, args) => {
   if (args.width === undefined && args.height === undefined) {
-    throw new ToolError('INVALID_ARGUMENT', 'openspace.pane.resize needs width and/or height (percent of the window).', { fields: ['width', 'height'] });
+    throw new ToolError('INVALID_ARGUMENT', 'openspace.pane.resize needs width and/or height (percent of the window).', {
+      fields: ['width', 'height'],
+    });
   }
   findPane(ide, args.paneId);
   await ide.shell.resizePane(args.paneId, { width: args.width, height: args.height });

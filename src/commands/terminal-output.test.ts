@@ -64,7 +64,11 @@ function rawPort() {
     list: () => terminals,
     activeTerminalId: () => terminals.at(-1)?.terminalId,
     send: async () => {},
-    close: async (id) => void terminals.splice(terminals.findIndex((t) => t.terminalId === id), 1),
+    close: async (id) =>
+      void terminals.splice(
+        terminals.findIndex((t) => t.terminalId === id),
+        1,
+      ),
     onOutput: (listener) => {
       listeners.add(listener);
       return { dispose: () => listeners.delete(listener) };
@@ -74,7 +78,7 @@ function rawPort() {
   return { port, print };
 }
 
-describe('TerminalScreens: every IDE\'s terminals read through the one pipeline', () => {
+describe("TerminalScreens: every IDE's terminals read through the one pipeline", () => {
   it('sanitizes and redacts what a port hands over, per terminal', async () => {
     const { port, print } = rawPort();
     const screens = new TerminalScreens(port, { warn: () => {} });

@@ -22,9 +22,13 @@ export function resolveTerminal(ide: IdePort, ref: string): TerminalInfo {
   const byTitle = terminals.filter((t) => t.title === ref);
   if (byTitle.length === 1) return byTitle[0]!;
   if (byTitle.length > 1) {
-    throw new ToolError('INVALID_ARGUMENT', `Several terminals are titled "${ref}": ${byTitle.map((t) => t.terminalId).join(', ')}. Pass one of those IDs.`, {
-      fields: ['terminalId'],
-    });
+    throw new ToolError(
+      'INVALID_ARGUMENT',
+      `Several terminals are titled "${ref}": ${byTitle.map((t) => t.terminalId).join(', ')}. Pass one of those IDs.`,
+      {
+        fields: ['terminalId'],
+      },
+    );
   }
   const known = terminals.map((t) => (t.title === t.terminalId ? t.terminalId : `${t.terminalId} ("${t.title}")`));
   throw new ToolError(
@@ -40,7 +44,11 @@ export function terminalExited(terminal: TerminalInfo): ToolError {
 
 /** A readable ID from a title, unique among the open terminals: "Test Runner" → "test-runner", then "test-runner-2". */
 export function terminalIdFor(title: string, taken: Set<string>): string {
-  const base = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'terminal';
+  const base =
+    title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'terminal';
   let id = base;
   for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
   return id;
@@ -84,7 +92,11 @@ async function confirmIfDangerous(ide: IdePort, terminal: TerminalInfo, text: st
     );
   }
   if (!(await confirm(message))) {
-    throw new ToolError('CONFIRMATION_DENIED', `The person did not allow it: ${message}. Nothing was sent; do not retry without asking them.`, { reasons });
+    throw new ToolError(
+      'CONFIRMATION_DENIED',
+      `The person did not allow it: ${message}. Nothing was sent; do not retry without asking them.`,
+      { reasons },
+    );
   }
 }
 

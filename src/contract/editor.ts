@@ -22,7 +22,13 @@ export const editorOpen = defineTool({
     endLine: Line.optional().describe('With line: select line..endLine'),
     endColumn: Column.optional(),
     highlight: z.boolean().optional().describe('Highlight the line..endLine range as well'),
-    highlightId: z.string().min(1).max(100).regex(/^[\w.:-]+$/).optional().describe('ID for that highlight'),
+    highlightId: z
+      .string()
+      .min(1)
+      .max(100)
+      .regex(/^[\w.:-]+$/)
+      .optional()
+      .describe('ID for that highlight'),
   }),
   output: z.object({
     path: z.string(),
@@ -121,8 +127,7 @@ export const editorHighlight = defineTool({
 export const editorClearHighlight = defineTool({
   name: 'openspace.editor.clear_highlight',
   title: 'Clear Highlight',
-  description:
-    'Remove a highlight by highlightId, or every agent highlight in a file by path (pass one or both). Returns the IDs removed.',
+  description: 'Remove a highlight by highlightId, or every agent highlight in a file by path (pass one or both). Returns the IDs removed.',
   input: z.strictObject({
     highlightId: HighlightId.optional(),
     path: WorkspacePath.optional(),

@@ -18,9 +18,12 @@ export const MAX_SNAPSHOTS = 20;
 export const Version = z
   .string()
   .regex(/^[0-9a-f]{16}$/, 'must be a version as file.read returns it (16 hex digits)')
-  .describe('The file\'s version as file.read, file.write or file.patch returned it (16 hex digits of the SHA-256 of its content)');
+  .describe("The file's version as file.read, file.write or file.patch returned it (16 hex digits of the SHA-256 of its content)");
 
-const Force = z.boolean().optional().describe('Write even when an editor holds a person\'s unsaved changes to the file, discarding them. Default false');
+const Force = z
+  .boolean()
+  .optional()
+  .describe("Write even when an editor holds a person's unsaved changes to the file, discarding them. Default false");
 
 export const fileRead = defineTool({
   name: 'openspace.file.read',
@@ -28,7 +31,7 @@ export const fileRead = defineTool({
   description:
     'Read a text file from the workspace as it is on disk, or a line range of it (startLine/endLine, 1-based, inclusive). ' +
     'Reads over 1 MiB fail with FILE_TOO_LARGE: read a range instead. ' +
-    'Returns the file\'s version (a content hash of the whole file) to pass to openspace.file.patch as baseVersion.',
+    "Returns the file's version (a content hash of the whole file) to pass to openspace.file.patch as baseVersion.",
   input: z.strictObject({
     path: WorkspacePath,
     startLine: Line.optional(),
@@ -41,7 +44,7 @@ export const fileRead = defineTool({
     endLine: z.number().int(),
     totalLines: z.number().int(),
     size: z.number().int().describe('File size in bytes'),
-    version: Version.describe('The whole file\'s version: pass it to openspace.file.patch as baseVersion'),
+    version: Version.describe("The whole file's version: pass it to openspace.file.patch as baseVersion"),
   }),
   budget: 'simple',
   effect: 'read-only',
@@ -158,7 +161,11 @@ export const SnapshotInfo = z.strictObject({
   version: Version.describe('Pass it to openspace.file.restore'),
   time: z.string().describe('When the store wrote this version, or first saw it on disk (ISO 8601)'),
   bytes: z.number().int(),
-  source: z.string().describe('The tool that wrote this version (e.g. "openspace.file.patch"), or "outside" for content found on disk: the original, or an edit made outside OpenSpace'),
+  source: z
+    .string()
+    .describe(
+      'The tool that wrote this version (e.g. "openspace.file.patch"), or "outside" for content found on disk: the original, or an edit made outside OpenSpace',
+    ),
   session: z.string().optional().describe('The MCP session that wrote it'),
   client: z.string().optional().describe('The MCP client that wrote it'),
 });
@@ -194,7 +201,7 @@ export const fileRestore = defineTool({
   }),
   output: z.strictObject({
     path: z.string(),
-    version: Version.describe('The file\'s version after the restore (the restored one)'),
+    version: Version.describe("The file's version after the restore (the restored one)"),
     bytes: z.number().int(),
   }),
   budget: 'simple',

@@ -21,12 +21,17 @@ export const paneOpen = defineTool({
     title: z.string().min(1).max(200).optional().describe('Tab title; defaults to the file name or terminal title'),
     area: PaneArea.optional().describe('Where to open it; defaults to "bottom" for terminals and "main" otherwise'),
     targetPaneId: z.string().min(1).optional().describe('Pane to open in or split; defaults to the active pane of the area'),
-    splitDirection: z.enum(['horizontal', 'vertical']).optional().describe('"vertical": new pane to the right; "horizontal": new pane below'),
+    splitDirection: z
+      .enum(['horizontal', 'vertical'])
+      .optional()
+      .describe('"vertical": new pane to the right; "horizontal": new pane below'),
   }),
   output: z.object({
     paneId: z.string(),
     contentId: z.string(),
-    opened: z.boolean().describe('true when this call opened a new tab; false when a tab showed the content already (it was activated or moved)'),
+    opened: z
+      .boolean()
+      .describe('true when this call opened a new tab; false when a tab showed the content already (it was activated or moved)'),
   }),
   budget: 'simple',
   effect: 'write',
@@ -48,7 +53,8 @@ export const paneClose = defineTool({
 export const paneFocus = defineTool({
   name: 'openspace.pane.focus',
   title: 'Focus Pane',
-  description: 'Bring a pane (paneId) or the tab showing some content (contentId) to the front and give it keyboard focus. Pass exactly one.',
+  description:
+    'Bring a pane (paneId) or the tab showing some content (contentId) to the front and give it keyboard focus. Pass exactly one.',
   input: z.strictObject(PaneRef),
   output: z.object({ paneId: z.string(), contentId: z.string().optional() }),
   budget: 'simple',

@@ -96,10 +96,7 @@ export interface EditorPort {
    * select it and centre its start line. Placement applies when the editor is not yet open, or when
    * a split is asked for.
    */
-  open(
-    path: string,
-    options: { placement?: Placement; selection?: { start: Position; end: Position } },
-  ): Promise<EditorState>;
+  open(path: string, options: { placement?: Placement; selection?: { start: Position; end: Position } }): Promise<EditorState>;
   /**
    * Open (or reveal) the editor for an existing file, as `open` without a selection, and answer with
    * the pane that shows it: the IDE may create, show and focus the editor after the command has
@@ -193,7 +190,11 @@ export interface WorkspacePort {
   /** The kept versions of a file, newest first, and its version now (null when it does not exist). */
   snapshots(path: string): Promise<{ currentVersion: string | null; snapshots: SnapshotInfo[] }>;
   /** Write a kept version back; with baseVersion only if the file is at it now (else CONFLICT). Throws SNAPSHOT_NOT_FOUND. */
-  restore(path: string, request: { version: string; baseVersion?: string }, options?: WriteOptions): Promise<{ version: string; bytes: number }>;
+  restore(
+    path: string,
+    request: { version: string; baseVersion?: string },
+    options?: WriteOptions,
+  ): Promise<{ version: string; bytes: number }>;
   /** Throws FILE_NOT_FOUND, NOT_A_DIRECTORY. */
   list(path: string, options: { recursive: boolean; limit: number }): Promise<{ files: FileInfo[]; truncated: boolean }>;
   search(options: SearchOptions): Promise<{ matches: SearchMatch[]; truncated: boolean }>;

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * `error` says in words what happened and what to do next.
  */
 export const ERROR_CODES = {
-  INVALID_ARGUMENT: 'The arguments do not match the tool\'s input schema, or are contradictory; the message names the fields.',
+  INVALID_ARGUMENT: "The arguments do not match the tool's input schema, or are contradictory; the message names the fields.",
   UNKNOWN_TOOL: 'The tool name is not an openspace.* tool this hub serves.',
   FILE_NOT_FOUND: 'No file or directory exists at the path.',
   NOT_A_FILE: 'The path names a directory or something else that is not a regular file.',
@@ -15,17 +15,21 @@ export const ERROR_CODES = {
   SENSITIVE_FILE: 'The file matches a sensitive-file pattern (keys, credentials, .env, .git); agents may not read it.',
   PROTECTED_PATH: 'The path is protected from agent writes (.git, node_modules, .theia, .openspace).',
   PATH_OUTSIDE_WORKSPACE: 'The path, after resolving `..` and symlinks, lies outside the workspace root.',
-  NO_WORKSPACE: 'No folder is open in the IDE, so there are no workspace files or paths; ask the person to open one (File → Open Folder), then retry.',
+  NO_WORKSPACE:
+    'No folder is open in the IDE, so there are no workspace files or paths; ask the person to open one (File → Open Folder), then retry.',
   PANE_NOT_FOUND: 'No pane or content with that ID is open.',
   EDITOR_NOT_OPEN: 'The file is not open in an editor; open it with openspace.editor.open first.',
   DIRTY_BUFFER: 'The editor holds unsaved changes a person made; pass force:true to discard them.',
   HIGHLIGHT_NOT_FOUND: 'No highlight with that ID exists (it may have been cleared by a person pressing Escape).',
-  RANGE_INVALID: 'A line or column range lies outside the file or ends before it starts; or patch operations overlap, or a replace_text anchor does not occur exactly once.',
-  CONFLICT: 'The file changed since the version the call was based on (baseVersion); currentVersion says what it is now: read it again and redo the change.',
+  RANGE_INVALID:
+    'A line or column range lies outside the file or ends before it starts; or patch operations overlap, or a replace_text anchor does not occur exactly once.',
+  CONFLICT:
+    'The file changed since the version the call was based on (baseVersion); currentVersion says what it is now: read it again and redo the change.',
   SNAPSHOT_NOT_FOUND: 'No kept snapshot of the file has that version; openspace.file.snapshots lists them.',
   TERMINAL_NOT_FOUND: 'No terminal has that ID or title.',
-  TERMINAL_EXITED: 'The terminal\'s process has exited; create a new terminal.',
-  CONFIRMATION_REQUIRED: 'The terminal command looks dangerous and needs a person to confirm it, which this IDE cannot ask; nothing was sent.',
+  TERMINAL_EXITED: "The terminal's process has exited; create a new terminal.",
+  CONFIRMATION_REQUIRED:
+    'The terminal command looks dangerous and needs a person to confirm it, which this IDE cannot ask; nothing was sent.',
   CONFIRMATION_DENIED: 'A person was asked to confirm the dangerous terminal command and refused (or did not answer); nothing was sent.',
   CONSENT_REQUIRED: 'A person has not yet allowed agents to run commands in this workspace; nothing was done.',
   RATE_LIMITED: 'Too many tool calls: at most 10 waiting per session, at most 50 per agent turn; wait, then retry.',

@@ -13,7 +13,7 @@ export const terminalCreate = defineTool({
   input: z.strictObject({
     title: z.string().min(1).max(100).optional().describe('Tab title, e.g. "test-runner"'),
     cwd: WorkspacePath.optional().describe('Working directory inside the workspace; defaults to the root'),
-    shellPath: z.string().min(1).max(4096).optional().describe('Shell executable; defaults to the IDE\'s shell'),
+    shellPath: z.string().min(1).max(4096).optional().describe("Shell executable; defaults to the IDE's shell"),
   }),
   output: z.object({ terminalId: z.string(), title: z.string(), cwd: z.string() }),
   budget: 'simple',
@@ -33,7 +33,10 @@ export const terminalSend = defineTool({
     text: z.string().max(100_000),
     enter: z.boolean().optional().describe('Press Enter after the text (default true)'),
   }),
-  output: z.object({ terminalId: z.string(), cursor: z.number().int().describe('Output cursor before the text was sent; pass it as since to read only what follows') }),
+  output: z.object({
+    terminalId: z.string(),
+    cursor: z.number().int().describe('Output cursor before the text was sent; pass it as since to read only what follows'),
+  }),
   budget: 'simple',
   effect: 'destructive',
   session: {},
@@ -43,7 +46,7 @@ export const terminalReadOutput = defineTool({
   name: 'openspace.terminal.read_output',
   title: 'Read Terminal Output',
   description:
-    'Read a terminal\'s output as lines, with escape sequences removed. Without since: the last `lines` lines (default 100). ' +
+    "Read a terminal's output as lines, with escape sequences removed. Without since: the last `lines` lines (default 100). " +
     'With since (a cursor from an earlier read or send): the lines printed after it, oldest first, at most `lines`; ' +
     'pass the returned cursor next time to read on without gaps or repeats. `partial` is the unfinished last line, such as a prompt.',
   input: z.strictObject({

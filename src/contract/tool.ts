@@ -6,10 +6,7 @@ export type BudgetClass = 'simple' | 'complex';
 /** Becomes the MCP annotations readOnlyHint / destructiveHint / idempotentHint. */
 export type SideEffect = 'read-only' | 'write' | 'destructive';
 
-export interface ToolDefinition<
-  I extends z.ZodObject = z.ZodObject,
-  O extends z.ZodObject = z.ZodObject,
-> {
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   /** `openspace.<modality>.<action>`; also the IDE command ID. */
   name: string;
   /** Human title; the command palette shows it as `OpenSpace: <title>`. */
@@ -95,7 +92,9 @@ export function parseArguments<T extends ToolDefinition>(
     if (issue.code === 'unrecognized_keys') return `${where}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
     return `${where}: ${issue.message}`;
   });
-  const fields = [...new Set(parsed.error.issues.flatMap((i) => (i.code === 'unrecognized_keys' ? i.keys : [i.path.join('.')])))].filter(Boolean);
+  const fields = [...new Set(parsed.error.issues.flatMap((i) => (i.code === 'unrecognized_keys' ? i.keys : [i.path.join('.')])))].filter(
+    Boolean,
+  );
   return {
     ok: false,
     failure: failure('INVALID_ARGUMENT', `Invalid arguments for ${def.name}: ${problems.join('; ')}`, { fields }),

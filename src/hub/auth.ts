@@ -66,12 +66,21 @@ export function checkAccess(req: HubRequest, path: string, options: AccessOption
   }
   const origin = req.headers.origin;
   if (!isAllowedOrigin(origin, host, options.allowedOrigins)) {
-    return { ok: false, status: 403, message: `Origin "${origin}" may not call this hub; only its own origin${options.allowedOrigins.length ? ' and the configured ones' : ''} may.` };
+    return {
+      ok: false,
+      status: 403,
+      message: `Origin "${origin}" may not call this hub; only its own origin${options.allowedOrigins.length ? ' and the configured ones' : ''} may.`,
+    };
   }
   if (options.token === undefined) return { ok: true };
   const given = bearerToken(req, path);
   if (given === undefined) {
-    return { ok: false, status: 401, message: 'Missing access token: send "Authorization: Bearer <token>" (the token is in the client config the hub printed, and in its lock file).' };
+    return {
+      ok: false,
+      status: 401,
+      message:
+        'Missing access token: send "Authorization: Bearer <token>" (the token is in the client config the hub printed, and in its lock file).',
+    };
   }
   if (!tokensEqual(given, options.token)) return { ok: false, status: 401, message: 'Wrong access token.' };
   return { ok: true };

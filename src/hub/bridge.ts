@@ -74,14 +74,23 @@ export async function executeWithTimeout(
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<ToolResult>((resolve) => {
     timer = setTimeout(
-      () => resolve(failure('TIMEOUT', `The IDE did not answer ${commandId} within ${timeoutMs} ms. It may be busy or blocked by a dialog; check it and retry.`)),
+      () =>
+        resolve(
+          failure(
+            'TIMEOUT',
+            `The IDE did not answer ${commandId} within ${timeoutMs} ms. It may be busy or blocked by a dialog; check it and retry.`,
+          ),
+        ),
       timeoutMs,
     );
   });
   try {
     return await Promise.race([bridge.execute(commandId, args, context), timeout]);
   } catch (err) {
-    return failure('BRIDGE_UNAVAILABLE', `The IDE connection failed while running ${commandId}: ${err instanceof Error ? err.message : String(err)}`);
+    return failure(
+      'BRIDGE_UNAVAILABLE',
+      `The IDE connection failed while running ${commandId}: ${err instanceof Error ? err.message : String(err)}`,
+    );
   } finally {
     clearTimeout(timer);
   }

@@ -25,7 +25,10 @@ const auth = (): Record<string, string> => ({ authorization: `Bearer ${server!.t
 
 /** An IDE that answers every command with a fixed pane list. */
 const answering = (name: string): CommandBridge => ({
-  execute: async () => ({ success: true, panes: [{ id: name, area: 'main', tabs: [], activeTabIndex: -1, geometry: { x: 0, y: 0, width: 100, height: 100 } }] }),
+  execute: async () => ({
+    success: true,
+    panes: [{ id: name, area: 'main', tabs: [], activeTabIndex: -1, geometry: { x: 0, y: 0, width: 100, height: 100 } }],
+  }),
 });
 
 describe('the hub without an IDE', () => {
@@ -38,7 +41,9 @@ describe('the hub without an IDE', () => {
     expect((await a.client.listTools()).tools).toHaveLength(TOOLS.length);
     const text = await (await fetch(`${server!.origin}/openspace/instructions`, { headers: auth() })).text();
     expect(text).toMatch(/No IDE is connected/);
-    const health = (await (await fetch(`${server!.origin}/openspace/health`, { headers: auth() })).json()) as { bridge: { connected: boolean } };
+    const health = (await (await fetch(`${server!.origin}/openspace/health`, { headers: auth() })).json()) as {
+      bridge: { connected: boolean };
+    };
     expect(health.bridge.connected).toBe(false);
   });
 
@@ -55,7 +60,11 @@ describe('bridges', () => {
     hub.bridges.offer('window-1', answering('from-window-1'));
     hub.bridges.offer('window-2', answering('from-window-2'));
     const register = (bridgeId: string) =>
-      fetch(`${server!.origin}/openspace/register-bridge`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: JSON.stringify({ bridgeId }) });
+      fetch(`${server!.origin}/openspace/register-bridge`, {
+        method: 'POST',
+        headers: { ...auth(), 'content-type': 'application/json' },
+        body: JSON.stringify({ bridgeId }),
+      });
     expect((await register('window-1')).status).toBe(200);
     expect((await register('window-2')).status).toBe(200);
     expect((await a.ok('openspace.pane.list')).panes[0].id).toBe('from-window-2');
@@ -90,7 +99,11 @@ describe('bridges', () => {
     hub.bridges.register('ide');
     await serve(hub);
     const post = (body: unknown) =>
-      fetch(`${server!.origin}/openspace/state`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${server!.origin}/openspace/state`, {
+        method: 'POST',
+        headers: { ...auth(), 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     const pane = (contentId: string) => ({
       id: 'main-1',
       area: 'main',
@@ -98,7 +111,12 @@ describe('bridges', () => {
       activeTabIndex: 0,
       geometry: { x: 0, y: 0, width: 100, height: 100 },
     });
-    const newer = await post({ panes: [pane('src/new.ts')], activePaneId: 'main-1', activeEditor: 'src/new.ts', timestamp: '2026-01-01T00:00:02.000Z' });
+    const newer = await post({
+      panes: [pane('src/new.ts')],
+      activePaneId: 'main-1',
+      activeEditor: 'src/new.ts',
+      timestamp: '2026-01-01T00:00:02.000Z',
+    });
     expect(await newer.json()).toEqual({ success: true, accepted: true });
     const older = await post({ panes: [pane('src/old.ts')], timestamp: '2026-01-01T00:00:01.000Z' });
     expect(await older.json()).toEqual({ success: true, accepted: false });
@@ -155,7 +173,7 @@ describe('sessions', () => {
 });
 
 describe('mounting', () => {
-  it('mounts in an Express app next to the app\'s own routes, as Theia\'s backend does', async () => {
+  it("mounts in an Express app next to the app's own routes, as Theia's backend does", async () => {
     const express = (await import('express')).default;
     const { createHubRouter } = await import('./router.js');
     const hub = new Hub();
@@ -176,7 +194,11 @@ describe('mounting', () => {
       expect((await a.ok('openspace.pane.list')).panes[0].id).toBe('mounted');
       await a.close();
       // The app's body parser ran first: the hub takes the parsed body.
-      const posted = await fetch(`${origin}/openspace/register-bridge`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ bridgeId: 'ide' }) });
+      const posted = await fetch(`${origin}/openspace/register-bridge`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ bridgeId: 'ide' }),
+      });
       expect(await posted.json()).toEqual({ success: true, bridgeId: 'ide' });
       expect((await fetch(`${origin}/elsewhere`)).status).toBe(404);
     } finally {

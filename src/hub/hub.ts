@@ -197,7 +197,10 @@ export class Hub {
       sessionId = extra.sessionId ?? 'stdio';
       if (pending >= this.maxConcurrentCalls) {
         return toCallToolResult(
-          failure('RATE_LIMITED', `${pending} tool calls of this session are still waiting or running (at most ${this.maxConcurrentCalls}); wait for their answers, then retry.`),
+          failure(
+            'RATE_LIMITED',
+            `${pending} tool calls of this session are still waiting or running (at most ${this.maxConcurrentCalls}); wait for their answers, then retry.`,
+          ),
         );
       }
       const overTurn = this.countTurnCall(sessionId, server);
@@ -251,7 +254,11 @@ export class Hub {
         const answer = await server.elicitInput(
           {
             message,
-            requestedSchema: { type: 'object', properties: { allow: { type: 'boolean', title: 'Allow', description: message, default: false } }, required: ['allow'] },
+            requestedSchema: {
+              type: 'object',
+              properties: { allow: { type: 'boolean', title: 'Allow', description: message, default: false } },
+              required: ['allow'],
+            },
           },
           { relatedRequestId: requestId, timeout: ASK_TIMEOUT_MS },
         );

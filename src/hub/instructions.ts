@@ -35,13 +35,20 @@ function describeState(snapshot: PaneStateSnapshot | undefined): string[] {
   const activeFile = editors.find((t) => t.contentId === snapshot.activeEditor);
   const terminals = snapshot.panes.flatMap((p) => p.tabs).filter((t) => t.type === 'terminal');
   lines.push(`- Active file: ${activeFile ? activeFile.contentId : 'none'}`);
-  lines.push(`- Terminals: ${terminals.length > 0 ? terminals.map((t) => (t.title === t.contentId ? t.contentId : `${t.contentId} ("${t.title}")`)).join(', ') : 'none'}`);
-  if (snapshot.activePaneId) lines.push(`- Active pane: ${snapshot.activePaneId} (${snapshot.panes.length} ${snapshot.panes.length === 1 ? 'pane' : 'panes'}; geometry via openspace.pane.list)`);
+  lines.push(
+    `- Terminals: ${terminals.length > 0 ? terminals.map((t) => (t.title === t.contentId ? t.contentId : `${t.contentId} ("${t.title}")`)).join(', ') : 'none'}`,
+  );
+  if (snapshot.activePaneId)
+    lines.push(
+      `- Active pane: ${snapshot.activePaneId} (${snapshot.panes.length} ${snapshot.panes.length === 1 ? 'pane' : 'panes'}; geometry via openspace.pane.list)`,
+    );
   return lines;
 }
 
 /** The tool families of the catalog in its order, e.g. "pane, editor, terminal and file". */
-const FAMILIES = ((families: string[]) => `${families.slice(0, -1).join(', ')} and ${families.at(-1)}`)([...new Set(TOOLS.map((t) => t.name.split('.')[1]!))]);
+const FAMILIES = ((families: string[]) => `${families.slice(0, -1).join(', ')} and ${families.at(-1)}`)([
+  ...new Set(TOOLS.map((t) => t.name.split('.')[1]!)),
+]);
 
 /**
  * The system prompt served at GET /openspace/instructions (FR-3.8): how to use the openspace.* tools,
@@ -49,7 +56,9 @@ const FAMILIES = ((families: string[]) => `${families.slice(0, -1).join(', ')} a
  */
 export function renderInstructions({ snapshot, ideConnected, ideName }: InstructionsContext): string {
   const openFile = snapshot?.panes.flatMap((p) => p.tabs).find((t) => t.type === 'editor')?.contentId ?? 'src/index.ts';
-  const state = ideConnected ? describeState(snapshot) : ['- No IDE is connected right now: openspace.* tools answer BRIDGE_UNAVAILABLE until one is.'];
+  const state = ideConnected
+    ? describeState(snapshot)
+    : ['- No IDE is connected right now: openspace.* tools answer BRIDGE_UNAVAILABLE until one is.'];
   return [
     '# System Instructions: Theia OpenSpace IDE Control',
     '',

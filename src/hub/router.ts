@@ -65,13 +65,15 @@ export function createHubRouter(hub: Hub, options: HubRouterOptions = {}): HubRo
     let transport = sessionId ? sessions.get(sessionId) : undefined;
     if (transport && sessionId) lastSeen.set(sessionId, Date.now());
     if (req.method !== 'POST') {
-      if (!transport) return jsonRpcError(res, sessionId ? 404 : 400, sessionId ? `Unknown MCP session ${sessionId}.` : 'Missing mcp-session-id header.');
+      if (!transport)
+        return jsonRpcError(res, sessionId ? 404 : 400, sessionId ? `Unknown MCP session ${sessionId}.` : 'Missing mcp-session-id header.');
       return transport.handleRequest(req, res);
     }
     const body = await readJson(req, BODY_LIMIT);
     if (!transport) {
       if (sessionId) return jsonRpcError(res, 404, `Unknown MCP session ${sessionId}; initialize a new one.`);
-      if (!isInitializeRequest(body)) return jsonRpcError(res, 400, 'No MCP session: send initialize first (without an mcp-session-id header).');
+      if (!isInitializeRequest(body))
+        return jsonRpcError(res, 400, 'No MCP session: send initialize first (without an mcp-session-id header).');
       const created = new StreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
         onsessioninitialized: (id) => {
@@ -93,7 +95,11 @@ export function createHubRouter(hub: Hub, options: HubRouterOptions = {}): HubRo
   async function postState(req: HubRequest, res: ServerResponse): Promise<void> {
     const parsed = PaneStateSnapshot.safeParse(await readJson(req, BODY_LIMIT));
     if (!parsed.success) {
-      return sendJson(res, 400, { success: false, code: 'INVALID_ARGUMENT', error: `Not a PaneStateSnapshot: ${z.prettifyError(parsed.error)}` });
+      return sendJson(res, 400, {
+        success: false,
+        code: 'INVALID_ARGUMENT',
+        error: `Not a PaneStateSnapshot: ${z.prettifyError(parsed.error)}`,
+      });
     }
     sendJson(res, 200, { success: true, accepted: hub.state.update(parsed.data) });
   }
@@ -101,7 +107,11 @@ export function createHubRouter(hub: Hub, options: HubRouterOptions = {}): HubRo
   async function registerBridge(req: HubRequest, res: ServerResponse): Promise<void> {
     const parsed = RegisterBridgeBody.safeParse(await readJson(req, BODY_LIMIT));
     if (!parsed.success) {
-      return sendJson(res, 400, { success: false, code: 'INVALID_ARGUMENT', error: 'Body must be {"bridgeId": "<id the IDE connected with>"}.' });
+      return sendJson(res, 400, {
+        success: false,
+        code: 'INVALID_ARGUMENT',
+        error: 'Body must be {"bridgeId": "<id the IDE connected with>"}.',
+      });
     }
     if (!hub.bridges.register(parsed.data.bridgeId)) {
       return sendJson(res, 404, {
@@ -116,7 +126,11 @@ export function createHubRouter(hub: Hub, options: HubRouterOptions = {}): HubRo
   async function turn(req: HubRequest, res: ServerResponse): Promise<void> {
     const parsed = TurnBody.safeParse(await readJson(req, BODY_LIMIT));
     if (!parsed.success) {
-      return sendJson(res, 400, { success: false, code: 'INVALID_ARGUMENT', error: 'Body must be empty (every session) or {"sessionId": "<MCP session ID>"}.' });
+      return sendJson(res, 400, {
+        success: false,
+        code: 'INVALID_ARGUMENT',
+        error: 'Body must be empty (every session) or {"sessionId": "<MCP session ID>"}.',
+      });
     }
     sendJson(res, 200, { success: true, sessions: hub.newTurn(parsed.data?.sessionId) });
   }
@@ -147,12 +161,17 @@ export function createHubRouter(hub: Hub, options: HubRouterOptions = {}): HubRo
       const wait = openspaceBucket.take();
       if (wait > 0) {
         res.setHeader('retry-after', String(Math.ceil(wait)));
-        sendJson(res, 429, { success: false, code: 'RATE_LIMITED', error: `More than ${rate} requests a second to /openspace/*; retry after ${wait.toFixed(2)} s.` });
+        sendJson(res, 429, {
+          success: false,
+          code: 'RATE_LIMITED',
+          error: `More than ${rate} requests a second to /openspace/*; retry after ${wait.toFixed(2)} s.`,
+        });
         return true;
       }
     }
     if (path === '/mcp' && ['POST', 'GET', 'DELETE'].includes(method)) await mcp(req, res);
-    else if (path === '/openspace/instructions' && method === 'GET') sendText(res, 200, 'text/markdown; charset=utf-8', hub.state.instructions);
+    else if (path === '/openspace/instructions' && method === 'GET')
+      sendText(res, 200, 'text/markdown; charset=utf-8', hub.state.instructions);
     else if (path === '/openspace/state' && method === 'POST') await postState(req, res);
     else if (path === '/openspace/register-bridge' && method === 'POST') await registerBridge(req, res);
     else if (path === '/openspace/health' && method === 'GET') health(res);

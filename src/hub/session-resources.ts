@@ -54,7 +54,9 @@ export class SessionResources {
     const report: CleanupReport = { closed: [], kept: [] };
     if (owned.length === 0) return report;
     const listed = await run('openspace.pane.list', {});
-    const tabs = new Map((listed.success ? (listed.panes as PaneInfo[]) : []).flatMap((pane) => pane.tabs.map((tab) => [tab.contentId, tab] as const)));
+    const tabs = new Map(
+      (listed.success ? (listed.panes as PaneInfo[]) : []).flatMap((pane) => pane.tabs.map((tab) => [tab.contentId, tab] as const)),
+    );
     const spared = (r: SessionResource) => {
       const tab = r.kind === 'highlight' ? undefined : tabs.get(r.id);
       return tab !== undefined && (tab.pinned === true || tab.isDirty);

@@ -31,7 +31,7 @@ describe('ConsentGate: the person is asked once, whichever IDE asks', () => {
     expect(await gate.check()).toBe(true);
   });
 
-  it('words the notice the same for an agent\'s client as the Theia dialog does', () => {
+  it("words the notice the same for an agent's client as the Theia dialog does", () => {
     const message = consentMessage('claude-code');
     expect(message).toMatch(/^OpenSpace: allow an AI agent to control this IDE\?\nThe AI agent "claude-code" wants to control your IDE/);
     expect(message).toMatch(/dangerous terminal commands wait for your confirmation/);

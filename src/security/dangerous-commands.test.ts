@@ -68,7 +68,10 @@ describe('dangerous corpus: every vector is flagged with its rule', () => {
   it.each(dangerous.map((v) => [v.raw, v] as const))('%s', (_raw, v) => {
     const r = checkCommandSync(v.command, { cwd: CWD });
     expect(r.dangerous, show(r)).toBe(true);
-    expect(r.reasons.map((x) => x.rule), show(r)).toContain(v.rule);
+    expect(
+      r.reasons.map((x) => x.rule),
+      show(r),
+    ).toContain(v.rule);
     for (const reason of r.reasons) {
       expect(RULE_IDS).toContain(reason.rule);
       expect(reason.why.length).toBeGreaterThan(0);
@@ -148,7 +151,9 @@ describe('fail closed', () => {
   it('rejects code nested deeper than the depth limit, and accepts it just below', () => {
     // `eval eval … ls`: each eval parses its arguments as a new payload, one level deeper.
     const nest = (levels: number): string => `${'eval '.repeat(levels)}ls`;
-    expect(checkCommandSync(`sh -c ${shQuote(`sh -c ${shQuote(`sh -c ${shQuote('rm -rf /')}`)}`)}`).reasons.map((x) => x.rule)).toContain('rm-recursive');
+    expect(checkCommandSync(`sh -c ${shQuote(`sh -c ${shQuote(`sh -c ${shQuote('rm -rf /')}`)}`)}`).reasons.map((x) => x.rule)).toContain(
+      'rm-recursive',
+    );
     expect(checkCommandSync(nest(MAX_PAYLOAD_DEPTH)).dangerous).toBe(false);
     const deep = checkCommandSync(nest(MAX_PAYLOAD_DEPTH + 1));
     expect(deep.dangerous).toBe(true);
@@ -245,7 +250,10 @@ describe('details', () => {
 
   it('decides non-literal command names are dangerous (cannot be checked)', () => {
     for (const t of ['$(echo rm) -rf /', '$EDITOR file.txt', '"$cmd"', '/usr/bin/r? x']) {
-      expect(checkCommandSync(t).reasons.map((x) => x.rule), t).toContain('dynamic-command');
+      expect(
+        checkCommandSync(t).reasons.map((x) => x.rule),
+        t,
+      ).toContain('dynamic-command');
     }
     // …and still checks what follows in case the name expands to nothing.
     expect(checkCommandSync('$(true) rm -rf /').reasons.map((x) => x.rule)).toContain('rm-recursive');
@@ -273,7 +281,10 @@ describe('properties', () => {
           const parts = [...before, v.command, ...after];
           const text = parts.map((p, i) => (i === 0 ? p : `${seps[i % seps.length]}${p}`)).join('');
           const r = checkCommandSync(text, { cwd: CWD });
-          expect(r.reasons.map((x) => x.rule), `${text}\n${show(r)}`).toContain(v.rule);
+          expect(
+            r.reasons.map((x) => x.rule),
+            `${text}\n${show(r)}`,
+          ).toContain(v.rule);
         },
       ),
       { numRuns: 1500 },
@@ -292,23 +303,35 @@ describe('properties', () => {
     ];
     const wrappable = embeddable.filter((v) => v.rule !== 'history-expansion');
     fc.assert(
-      fc.property(fc.constantFrom(...wrappable), fc.array(fc.constantFrom(...wraps), { minLength: 1, maxLength: 3 }), fc.constantFrom(...chainable), (v, ws, b) => {
-        let text = v.command;
-        for (const w of ws) text = w(`${b}; ${text}`);
-        const r = checkCommandSync(text, { cwd: CWD });
-        expect(r.reasons.map((x) => x.rule), `${text}\n${show(r)}`).toContain(v.rule);
-      }),
+      fc.property(
+        fc.constantFrom(...wrappable),
+        fc.array(fc.constantFrom(...wraps), { minLength: 1, maxLength: 3 }),
+        fc.constantFrom(...chainable),
+        (v, ws, b) => {
+          let text = v.command;
+          for (const w of ws) text = w(`${b}; ${text}`);
+          const r = checkCommandSync(text, { cwd: CWD });
+          expect(
+            r.reasons.map((x) => x.rule),
+            `${text}\n${show(r)}`,
+          ).toContain(v.rule);
+        },
+      ),
       { numRuns: 1500 },
     );
   });
 
   it('chaining benign commands (that do not change directory) stays benign', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...chainableNoCd), { minLength: 2, maxLength: 6 }), fc.constantFrom(...separators), (cmds, sep) => {
-        const text = cmds.join(sep);
-        const r = checkCommandSync(text, { cwd: CWD });
-        expect(r.reasons, `${text}\n${show(r)}`).toEqual([]);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...chainableNoCd), { minLength: 2, maxLength: 6 }),
+        fc.constantFrom(...separators),
+        (cmds, sep) => {
+          const text = cmds.join(sep);
+          const r = checkCommandSync(text, { cwd: CWD });
+          expect(r.reasons, `${text}\n${show(r)}`).toEqual([]);
+        },
+      ),
       { numRuns: 500 },
     );
   });

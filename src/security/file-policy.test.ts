@@ -241,16 +241,33 @@ describe('file policy: validator', () => {
 describe('file policy: properties', () => {
   const segment = fc.oneof(
     fc.constantFrom(
-      '.env', '.env.local', '.envrc', '.git', '.github', 'id_rsa', 'id_ed25519', 'cert.pem', 'server.key',
-      'credentials.json', 'secrets', 'secrets.yml', '.aws', 'credentials', 'node_modules', '.theia',
-      '.openspace', 'src', 'index.ts', 'Config', 'my.key.txt',
+      '.env',
+      '.env.local',
+      '.envrc',
+      '.git',
+      '.github',
+      'id_rsa',
+      'id_ed25519',
+      'cert.pem',
+      'server.key',
+      'credentials.json',
+      'secrets',
+      'secrets.yml',
+      '.aws',
+      'credentials',
+      'node_modules',
+      '.theia',
+      '.openspace',
+      'src',
+      'index.ts',
+      'Config',
+      'my.key.txt',
     ),
     fc.string({ unit: fc.constantFrom('a', 'B', 'e', 'N', 'v', '.', '_', '-', 'k', 'Y', '1'), minLength: 1, maxLength: 8 }),
   );
   const path = fc.array(segment, { minLength: 1, maxLength: 5 }).map((s) => s.join('/'));
   const flips = fc.array(fc.boolean(), { minLength: 64, maxLength: 64 });
-  const recase = (s: string, f: boolean[]) =>
-    Array.from(s, (ch, i) => (f[i % f.length] ? ch.toUpperCase() : ch.toLowerCase())).join('');
+  const recase = (s: string, f: boolean[]) => Array.from(s, (ch, i) => (f[i % f.length] ? ch.toUpperCase() : ch.toLowerCase())).join('');
   const custom = createFilePolicy({ sensitivePatterns: ['*.tfstate', 'Config/**'], protectedPatterns: ['dist/**'] });
 
   it('the verdict does not depend on letter case', () => {
@@ -269,11 +286,18 @@ describe('file policy: properties', () => {
   it('anything below a .git directory is sensitive and protected, at any depth', () => {
     fc.assert(
       // Below .git: no "." or ".." after it, which would climb back out of it.
-      fc.property(fc.array(segment, { maxLength: 3 }), fc.array(segment.filter((s) => s !== '.' && s !== '..'), { maxLength: 3 }), (before, after) => {
-        const p = [...before, '.git', ...after].join('/');
-        expect(policy.isSensitive(p)).toBeDefined();
-        expect(policy.isProtected(p)).toBeDefined();
-      }),
+      fc.property(
+        fc.array(segment, { maxLength: 3 }),
+        fc.array(
+          segment.filter((s) => s !== '.' && s !== '..'),
+          { maxLength: 3 },
+        ),
+        (before, after) => {
+          const p = [...before, '.git', ...after].join('/');
+          expect(policy.isSensitive(p)).toBeDefined();
+          expect(policy.isProtected(p)).toBeDefined();
+        },
+      ),
     );
   });
 });

@@ -57,12 +57,7 @@ export const DEFAULT_SENSITIVE_PATTERNS: readonly string[] = Object.freeze([
 ]);
 
 /** Writes refused. */
-export const DEFAULT_PROTECTED_PATTERNS: readonly string[] = Object.freeze([
-  '.git/**',
-  'node_modules/**',
-  '.theia/**',
-  '.openspace/**',
-]);
+export const DEFAULT_PROTECTED_PATTERNS: readonly string[] = Object.freeze(['.git/**', 'node_modules/**', '.theia/**', '.openspace/**']);
 
 export interface FilePolicyOptions {
   /** Added to DEFAULT_SENSITIVE_PATTERNS. */
@@ -118,7 +113,8 @@ export function normalizeRelativePath(relPath: string): string {
     // `.. ` (a real directory on Linux) never turns into `..`.
     const segment = /[^.\s]/.test(raw) ? raw.trim().replace(/[.\s]+$/, '') : raw;
     if (segment === '' || segment === '.') continue;
-    if (segment === '..') out.pop(); // clamped at the root: `../x` is matched as `x`
+    if (segment === '..')
+      out.pop(); // clamped at the root: `../x` is matched as `x`
     else out.push(segment);
   }
   return out.join('/');

@@ -51,7 +51,6 @@ function memoryEnv(): Env {
   };
 }
 
-
 for (const [kind, makeEnv] of [
   ['disk', diskEnv],
   ['memory', async () => memoryEnv()],

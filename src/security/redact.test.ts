@@ -34,7 +34,17 @@ const GHS = j('ghs', '_', fake(36, ALNUM, 5));
 const GHR = j('ghr', '_', fake(36, ALNUM, 6));
 const GH_PAT = j('github', '_pat_', fake(22, ALNUM, 8), '_', fake(59, ALNUM, 9));
 const SLACK_BOT = j('xoxb', '-', fake(12, '0123456789'), '-', fake(13, '0123456789', 1), '-', fake(24));
-const SLACK_USER = j('xoxp', '-', fake(12, '0123456789', 2), '-', fake(12, '0123456789', 3), '-', fake(13, '0123456789', 4), '-', fake(32, 'abcdef0123456789'));
+const SLACK_USER = j(
+  'xoxp',
+  '-',
+  fake(12, '0123456789', 2),
+  '-',
+  fake(12, '0123456789', 3),
+  '-',
+  fake(13, '0123456789', 4),
+  '-',
+  fake(32, 'abcdef0123456789'),
+);
 const SLACK_HOOK = j('https://hooks.', 'slack.com/services/T', fake(10, UPPER_DIGITS), '/B', fake(10, UPPER_DIGITS, 2), '/', fake(24));
 const NPM = j('npm', '_', fake(36, ALNUM, 11));
 const ANTHROPIC = j('sk-', 'ant-api03-', fake(93, B64URL, 12), 'AA');
@@ -79,10 +89,7 @@ describe('redact: one table per kind', () => {
       [pemBlock('ENCRYPTED PRIVATE KEY', 10, '\n', 4), R('private_key')],
       [pemBlock('PRIVATE KEY', 10, '\n', 5), R('private_key')],
       [pemBlock('PGP PRIVATE KEY BLOCK', 10, '\n', 6), R('private_key')],
-      [
-        `"private_key": "${pemBlock('PRIVATE KEY', 4, '\\n', 7)}\\n",`,
-        `"private_key": "${R('private_key')}\\n",`,
-      ],
+      [`"private_key": "${pemBlock('PRIVATE KEY', 4, '\\n', 7)}\\n",`, `"private_key": "${R('private_key')}\\n",`],
       [
         `${DASHES}BEGIN DSA PRIVATE KEY${DASHES}\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,${fake(32, '0123456789ABCDEF')}\n\n${fake(64, B64)}\n${DASHES}END DSA PRIVATE KEY${DASHES}\nok`,
         `${R('private_key')}\nok`,
@@ -128,9 +135,7 @@ describe('redact: one table per kind', () => {
       [`{"Authorization":"Bearer ${fake(30)}"}`, `{"Authorization":"Bearer ${R('authorization')}"}`],
       [`Authorization: Bearer ${JWT}`, `Authorization: Bearer ${R('jwt')}`],
     ],
-    bearer_token: [
-      [`using Bearer ${fake(40, B64URL)} for api`, `using Bearer ${R('bearer_token')} for api`],
-    ],
+    bearer_token: [[`using Bearer ${fake(40, B64URL)} for api`, `using Bearer ${R('bearer_token')} for api`]],
     url_credentials: [
       [`postgres://admin:${fake(16)}@db.internal:5432/app`, `postgres://admin:${R('url_credentials')}@db.internal:5432/app`],
       [`redis://:${fake(20)}@cache:6379`, `redis://:${R('url_credentials')}@cache:6379`],
@@ -358,7 +363,15 @@ describe('redact: streaming', () => {
     );
     const input = words.join(' ');
     const expected = input.replace(/password="[^"]*"/g, `password="${R('password')}"`).replaceAll(AWS_ID, R('aws_access_key_id'));
-    expect(feed(input, splitAt(input, Array.from({ length: 40 }, (_, i) => i * 997)))).toBe(expected);
+    expect(
+      feed(
+        input,
+        splitAt(
+          input,
+          Array.from({ length: 40 }, (_, i) => i * 997),
+        ),
+      ),
+    ).toBe(expected);
     expect(feed(input, [...input])).toBe(expected);
   });
 
@@ -407,17 +420,19 @@ const arbString = (alphabet: string, min: number, max: number) =>
 /** A secret and the text that carries it (the secret itself is what must never show). */
 const arbSecret: fc.Arbitrary<{ secret: string; text: string }> = fc.oneof(
   fc.tuple(fc.constantFrom('AKIA', 'ASIA'), arbString(UPPER_DIGITS, 16, 16)).map(([p, b]) => ({ secret: p + b, text: p + b })),
-  fc.tuple(fc.constantFrom('aws_secret_access_key = ', 'AWS_SECRET_ACCESS_KEY=', 'aws_secret_access_key: "'), arbString(B64, 40, 40)).map(
-    ([k, v]) => ({ secret: v, text: k + v + (k.endsWith('"') ? '"' : '') }),
-  ),
-  fc.tuple(fc.constantFrom('ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'), arbString(ALNUM, 36, 40)).map(([p, b]) => ({ secret: p + b, text: p + b })),
+  fc
+    .tuple(fc.constantFrom('aws_secret_access_key = ', 'AWS_SECRET_ACCESS_KEY=', 'aws_secret_access_key: "'), arbString(B64, 40, 40))
+    .map(([k, v]) => ({ secret: v, text: k + v + (k.endsWith('"') ? '"' : '') })),
+  fc
+    .tuple(fc.constantFrom('ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'), arbString(ALNUM, 36, 40))
+    .map(([p, b]) => ({ secret: p + b, text: p + b })),
   fc.tuple(arbString(ALNUM, 22, 22), arbString(ALNUM, 59, 59)).map(([a, b]) => {
     const s = j('github', '_pat_', a, '_', b);
     return { secret: s, text: s };
   }),
-  fc.tuple(fc.constantFrom('xoxb-', 'xoxp-', 'xoxa-', 'xoxr-', 'xoxs-'), arbString('0123456789', 10, 13), arbString(ALNUM, 24, 32)).map(
-    ([p, n, b]) => ({ secret: `${p}${n}-${b}`, text: `${p}${n}-${b}` }),
-  ),
+  fc
+    .tuple(fc.constantFrom('xoxb-', 'xoxp-', 'xoxa-', 'xoxr-', 'xoxs-'), arbString('0123456789', 10, 13), arbString(ALNUM, 24, 32))
+    .map(([p, n, b]) => ({ secret: `${p}${n}-${b}`, text: `${p}${n}-${b}` })),
   fc.tuple(arbString(UPPER_DIGITS, 9, 11), arbString(UPPER_DIGITS, 9, 11), arbString(ALNUM, 24, 24)).map(([t, b, k]) => {
     const s = j('https://hooks.', `slack.com/services/T${t}/B${b}/${k}`);
     return { secret: s, text: s };
@@ -429,18 +444,39 @@ const arbSecret: fc.Arbitrary<{ secret: string; text: string }> = fc.oneof(
     const t = `eyJ${h}.eyJ${p}.${s}`;
     return { secret: t, text: t };
   }),
-  fc.tuple(fc.constantFrom('RSA PRIVATE KEY', 'PRIVATE KEY', 'OPENSSH PRIVATE KEY', 'EC PRIVATE KEY'), fc.array(arbString(B64, 64, 64), { minLength: 1, maxLength: 12 }), fc.constantFrom('\n', '\r\n')).map(
-    ([label, lines, eol]) => {
+  fc
+    .tuple(
+      fc.constantFrom('RSA PRIVATE KEY', 'PRIVATE KEY', 'OPENSSH PRIVATE KEY', 'EC PRIVATE KEY'),
+      fc.array(arbString(B64, 64, 64), { minLength: 1, maxLength: 12 }),
+      fc.constantFrom('\n', '\r\n'),
+    )
+    .map(([label, lines, eol]) => {
       const t = [`${DASHES}BEGIN ${label}${DASHES}`, ...lines, `${DASHES}END ${label}${DASHES}`].join(eol);
       return { secret: t, text: t };
-    },
-  ),
-  fc.tuple(
-    fc.constantFrom('password=', 'PASSWORD: ', 'passwd:', 'db_password = ', '"password": ', 'token=', 'GITHUB_TOKEN: ', 'secret=', 'client_secret: ', 'api_key=', 'API-KEY: ', 'accessToken = '),
-    arbString(`${ALNUM}!@#%^&+=_-.~`, 12, 30),
-    fc.constantFrom('', '"', "'"),
-  ).map(([key, value, q]) => ({ secret: value, text: `${key}${q}${value}${q}` })),
-  fc.tuple(fc.constantFrom('Authorization: Bearer ', 'authorization: Basic ', 'Bearer '), arbString(B64URL, 24, 60)).map(([p, v]) => ({ secret: v, text: p + v })),
+    }),
+  fc
+    .tuple(
+      fc.constantFrom(
+        'password=',
+        'PASSWORD: ',
+        'passwd:',
+        'db_password = ',
+        '"password": ',
+        'token=',
+        'GITHUB_TOKEN: ',
+        'secret=',
+        'client_secret: ',
+        'api_key=',
+        'API-KEY: ',
+        'accessToken = ',
+      ),
+      arbString(`${ALNUM}!@#%^&+=_-.~`, 12, 30),
+      fc.constantFrom('', '"', "'"),
+    )
+    .map(([key, value, q]) => ({ secret: value, text: `${key}${q}${value}${q}` })),
+  fc
+    .tuple(fc.constantFrom('Authorization: Bearer ', 'authorization: Basic ', 'Bearer '), arbString(B64URL, 24, 60))
+    .map(([p, v]) => ({ secret: v, text: p + v })),
   fc.tuple(fc.constantFrom('postgres', 'https', 'mongodb+srv', 'redis'), arbString(ALNUM, 12, 24)).map(([scheme, pwd]) => ({
     secret: pwd,
     text: `${scheme}://user:${pwd}@db.example.com/x`,
@@ -524,7 +560,14 @@ describe('redact: properties', () => {
   });
 
   const arbMixed = fc
-    .array(fc.oneof(arbSafeText, arbSecret.map((s) => s.text), fc.constantFrom(...SEPARATORS)), { maxLength: 8 })
+    .array(
+      fc.oneof(
+        arbSafeText,
+        arbSecret.map((s) => s.text),
+        fc.constantFrom(...SEPARATORS),
+      ),
+      { maxLength: 8 },
+    )
     .map((parts) => parts.join(''));
 
   it('`redacted` is true exactly when something was replaced', () => {

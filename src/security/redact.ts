@@ -136,9 +136,7 @@ const H = '[^\\S\\r\\n]*';
 const CLOSE = (q: string) => `(?:${q}|(?=[\\r\\n]|$))`;
 /** An assignment value: "double", 'single' (possibly unclosed) or unquoted. */
 const VALUE =
-  `(?:"(?<v1>(?:[^"\\\\\\r\\n]|\\\\.)*)${CLOSE('"')}` +
-  `|'(?<v2>[^'\\r\\n]*)${CLOSE("'")}` +
-  `|(?<v3>[^\\s"'\`]*[^\\s"'\`,;)\\]}>]))`;
+  `(?:"(?<v1>(?:[^"\\\\\\r\\n]|\\\\.)*)${CLOSE('"')}` + `|'(?<v2>[^'\\r\\n]*)${CLOSE("'")}` + `|(?<v3>[^\\s"'\`]*[^\\s"'\`,;)\\]}>]))`;
 /**
  * `=`, `:`, `:=`, `=>`; not `==` after white space (`token == null`) nor `::` (`token::value`). Right
  * after the key, `==` is `=` and a value starting with `=` (`PASSWORD==x`).
@@ -147,11 +145,49 @@ const SEPARATOR = `${H}(?::=|=>|=(?!=)|(?<![\\s=])=(?==)|:(?!:))${H}`;
 
 /** Unquoted values that are words of code or prose, not secrets. */
 const CODE_WORDS = new Set([
-  'null', 'nil', 'none', 'undefined', 'true', 'false', 'yes', 'no', 'on', 'off',
-  'string', 'number', 'boolean', 'bool', 'any', 'unknown', 'object', 'never', 'void', 'str', 'int', 'bytes',
-  'required', 'optional', 'empty', 'hidden', 'masked', 'redacted', 'not', 'set', 'unset',
-  'await', 'new', 'this', 'self', 'typeof',
-  'password', 'passwd', 'passphrase', 'secret', 'token', 'api_key', 'apikey',
+  'null',
+  'nil',
+  'none',
+  'undefined',
+  'true',
+  'false',
+  'yes',
+  'no',
+  'on',
+  'off',
+  'string',
+  'number',
+  'boolean',
+  'bool',
+  'any',
+  'unknown',
+  'object',
+  'never',
+  'void',
+  'str',
+  'int',
+  'bytes',
+  'required',
+  'optional',
+  'empty',
+  'hidden',
+  'masked',
+  'redacted',
+  'not',
+  'set',
+  'unset',
+  'await',
+  'new',
+  'this',
+  'self',
+  'typeof',
+  'password',
+  'passwd',
+  'passphrase',
+  'secret',
+  'token',
+  'api_key',
+  'apikey',
 ]);
 const MASK = /^(?:[*•●·]+|\.{3,}|…)$/;
 /** Variable references and templates; the unquoted value ends at a space or `>`, hence the open ends. */
@@ -442,7 +478,7 @@ export class SecretRedactor {
     }
     const open = OPEN_JWT.exec(buf);
     if (open && open.index < c) c = open.index;
-    for (let changed = true; changed; ) {
+    for (let changed = true; changed;) {
       changed = false;
       for (const s of spans) {
         if (s.matchStart < c && c < s.matchEnd) {

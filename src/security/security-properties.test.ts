@@ -29,7 +29,24 @@ describe('PathGuard property (real temp dir trees with symlinks)', () => {
 
   const insideDirs = ['', 'a', 'b', 'a/c'];
   const linkNames = ['l0', 'l1', 'l2'];
-  const targets = ['ROOT', 'ROOT/a', 'a', '../b', '..', '../..', '../../out', 'OUT', 'OUT/e', 'OUT/missing', 'missing/../..', 'l0', 'l1/..', 'f.ts', 'ROOT-evil', '/etc'];
+  const targets = [
+    'ROOT',
+    'ROOT/a',
+    'a',
+    '../b',
+    '..',
+    '../..',
+    '../../out',
+    'OUT',
+    'OUT/e',
+    'OUT/missing',
+    'missing/../..',
+    'l0',
+    'l1/..',
+    'f.ts',
+    'ROOT-evil',
+    '/etc',
+  ];
   const components = ['a', 'b', 'c', 'e', 'f.ts', 'new', '..', '.', ...linkNames, 'out', 'root-evil'];
 
   const treeArb = fc.array(
@@ -112,9 +129,38 @@ describe('PathGuard property (real temp dir trees with symlinks)', () => {
 
 const plain = fc.string({ unit: fc.constantFrom('a', 'b', ' ', 'é', '日', '😀', '[', ']', '\\', ';', '7', 'm', 'P', '=', ':') });
 const sequence = fc.constantFrom(
-  ESC, `${ESC}[`, `${ESC}[31m`, `${ESC}[38:2::1:2:3m`, `${ESC}[?2004h`, `${ESC}[2J`, `${ESC}[s`, `${ESC}[1;2H`, `${ESC}]0;title\x07`,
-  `${ESC}]8;;https://x.y${ESC}\\`, `${ESC}]52;c;ZXZpbA==\x07`, `${ESC}]0;t`, `${ESC}P1$r${ESC}\\`, `${ESC}_apc`, `${ESC}(B`, `${ESC}7`,
-  `${ESC}c`, '\x9b31m', '\x9d0;t\x9c', '\x90q\x9c', '\x85', '\x9c', '\x00', '\x07', '\x18', '\x1a', '\x7f', '\t', '\n', '\r\n', '\r', '\b',
+  ESC,
+  `${ESC}[`,
+  `${ESC}[31m`,
+  `${ESC}[38:2::1:2:3m`,
+  `${ESC}[?2004h`,
+  `${ESC}[2J`,
+  `${ESC}[s`,
+  `${ESC}[1;2H`,
+  `${ESC}]0;title\x07`,
+  `${ESC}]8;;https://x.y${ESC}\\`,
+  `${ESC}]52;c;ZXZpbA==\x07`,
+  `${ESC}]0;t`,
+  `${ESC}P1$r${ESC}\\`,
+  `${ESC}_apc`,
+  `${ESC}(B`,
+  `${ESC}7`,
+  `${ESC}c`,
+  '\x9b31m',
+  '\x9d0;t\x9c',
+  '\x90q\x9c',
+  '\x85',
+  '\x9c',
+  '\x00',
+  '\x07',
+  '\x18',
+  '\x1a',
+  '\x7f',
+  '\t',
+  '\n',
+  '\r\n',
+  '\r',
+  '\b',
 );
 const rawByte = fc.string({ unit: fc.integer({ min: 0, max: 0xff }).map((c) => String.fromCharCode(c)), maxLength: 6 });
 const terminalText = fc.array(fc.oneof(plain, sequence, rawByte), { maxLength: 40 }).map((p) => p.join(''));
@@ -160,7 +206,13 @@ describe('terminal output (sanitizer → redactor → screen): properties', () =
   });
 
   it('plain lines come through unchanged', () => {
-    const printable = fc.string({ unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), fc.constantFrom('é', '日', '😀', '\t')), maxLength: 60 });
+    const printable = fc.string({
+      unit: fc.oneof(
+        fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+        fc.constantFrom('é', '日', '😀', '\t'),
+      ),
+      maxLength: 60,
+    });
     fc.assert(
       fc.property(fc.array(printable, { minLength: 1, maxLength: 8 }), cutsArb, (lines, cuts) => {
         // Nothing in them may look like a secret, or the redactor would (rightly) change it.

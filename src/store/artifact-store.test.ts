@@ -103,7 +103,9 @@ for (const [kind, makeEnv] of [
       put(env, 'src/a.ts', 'const a = 2; // edited by a person\n');
       const after = (await env.files.readText('src/a.ts')).version;
       expect(after).not.toBe(before);
-      const refused = await conflictOf(env.files.patch('src/a.ts', { baseVersion: before, operations: [{ type: 'delete', startLine: 1, endLine: 1 }] }));
+      const refused = await conflictOf(
+        env.files.patch('src/a.ts', { baseVersion: before, operations: [{ type: 'delete', startLine: 1, endLine: 1 }] }),
+      );
       expect(refused).toEqual({ code: 'CONFLICT', currentVersion: after });
       expect(get(env, 'src/a.ts')).toBe('const a = 2; // edited by a person\n');
       // The outside edit is kept as a snapshot when the store next writes over it.
@@ -129,7 +131,11 @@ for (const [kind, makeEnv] of [
                 { type: 'append', content: `writer ${writer} patch ${j}` },
               ];
               try {
-                const result = await env.files.patch('shared.txt', { baseVersion: version, operations: ops }, { context: { sessionId: `s${writer}` } });
+                const result = await env.files.patch(
+                  'shared.txt',
+                  { baseVersion: version, operations: ops },
+                  { context: { sessionId: `s${writer}` } },
+                );
                 accepted.set(version, { next: result.version, ops });
                 break;
               } catch (err) {
@@ -169,19 +175,36 @@ for (const [kind, makeEnv] of [
       expect(snapshots[0]).toMatchObject({ source: 'openspace.file.write', bytes: Buffer.byteLength(contents[29]!) });
       const snapshotDirs = env.fs.readdirSync(at(env, SNAPSHOT_DIR));
       expect(snapshotDirs).toHaveLength(1);
-      expect(env.fs.readdirSync(env.p.join(at(env, SNAPSHOT_DIR), String(snapshotDirs[0]))).map(String).sort()).toEqual([...versions.slice(10), 'index.json'].sort());
+      expect(
+        env.fs
+          .readdirSync(env.p.join(at(env, SNAPSHOT_DIR), String(snapshotDirs[0])))
+          .map(String)
+          .sort(),
+      ).toEqual([...versions.slice(10), 'index.json'].sort());
 
-      const restored = await env.files.restore('ring.txt', { version: versions[12]! }, { context: { sessionId: 'r', clientName: 'tester' } });
+      const restored = await env.files.restore(
+        'ring.txt',
+        { version: versions[12]! },
+        { context: { sessionId: 'r', clientName: 'tester' } },
+      );
       expect(restored).toEqual({ version: versions[12], bytes: Buffer.byteLength(contents[12]!) });
       expect(env.fs.readFileSync(at(env, 'ring.txt'))).toEqual(Buffer.from(contents[12]!));
-      expect((await env.files.snapshots('ring.txt')).snapshots[0]).toMatchObject({ version: versions[12], source: 'openspace.file.restore', session: 'r', client: 'tester' });
+      expect((await env.files.snapshots('ring.txt')).snapshots[0]).toMatchObject({
+        version: versions[12],
+        source: 'openspace.file.restore',
+        session: 'r',
+        client: 'tester',
+      });
       expect(await codeOf(env.files.restore('ring.txt', { version: versions[0]! }))).toBe('SNAPSHOT_NOT_FOUND');
       const stale = await conflictOf(env.files.restore('ring.txt', { version: versions[20]!, baseVersion: versions[29]! }));
       expect(stale).toEqual({ code: 'CONFLICT', currentVersion: versions[12] });
     });
 
     it('writes one audit line per write, with path, version, bytes, sha256, session, client and tool', async () => {
-      await env.files.writeText('./docs/../log.txt', 'hello', { context: { sessionId: 'sess-1', clientName: 'claude-code' }, tool: 'openspace.file.write' });
+      await env.files.writeText('./docs/../log.txt', 'hello', {
+        context: { sessionId: 'sess-1', clientName: 'claude-code' },
+        tool: 'openspace.file.write',
+      });
       const [entry] = env.audit;
       expect(entry).toEqual({
         type: 'write',
@@ -211,7 +234,9 @@ for (const [kind, makeEnv] of [
       expect(await codeOf(env.files.writeText('out/new.txt', 'x'))).toBe('PATH_OUTSIDE_WORKSPACE');
       expect(await codeOf(env.files.restore('leak.txt', { version: v }))).toBe('PATH_OUTSIDE_WORKSPACE');
       expect(await codeOf(env.files.patch('.git/config', { baseVersion: v, operations: append }))).toBe('PROTECTED_PATH');
-      expect(await codeOf(env.files.patch('.env', { baseVersion: versionOf(Buffer.from('SECRET=1\n')), operations: append }))).toBe('SENSITIVE_FILE');
+      expect(await codeOf(env.files.patch('.env', { baseVersion: versionOf(Buffer.from('SECRET=1\n')), operations: append }))).toBe(
+        'SENSITIVE_FILE',
+      );
       expect(await codeOf(env.files.snapshots('.env'))).toBe('SENSITIVE_FILE');
       expect(env.fs.readFileSync(env.p.join(env.outside, 'target.txt'), 'utf8')).toBe('outside\n');
       expect(env.fs.readdirSync(env.outside).map(String)).toEqual(['target.txt']);
@@ -235,22 +260,28 @@ describe('outside edits seen by the watcher (disk)', () => {
   });
   afterEach(async () => env.cleanup());
 
-  it('keeps an outside edit of a file the store has seen as a snapshot, and tells listeners, ignoring its own writes', { timeout: 20_000 }, async () => {
-    const files = await WorkspaceFiles.create({ fs: nodeFs, root: env.root, kind: 'disk', watch: true });
-    try {
-      const heard: string[] = [];
-      files.onFileWritten((path, text) => heard.push(`${path}: ${text}`));
-      const v1 = (await files.writeText('w/seen.txt', 'by the agent\n')).version;
-      await new Promise((r) => setTimeout(r, 300)); // the watcher is ready and has seen the store's own write
-      nodeFs.writeFileSync(at(env, 'w/seen.txt'), 'by a person\n');
-      const person = versionOf(Buffer.from('by a person\n'));
-      await expect.poll(async () => (await files.snapshots('w/seen.txt')).snapshots.map((s) => s.version), { timeout: 5000 }).toEqual([person, v1]);
-      expect((await files.snapshots('w/seen.txt')).snapshots[0]!.source).toBe('outside');
-      expect(heard).toEqual(['w/seen.txt: by the agent\n', 'w/seen.txt: by a person\n']);
-    } finally {
-      await files.dispose();
-    }
-  });
+  it(
+    'keeps an outside edit of a file the store has seen as a snapshot, and tells listeners, ignoring its own writes',
+    { timeout: 20_000 },
+    async () => {
+      const files = await WorkspaceFiles.create({ fs: nodeFs, root: env.root, kind: 'disk', watch: true });
+      try {
+        const heard: string[] = [];
+        files.onFileWritten((path, text) => heard.push(`${path}: ${text}`));
+        const v1 = (await files.writeText('w/seen.txt', 'by the agent\n')).version;
+        await new Promise((r) => setTimeout(r, 300)); // the watcher is ready and has seen the store's own write
+        nodeFs.writeFileSync(at(env, 'w/seen.txt'), 'by a person\n');
+        const person = versionOf(Buffer.from('by a person\n'));
+        await expect
+          .poll(async () => (await files.snapshots('w/seen.txt')).snapshots.map((s) => s.version), { timeout: 5000 })
+          .toEqual([person, v1]);
+        expect((await files.snapshots('w/seen.txt')).snapshots[0]!.source).toBe('outside');
+        expect(heard).toEqual(['w/seen.txt: by the agent\n', 'w/seen.txt: by a person\n']);
+      } finally {
+        await files.dispose();
+      }
+    },
+  );
 });
 
 describe('open what was validated (disk)', () => {
@@ -304,7 +335,8 @@ describe('open what was validated (disk)', () => {
     for (const attempt of [
       () => env.files.readText('f.txt'),
       () => env.files.writeText('f.txt', 'escaped\n'),
-      () => env.files.patch('f.txt', { baseVersion: versionOf(Buffer.from('inside\n')), operations: [{ type: 'append', content: 'escaped' }] }),
+      () =>
+        env.files.patch('f.txt', { baseVersion: versionOf(Buffer.from('inside\n')), operations: [{ type: 'append', content: 'escaped' }] }),
     ]) {
       nodeFs.rmSync(at(env, 'f.txt'), { force: true });
       put(env, 'f.txt', 'inside\n');
@@ -398,8 +430,14 @@ describe('open what was validated (disk)', () => {
     expect([...outcomes.keys()].some((k) => k.endsWith('PATH_OUTSIDE_WORKSPACE'))).toBe(true);
     expect(swapped).toBeGreaterThan(100);
     await env.files.store.idle();
-    const leftovers = nodeFs.readdirSync(env.root, { recursive: true }).map(String).filter((f) => TEMP_FILE.test(nodePath.basename(f)));
+    const leftovers = nodeFs
+      .readdirSync(env.root, { recursive: true })
+      .map(String)
+      .filter((f) => TEMP_FILE.test(nodePath.basename(f)));
     expect(leftovers).toEqual([]);
-    console.log(`race: ${ITERATIONS * 2} reads and ${ITERATIONS * 2} writes during ${swapped} link swaps:`, JSON.stringify(Object.fromEntries(outcomes)));
+    console.log(
+      `race: ${ITERATIONS * 2} reads and ${ITERATIONS * 2} writes during ${swapped} link swaps:`,
+      JSON.stringify(Object.fromEntries(outcomes)),
+    );
   });
 });

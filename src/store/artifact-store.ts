@@ -149,7 +149,10 @@ export class ArtifactStore {
     if (this.tracked.size >= MAX_WATCHED) return;
     this.tracked.set(key, { rel, display, version });
     const abs = nodePath.join(this.watchRoot, ...rel.split('/'));
-    void this.startWatcher().then((w) => w.add(abs), () => undefined);
+    void this.startWatcher().then(
+      (w) => w.add(abs),
+      () => undefined,
+    );
   }
 
   /** Stop watching, and let the writes and snapshots under way finish. */
@@ -267,11 +270,13 @@ export class ArtifactStore {
     this.track(request.rel, request.display, version);
     this.audit?.record({ type: 'write', time, path: request.display, version, bytes: data.length, sha256: hash, session, client, tool });
     const keep = () =>
-      this.keepSnapshots(request, current, { version, time, bytes: data.length, source: tool, session, client }, data).catch((err: unknown) => {
-        // The write itself succeeded; a snapshot that could not be kept must not turn it into a failure.
-        if (!this.warned) process.stderr.write(`openspace: could not keep a snapshot of ${request.display}: ${(err as Error).message}\n`);
-        this.warned = true;
-      });
+      this.keepSnapshots(request, current, { version, time, bytes: data.length, source: tool, session, client }, data).catch(
+        (err: unknown) => {
+          // The write itself succeeded; a snapshot that could not be kept must not turn it into a failure.
+          if (!this.warned) process.stderr.write(`openspace: could not keep a snapshot of ${request.display}: ${(err as Error).message}\n`);
+          this.warned = true;
+        },
+      );
     return { result: { version, bytes: data.length, created: current === undefined, data }, keep };
   }
 
@@ -352,7 +357,12 @@ export class ArtifactStore {
     }
   }
 
-  private async keepSnapshots(request: WriteRequest, before: ExistingFile | undefined, entry: SnapshotInfo, data: Uint8Array): Promise<void> {
+  private async keepSnapshots(
+    request: WriteRequest,
+    before: ExistingFile | undefined,
+    entry: SnapshotInfo,
+    data: Uint8Array,
+  ): Promise<void> {
     const index = await this.index(request.rel);
     const dirRel = this.snapshotDir(request.rel);
     await this.journal(dirRel);
@@ -372,7 +382,9 @@ export class ArtifactStore {
       await add(withoutUndefined(entry), data);
       const dropped = index.entries.slice(MAX_SNAPSHOTS);
       index.entries = index.entries.slice(0, MAX_SNAPSHOTS);
-      await this.access.replace(dir, 'index.json', Buffer.from(JSON.stringify({ path: request.display, entries: index.entries })), { durable: false });
+      await this.access.replace(dir, 'index.json', Buffer.from(JSON.stringify({ path: request.display, entries: index.entries })), {
+        durable: false,
+      });
       for (const e of dropped) await this.access.remove(dir, e.version);
     } finally {
       await dir.close();

@@ -112,38 +112,44 @@ function killedWriter(root: string, killAfterMs: number): Promise<void> {
 }
 
 describe('crash safety', () => {
-  it(`a writer killed with SIGKILL at random moments (${TRIALS} trials): always the old or the new content, no temporary file after the next start`, { timeout: 300_000 }, async () => {
-    const old = Buffer.from('A'.repeat(SIZE - 1) + '\n');
-    const fresh = Buffer.from('B'.repeat(SIZE - 1) + '\n');
-    const seen = { old: 0, new: 0, leftovers: 0 };
-    const started = Date.now();
-    const pace = nodePath.join(base, 'pace');
-    nodeFs.mkdirSync(nodePath.join(pace, 'data'), { recursive: true });
-    const window = 3 * (await writeMs(pace));
-    await Promise.all(
-      Array.from({ length: LANES }, async (_, lane) => {
-        const root = nodePath.join(base, `ws-${lane}`);
-        nodeFs.mkdirSync(nodePath.join(root, 'data'), { recursive: true });
-        nodeFs.writeFileSync(nodePath.join(root, 'data', 'big.txt'), old);
-        for (let trial = lane; trial < TRIALS; trial += LANES) {
-          await killedWriter(root, Math.random() * window);
-          const now = nodeFs.readFileSync(nodePath.join(root, 'data', 'big.txt'));
-          const isOld = now.equals(old);
-          const isNew = now.equals(fresh);
-          expect(isOld || isNew, `trial ${trial}: ${now.length} bytes, neither the old nor the new content`).toBe(true);
-          if (isOld) seen.old++;
-          else seen.new++;
-          if (tempFiles(root).length > 0) seen.leftovers++;
-          // The next start cleans up what the killed writer left.
-          await WorkspaceFiles.create({ fs: nodeFs, root, kind: 'disk' });
-          expect(tempFiles(root), `trial ${trial}: temporary files after the next start`).toEqual([]);
-        }
-      }),
-    );
-    // Not vacuous: kills landed mid-write (leftovers) and both contents were seen.
-    expect(seen.old).toBeGreaterThan(0);
-    expect(seen.new).toBeGreaterThan(0);
-    expect(seen.leftovers).toBeGreaterThan(0);
-    console.log(`crash safety: ${TRIALS} kills within ${window.toFixed(0)} ms of the start, in ${((Date.now() - started) / 1000).toFixed(1)} s: old ${seen.old}, new ${seen.new}, temporary files left by the kill ${seen.leftovers}`);
-  });
+  it(
+    `a writer killed with SIGKILL at random moments (${TRIALS} trials): always the old or the new content, no temporary file after the next start`,
+    { timeout: 300_000 },
+    async () => {
+      const old = Buffer.from('A'.repeat(SIZE - 1) + '\n');
+      const fresh = Buffer.from('B'.repeat(SIZE - 1) + '\n');
+      const seen = { old: 0, new: 0, leftovers: 0 };
+      const started = Date.now();
+      const pace = nodePath.join(base, 'pace');
+      nodeFs.mkdirSync(nodePath.join(pace, 'data'), { recursive: true });
+      const window = 3 * (await writeMs(pace));
+      await Promise.all(
+        Array.from({ length: LANES }, async (_, lane) => {
+          const root = nodePath.join(base, `ws-${lane}`);
+          nodeFs.mkdirSync(nodePath.join(root, 'data'), { recursive: true });
+          nodeFs.writeFileSync(nodePath.join(root, 'data', 'big.txt'), old);
+          for (let trial = lane; trial < TRIALS; trial += LANES) {
+            await killedWriter(root, Math.random() * window);
+            const now = nodeFs.readFileSync(nodePath.join(root, 'data', 'big.txt'));
+            const isOld = now.equals(old);
+            const isNew = now.equals(fresh);
+            expect(isOld || isNew, `trial ${trial}: ${now.length} bytes, neither the old nor the new content`).toBe(true);
+            if (isOld) seen.old++;
+            else seen.new++;
+            if (tempFiles(root).length > 0) seen.leftovers++;
+            // The next start cleans up what the killed writer left.
+            await WorkspaceFiles.create({ fs: nodeFs, root, kind: 'disk' });
+            expect(tempFiles(root), `trial ${trial}: temporary files after the next start`).toEqual([]);
+          }
+        }),
+      );
+      // Not vacuous: kills landed mid-write (leftovers) and both contents were seen.
+      expect(seen.old).toBeGreaterThan(0);
+      expect(seen.new).toBeGreaterThan(0);
+      expect(seen.leftovers).toBeGreaterThan(0);
+      console.log(
+        `crash safety: ${TRIALS} kills within ${window.toFixed(0)} ms of the start, in ${((Date.now() - started) / 1000).toFixed(1)} s: old ${seen.old}, new ${seen.new}, temporary files left by the kill ${seen.leftovers}`,
+      );
+    },
+  );
 });

@@ -46,7 +46,9 @@ describe('PatchEngine', () => {
   });
 
   it('keeps insertions at one place in the order given', () => {
-    expect(apply(base, { type: 'insert', line: 2, content: 'a' }, { type: 'insert', line: 2, content: 'b' })).toBe('one\na\nb\ntwo\nthree\nfour\n');
+    expect(apply(base, { type: 'insert', line: 2, content: 'a' }, { type: 'insert', line: 2, content: 'b' })).toBe(
+      'one\na\nb\ntwo\nthree\nfour\n',
+    );
   });
 
   it('refuses ranges outside the base version and overlapping operations, applying none', async () => {
@@ -54,18 +56,26 @@ describe('PatchEngine', () => {
     expect(await refusal(base, { type: 'insert', line: 6, content: 'x' })).toBe('RANGE_INVALID');
     expect(await refusal(base, { type: 'replace', startLine: 3, endLine: 2, content: 'x' })).toBe('RANGE_INVALID');
     expect(await refusal('', { type: 'delete', startLine: 1, endLine: 1 })).toBe('RANGE_INVALID');
-    expect(await refusal(base, { type: 'delete', startLine: 1, endLine: 2 }, { type: 'replace', startLine: 2, endLine: 3, content: 'x' })).toBe('RANGE_INVALID');
-    expect(await refusal(base, { type: 'delete', startLine: 1, endLine: 3 }, { type: 'insert', line: 2, content: 'x' })).toBe('RANGE_INVALID');
-    expect(await refusal(base, { type: 'replace_text', oldText: 'two', newText: 'x' }, { type: 'delete', startLine: 2, endLine: 2 })).toBe('RANGE_INVALID');
+    expect(
+      await refusal(base, { type: 'delete', startLine: 1, endLine: 2 }, { type: 'replace', startLine: 2, endLine: 3, content: 'x' }),
+    ).toBe('RANGE_INVALID');
+    expect(await refusal(base, { type: 'delete', startLine: 1, endLine: 3 }, { type: 'insert', line: 2, content: 'x' })).toBe(
+      'RANGE_INVALID',
+    );
+    expect(await refusal(base, { type: 'replace_text', oldText: 'two', newText: 'x' }, { type: 'delete', startLine: 2, endLine: 2 })).toBe(
+      'RANGE_INVALID',
+    );
     expect(() => apply(base, { type: 'append', content: 'x' }, { type: 'delete', startLine: 9, endLine: 9 })).toThrow(/operations\[1\]/);
   });
 
-  it('keeps the file\'s line breaks: CRLF, and no final line break', () => {
+  it("keeps the file's line breaks: CRLF, and no final line break", () => {
     expect(apply('a\r\nb\r\n', { type: 'insert', line: 2, content: 'x\ny' })).toBe('a\r\nx\r\ny\r\nb\r\n');
     expect(apply('a\nb', { type: 'append', content: 'c' })).toBe('a\nb\nc');
     expect(apply('a\nb', { type: 'delete', startLine: 2, endLine: 2 })).toBe('a');
     expect(apply('a\nb', { type: 'replace', startLine: 2, endLine: 2, content: 'B\n' })).toBe('a\nB');
-    expect(apply('a\nb', { type: 'replace', startLine: 1, endLine: 1, content: 'A' }, { type: 'delete', startLine: 2, endLine: 2 })).toBe('A');
+    expect(apply('a\nb', { type: 'replace', startLine: 1, endLine: 1, content: 'A' }, { type: 'delete', startLine: 2, endLine: 2 })).toBe(
+      'A',
+    );
   });
 
   it('property: line operations do to the lines what an array splice does', () => {
@@ -76,7 +86,11 @@ describe('PatchEngine', () => {
         const n = lines.length;
         const at = (a % (n + 1)) + 1;
         const content = insert.map((l) => `${l}\n`).join('');
-        expect(splitLines(apply(text, { type: 'insert', line: at, content }))).toEqual([...lines.slice(0, at - 1), ...insert, ...lines.slice(at - 1)]);
+        expect(splitLines(apply(text, { type: 'insert', line: at, content }))).toEqual([
+          ...lines.slice(0, at - 1),
+          ...insert,
+          ...lines.slice(at - 1),
+        ]);
         if (n === 0) return;
         const start = (a % n) + 1;
         const end = start + (b % (n - start + 1));

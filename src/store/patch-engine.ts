@@ -104,7 +104,11 @@ function toEdit(text: string, lines: Lines, op: PatchOperation, index: number): 
   switch (op.type) {
     case 'insert':
       if (op.line > n + 1) {
-        throw rangeError(index, `line ${op.line} is past the end: the base version has ${n} lines, so insert at most at line ${n + 1} (the end).`, lines);
+        throw rangeError(
+          index,
+          `line ${op.line} is past the end: the base version has ${n} lines, so insert at most at line ${n + 1} (the end).`,
+          lines,
+        );
       }
       return lineEdit(lines, op.line - 1, op.line - 1, contentLines(op.content), index);
     case 'append':

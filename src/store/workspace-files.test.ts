@@ -67,7 +67,11 @@ for (const [kind, makeEnv] of kinds) {
 
     describe('writeText', () => {
       it('creates parent directories and reports bytes and created', async () => {
-        expect(await env.files.writeText('new/deep/file.txt', 'héllo')).toEqual({ bytes: 6, created: true, version: versionOf(Buffer.from('héllo')) });
+        expect(await env.files.writeText('new/deep/file.txt', 'héllo')).toEqual({
+          bytes: 6,
+          created: true,
+          version: versionOf(Buffer.from('héllo')),
+        });
         expect(env.read('new/deep/file.txt')).toBe('héllo');
         expect(await env.files.writeText('new/deep/file.txt', 'bye')).toMatchObject({ bytes: 3, created: false });
         expect(env.read('new/deep/file.txt')).toBe('bye');
@@ -132,9 +136,28 @@ for (const [kind, makeEnv] of kinds) {
         const { files, truncated } = await env.files.list('', { recursive: false, limit: 100 });
         expect(truncated).toBe(false);
         expect(files.map((f) => f.name)).toEqual([
-          '.config', '.git', 'a', 'build', 'docs', 'src', 'vendor', '.gitignore', 'a.b', 'a.ts', 'bin.dat', 'crlf.txt',
-          'debug.log', 'keep.log', 'late-bin.dat', 'link-dir', 'link-to-a.ts', 'long.txt', 'README.md', 'regex.txt',
-          'secret.txt', 'unicode.txt',
+          '.config',
+          '.git',
+          'a',
+          'build',
+          'docs',
+          'src',
+          'vendor',
+          '.gitignore',
+          'a.b',
+          'a.ts',
+          'bin.dat',
+          'crlf.txt',
+          'debug.log',
+          'keep.log',
+          'late-bin.dat',
+          'link-dir',
+          'link-to-a.ts',
+          'long.txt',
+          'README.md',
+          'regex.txt',
+          'secret.txt',
+          'unicode.txt',
         ]);
         expect(files.find((f) => f.name === 'a.ts')).toEqual({ path: 'a.ts', name: 'a.ts', type: 'file', size: 39 });
         expect(files.find((f) => f.name === 'src')).toEqual({ path: 'src', name: 'src', type: 'directory' });
@@ -144,7 +167,12 @@ for (const [kind, makeEnv] of kinds) {
       it('returns workspace-relative paths for a subdirectory', async () => {
         const { files } = await env.files.list('src/sub', { recursive: false, limit: 100 });
         expect(files.map((f) => f.path)).toEqual([
-          'src/sub/gen', 'src/sub/.gitignore', 'src/sub/deep.ts', 'src/sub/important.log', 'src/sub/local.ts', 'src/sub/noise.log',
+          'src/sub/gen',
+          'src/sub/.gitignore',
+          'src/sub/deep.ts',
+          'src/sub/important.log',
+          'src/sub/local.ts',
+          'src/sub/noise.log',
         ]);
       });
 
@@ -152,22 +180,50 @@ for (const [kind, makeEnv] of kinds) {
         const { files, truncated } = await env.files.list('', { recursive: true, limit: 1000 });
         expect(truncated).toBe(false);
         expect(files.map((f) => f.path)).toEqual([
-          '.config', '.config/settings.json',
-          'a', 'a/b.ts',
-          'docs', 'docs/secret.txt',
-          'src', 'src/sub', 'src/sub/.gitignore', 'src/sub/deep.ts', 'src/sub/important.log', 'src/sub/local.ts',
-          'src/.gitignore', 'src/index.ts', 'src/util.test.ts',
-          'vendor', 'vendor/lib.js',
-          '.gitignore', 'a.b', 'a.ts', 'bin.dat', 'crlf.txt', 'keep.log', 'late-bin.dat', 'link-dir', 'link-to-a.ts',
-          'long.txt', 'README.md', 'regex.txt', 'unicode.txt',
+          '.config',
+          '.config/settings.json',
+          'a',
+          'a/b.ts',
+          'docs',
+          'docs/secret.txt',
+          'src',
+          'src/sub',
+          'src/sub/.gitignore',
+          'src/sub/deep.ts',
+          'src/sub/important.log',
+          'src/sub/local.ts',
+          'src/.gitignore',
+          'src/index.ts',
+          'src/util.test.ts',
+          'vendor',
+          'vendor/lib.js',
+          '.gitignore',
+          'a.b',
+          'a.ts',
+          'bin.dat',
+          'crlf.txt',
+          'keep.log',
+          'late-bin.dat',
+          'link-dir',
+          'link-to-a.ts',
+          'long.txt',
+          'README.md',
+          'regex.txt',
+          'unicode.txt',
         ]);
       });
 
       it('applies the root .gitignore when listing a subdirectory recursively', async () => {
         const { files } = await env.files.list('src', { recursive: true, limit: 1000 });
         expect(files.map((f) => f.path)).toEqual([
-          'src/sub', 'src/sub/.gitignore', 'src/sub/deep.ts', 'src/sub/important.log', 'src/sub/local.ts',
-          'src/.gitignore', 'src/index.ts', 'src/util.test.ts',
+          'src/sub',
+          'src/sub/.gitignore',
+          'src/sub/deep.ts',
+          'src/sub/important.log',
+          'src/sub/local.ts',
+          'src/.gitignore',
+          'src/index.ts',
+          'src/util.test.ts',
         ]);
         expect((await env.files.list('build', { recursive: true, limit: 10 })).files).toEqual([]);
       });

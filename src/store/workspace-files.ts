@@ -241,7 +241,11 @@ export class WorkspaceFiles implements WorkspacePort {
     return { currentVersion: current?.version ?? null, snapshots: await this.store.snapshots(rel) };
   }
 
-  async restore(path: string, request: { version: string; baseVersion?: string }, options: WriteOptions = {}): Promise<{ version: string; bytes: number }> {
+  async restore(
+    path: string,
+    request: { version: string; baseVersion?: string },
+    options: WriteOptions = {},
+  ): Promise<{ version: string; bytes: number }> {
     const resolved = await this.guard.resolve(path);
     await this.refuseProtected(resolved, path);
     await this.refuseSensitive(resolved, path);
@@ -298,7 +302,14 @@ export class WorkspaceFiles implements WorkspacePort {
     if (levels === undefined) return { matches: [], truncated: false };
     const matches =
       this.kind === 'disk'
-        ? await searchRipgrep({ root: this.root, start: start.rel, gitignoresAbove: levels.filter((l) => l.base !== start.rel), options, plan, accept })
+        ? await searchRipgrep({
+            root: this.root,
+            start: start.rel,
+            gitignoresAbove: levels.filter((l) => l.base !== start.rel),
+            options,
+            plan,
+            accept,
+          })
         : await searchEntries(this.walk(start, levels, 'path'), (abs) => this.fs.readFile(abs), plan, accept);
     return firstMatches(matches, plan.maxResults);
   }
@@ -354,7 +365,8 @@ export class WorkspaceFiles implements WorkspacePort {
   private async readExisting(resolved: ResolvedPath, path: string) {
     if (resolved.real === undefined) throw notFound(path);
     const rel = await this.physicalRel(resolved, path).catch((err: unknown) => {
-      if (err instanceof ToolError && err.code === 'NOT_A_FILE') throw new ToolError('NOT_A_FILE', `${describe(path)} is a directory; use openspace.file.list to see its contents.`);
+      if (err instanceof ToolError && err.code === 'NOT_A_FILE')
+        throw new ToolError('NOT_A_FILE', `${describe(path)} is a directory; use openspace.file.list to see its contents.`);
       throw err;
     });
     let file;
@@ -390,7 +402,8 @@ export class WorkspaceFiles implements WorkspacePort {
     }
     const code = errorCode(err);
     if (code === 'EISDIR') return new ToolError('NOT_A_FILE', `${describe(path)} is a directory.`);
-    if (code === 'ENOTDIR') return new ToolError('NOT_A_DIRECTORY', `Cannot create ${describe(path)}: one of its parent directories is a file.`);
+    if (code === 'ENOTDIR')
+      return new ToolError('NOT_A_DIRECTORY', `Cannot create ${describe(path)}: one of its parent directories is a file.`);
     return err;
   }
 
@@ -436,13 +449,7 @@ export class WorkspaceFiles implements WorkspacePort {
         } catch {
           return undefined; // vanished meanwhile
         }
-        const type: EntryType = st.isSymbolicLink()
-          ? 'symlink'
-          : st.isDirectory()
-            ? 'directory'
-            : st.isFile()
-              ? 'file'
-              : 'other';
+        const type: EntryType = st.isSymbolicLink() ? 'symlink' : st.isDirectory() ? 'directory' : st.isFile() ? 'file' : 'other';
         return { rel: joinRel(dirRel, name), name, abs, type, size: Number(st.size) };
       }),
     );

@@ -26,9 +26,22 @@ for (const [kind, makeEnv] of kinds) {
         const result = await search(env.files, 'needle');
         expect(result.truncated).toBe(false);
         expect(where(result)).toEqual([
-          '.config/settings.json:1', 'a/b.ts:1', 'a.ts:1', 'a.ts:2', 'crlf.txt:1', 'docs/secret.txt:1', 'keep.log:1', 'long.txt:1',
-          'src/index.ts:1', 'src/index.ts:2', 'src/sub/deep.ts:3', 'src/sub/important.log:1', 'src/sub/local.ts:1',
-          'src/util.test.ts:1', 'unicode.txt:1', 'vendor/lib.js:1',
+          '.config/settings.json:1',
+          'a/b.ts:1',
+          'a.ts:1',
+          'a.ts:2',
+          'crlf.txt:1',
+          'docs/secret.txt:1',
+          'keep.log:1',
+          'long.txt:1',
+          'src/index.ts:1',
+          'src/index.ts:2',
+          'src/sub/deep.ts:3',
+          'src/sub/important.log:1',
+          'src/sub/local.ts:1',
+          'src/util.test.ts:1',
+          'unicode.txt:1',
+          'vendor/lib.js:1',
         ]);
       });
 
@@ -57,14 +70,30 @@ for (const [kind, makeEnv] of kinds) {
       });
 
       it('filters with include and exclude globs relative to the root', async () => {
-        const ts = ['a/b.ts:1', 'a.ts:1', 'a.ts:2', 'src/index.ts:1', 'src/index.ts:2', 'src/sub/deep.ts:3', 'src/sub/local.ts:1', 'src/util.test.ts:1'];
+        const ts = [
+          'a/b.ts:1',
+          'a.ts:1',
+          'a.ts:2',
+          'src/index.ts:1',
+          'src/index.ts:2',
+          'src/sub/deep.ts:3',
+          'src/sub/local.ts:1',
+          'src/util.test.ts:1',
+        ];
         expect(where(await search(env.files, 'needle', { includePattern: '**/*.ts' }))).toEqual(ts);
         expect(where(await search(env.files, 'needle', { includePattern: '*.ts' }))).toEqual(ts);
         expect(where(await search(env.files, 'needle', { includePattern: 'src/**' }))).toEqual([
-          'src/index.ts:1', 'src/index.ts:2', 'src/sub/deep.ts:3', 'src/sub/important.log:1', 'src/sub/local.ts:1', 'src/util.test.ts:1',
+          'src/index.ts:1',
+          'src/index.ts:2',
+          'src/sub/deep.ts:3',
+          'src/sub/important.log:1',
+          'src/sub/local.ts:1',
+          'src/util.test.ts:1',
         ]);
         expect(where(await search(env.files, 'needle', { includePattern: 'src/*.ts' }))).toEqual([
-          'src/index.ts:1', 'src/index.ts:2', 'src/util.test.ts:1',
+          'src/index.ts:1',
+          'src/index.ts:2',
+          'src/util.test.ts:1',
         ]);
         expect(where(await search(env.files, 'needle', { includePattern: '**/*.ts', excludePattern: '**/*.test.ts' }))).toEqual(
           ts.filter((m) => !m.startsWith('src/util.test.ts')),
@@ -84,28 +113,49 @@ for (const [kind, makeEnv] of kinds) {
         expect(where(await search(env.files, 'needle', { includePattern: 'src/local.ts' }))).toEqual([]);
         expect(where(await search(env.files, 'needle', { includePattern: 'secret.txt' }))).toEqual(['docs/secret.txt:1']);
         // A bare name is a file or folder at any depth; a glob with '/' is anchored at the root.
-        expect(where(await search(env.files, 'needle', { includePattern: 'sub' }))).toEqual(['src/sub/deep.ts:3', 'src/sub/important.log:1', 'src/sub/local.ts:1']);
-        expect(where(await search(env.files, 'needle', { includePattern: 'src/*/*.ts' }))).toEqual(['src/sub/deep.ts:3', 'src/sub/local.ts:1']);
+        expect(where(await search(env.files, 'needle', { includePattern: 'sub' }))).toEqual([
+          'src/sub/deep.ts:3',
+          'src/sub/important.log:1',
+          'src/sub/local.ts:1',
+        ]);
+        expect(where(await search(env.files, 'needle', { includePattern: 'src/*/*.ts' }))).toEqual([
+          'src/sub/deep.ts:3',
+          'src/sub/local.ts:1',
+        ]);
         expect(where(await search(env.files, 'needle', { includePattern: 'sub/*.ts' }))).toEqual([]);
         expect(where(await search(env.files, 'needle', { includePattern: '{a,vendor}/**' }))).toEqual(['a/b.ts:1', 'vendor/lib.js:1']);
-        expect(where(await search(env.files, 'needle', { includePattern: '*.{json,js}' }))).toEqual(['.config/settings.json:1', 'vendor/lib.js:1']);
+        expect(where(await search(env.files, 'needle', { includePattern: '*.{json,js}' }))).toEqual([
+          '.config/settings.json:1',
+          'vendor/lib.js:1',
+        ]);
         expect(where(await search(env.files, 'needle', { includePattern: 'src/**', excludePattern: '{sub,*.test.ts}' }))).toEqual([
-          'src/index.ts:1', 'src/index.ts:2',
+          'src/index.ts:1',
+          'src/index.ts:2',
         ]);
         // Globs ripgrep cannot be given as they are filter all the same.
-        expect(where(await search(env.files, 'needle', { includePattern: 'src/s[u]b/*.ts' }))).toEqual(['src/sub/deep.ts:3', 'src/sub/local.ts:1']);
+        expect(where(await search(env.files, 'needle', { includePattern: 'src/s[u]b/*.ts' }))).toEqual([
+          'src/sub/deep.ts:3',
+          'src/sub/local.ts:1',
+        ]);
         expect(where(await search(env.files, 'needle', { includePattern: '*.@(log|json)' }))).toEqual([
-          '.config/settings.json:1', 'keep.log:1', 'src/sub/important.log:1',
+          '.config/settings.json:1',
+          'keep.log:1',
+          'src/sub/important.log:1',
         ]);
         expect(where(await search(env.files, 'a.b', { includePattern: 'a.{b}' }))).toEqual([]);
         expect(where(await search(env.files, 'a.b', { excludePattern: 'a.{b}' }))).toEqual(['a.b:1']);
       });
 
       it('combines a directory with includePattern, which stays relative to the workspace root', async () => {
-        expect(where(await search(env.files, 'needle', { path: 'src', includePattern: 'src/sub/*.ts' }))).toEqual(['src/sub/deep.ts:3', 'src/sub/local.ts:1']);
+        expect(where(await search(env.files, 'needle', { path: 'src', includePattern: 'src/sub/*.ts' }))).toEqual([
+          'src/sub/deep.ts:3',
+          'src/sub/local.ts:1',
+        ]);
         expect(where(await search(env.files, 'needle', { path: 'src', includePattern: 'sub/**' }))).toEqual([]);
         expect(where(await search(env.files, 'needle', { path: 'src', includePattern: '*.log' }))).toEqual(['src/sub/important.log:1']);
-        expect(where(await search(env.files, 'needle', { path: 'src/sub', includePattern: '*.ts', excludePattern: 'deep.ts' }))).toEqual(['src/sub/local.ts:1']);
+        expect(where(await search(env.files, 'needle', { path: 'src/sub', includePattern: '*.ts', excludePattern: 'deep.ts' }))).toEqual([
+          'src/sub/local.ts:1',
+        ]);
       });
 
       it('finds nothing through includePattern outside the workspace, behind symlinks or in .git', async () => {
@@ -117,10 +167,17 @@ for (const [kind, makeEnv] of kinds) {
 
       it('restricts to a directory, applying .gitignore files above it', async () => {
         expect(where(await search(env.files, 'needle', { path: 'src' }))).toEqual([
-          'src/index.ts:1', 'src/index.ts:2', 'src/sub/deep.ts:3', 'src/sub/important.log:1', 'src/sub/local.ts:1', 'src/util.test.ts:1',
+          'src/index.ts:1',
+          'src/index.ts:2',
+          'src/sub/deep.ts:3',
+          'src/sub/important.log:1',
+          'src/sub/local.ts:1',
+          'src/util.test.ts:1',
         ]);
         expect(where(await search(env.files, 'needle', { path: 'src/sub' }))).toEqual([
-          'src/sub/deep.ts:3', 'src/sub/important.log:1', 'src/sub/local.ts:1',
+          'src/sub/deep.ts:3',
+          'src/sub/important.log:1',
+          'src/sub/local.ts:1',
         ]);
         expect(await search(env.files, 'needle', { path: 'build' })).toEqual({ matches: [], truncated: false });
         expect(await codeOf(search(env.files, 'needle', { path: 'nope' }))).toBe('FILE_NOT_FOUND');
@@ -240,13 +297,45 @@ describe('rebaseGitignore', () => {
 
 describe('ripgrepGlob', () => {
   it('passes the globs ripgrep reads as picomatch does', () => {
-    for (const glob of ['*.ts', '**/router-*.ts', 'src/**', 'src', 'a/**/b', '*.{log,txt}', '{src,lib}/**', 'file?.ts', '.config', 'dir with space/*.md', 'résumé/*.txt']) {
+    for (const glob of [
+      '*.ts',
+      '**/router-*.ts',
+      'src/**',
+      'src',
+      'a/**/b',
+      '*.{log,txt}',
+      '{src,lib}/**',
+      'file?.ts',
+      '.config',
+      'dir with space/*.md',
+      'résumé/*.txt',
+    ]) {
       expect(ripgrepGlob(glob)).toBe(glob);
     }
   });
 
   it('refuses what ripgrep would read otherwise: classes, extglobs, negation, odd braces and stars, dot components', () => {
-    for (const glob of ['src/[ab]*.ts', '*.@(ts|js)', '!(*.ts)', '!*.ts', 'a.{b}', 'f{1..3}', '{,x}a', '{a,{b,c}}', '{a/b,c}', '{a', 'a}', 'a**b', '***', '**.ts', 'a//b', '../x', 'a/./b', '#x', 'a\\b']) {
+    for (const glob of [
+      'src/[ab]*.ts',
+      '*.@(ts|js)',
+      '!(*.ts)',
+      '!*.ts',
+      'a.{b}',
+      'f{1..3}',
+      '{,x}a',
+      '{a,{b,c}}',
+      '{a/b,c}',
+      '{a',
+      'a}',
+      'a**b',
+      '***',
+      '**.ts',
+      'a//b',
+      '../x',
+      'a/./b',
+      '#x',
+      'a\\b',
+    ]) {
       expect(ripgrepGlob(glob)).toBeUndefined();
     }
   });
@@ -272,9 +361,25 @@ describe('ripgrepIgnoreFile', () => {
   const rgFiles = (start: string, ignoreFile: string) => {
     const file = nodePath.join(temp, 'ignore');
     writeFileSync(file, ignoreFile);
-    const args = ['--files', '--no-config', '--hidden', '--no-require-git', '--no-ignore-parent', '--no-ignore-dot', '--no-ignore-global', '--no-ignore-exclude', '--glob=!.git', `--ignore-file=${file}`, start === '' ? '.' : start];
+    const args = [
+      '--files',
+      '--no-config',
+      '--hidden',
+      '--no-require-git',
+      '--no-ignore-parent',
+      '--no-ignore-dot',
+      '--no-ignore-global',
+      '--no-ignore-exclude',
+      '--glob=!.git',
+      `--ignore-file=${file}`,
+      start === '' ? '.' : start,
+    ];
     const out = execFileSync(rgPath, args, { cwd: env.root, encoding: 'utf8' });
-    return out.split('\n').filter(Boolean).map((p) => p.replace(/^\.\//, '')).sort();
+    return out
+      .split('\n')
+      .filter(Boolean)
+      .map((p) => p.replace(/^\.\//, ''))
+      .sort();
   };
   const gitignoreRoot = { base: '', text: 'build/\n*.log\n/secret.txt\n!keep.log' };
   const gitignoreSrc = { base: 'src', text: 'gen/\n/local.ts\n' };
@@ -293,7 +398,14 @@ describe('ripgrepIgnoreFile', () => {
   ])('leaves ripgrep the files %j takes and those .gitignore takes back, under %j', (include, start) => {
     const above = start === '' ? [] : start === 'src' ? [gitignoreRoot] : [gitignoreRoot, gitignoreSrc];
     const all = rgFiles(start, ripgrepIgnoreFile(undefined, above));
-    const { matchesGlobs } = planSearch({ query: 'x', path: start, includePattern: include, isRegex: false, caseSensitive: false, maxResults: 1 });
+    const { matchesGlobs } = planSearch({
+      query: 'x',
+      path: start,
+      includePattern: include,
+      isRegex: false,
+      caseSensitive: false,
+      maxResults: 1,
+    });
     const wanted = all.filter(matchesGlobs);
     const given = rgFiles(start, ripgrepIgnoreFile(include, above));
     expect(wanted.length).toBeGreaterThan(0);
@@ -304,6 +416,11 @@ describe('ripgrepIgnoreFile', () => {
   });
 
   it('keeps an ignore file without a final line break apart from the next', () => {
-    expect(ripgrepIgnoreFile(undefined, [{ base: '', text: 'build/' }, { base: 'src', text: 'gen/' }])).toBe('build/\n/src/**/gen/\n\n');
+    expect(
+      ripgrepIgnoreFile(undefined, [
+        { base: '', text: 'build/' },
+        { base: 'src', text: 'gen/' },
+      ]),
+    ).toBe('build/\n/src/**/gen/\n\n');
   });
 });

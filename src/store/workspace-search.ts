@@ -150,7 +150,7 @@ export async function searchEntries(
     if (data.includes(0)) continue; // binary
     const text = data.toString('utf8');
     let line = 0;
-    for (let from = 0; from < text.length; ) {
+    for (let from = 0; from < text.length;) {
       const end = text.indexOf('\n', from);
       const content = end < 0 ? text.slice(from) : text.slice(from, end);
       from = end < 0 ? text.length : end + 1;

@@ -7,7 +7,10 @@ const ide = useTheia();
 
 /** The Monaco editor showing a file: the editor whose tab is titled `title`. */
 function editorFor(page: Page, title: string) {
-  return page.locator('.theia-editor', { has: page.locator('.monaco-editor') }).filter({ visible: true }).and(page.locator(`[id*="${title}"]`));
+  return page
+    .locator('.theia-editor', { has: page.locator('.monaco-editor') })
+    .filter({ visible: true })
+    .and(page.locator(`[id*="${title}"]`));
 }
 
 test('opens a file at line 42: the tab shows, line 42 is visible and holds the cursor', async () => {
@@ -22,14 +25,18 @@ test('opens a file at line 42: the tab shows, line 42 is visible and holds the c
 
 test('highlights exactly lines 42–50, and clearing removes the decoration', async () => {
   const { page } = ide.theia;
-  await ide.agent.ok('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 42, endLine: 50 }], highlightId: 'fix-1' });
+  await ide.agent.ok('openspace.editor.highlight', {
+    path: 'src/index.ts',
+    ranges: [{ startLine: 42, endLine: 50 }],
+    highlightId: 'fix-1',
+  });
   const editor = editorFor(page, 'index.ts');
   const decorated = editor.locator('.view-overlays .openspace-highlight');
   await expect(decorated).toHaveCount(9);
   // Each decoration sits on the row of one of the lines 42..50.
-  const lineTops = await editor.locator('.line-numbers').evaluateAll((nodes) =>
-    Object.fromEntries(nodes.map((n) => [n.textContent?.trim(), (n.parentElement as HTMLElement).style.top])),
-  );
+  const lineTops = await editor
+    .locator('.line-numbers')
+    .evaluateAll((nodes) => Object.fromEntries(nodes.map((n) => [n.textContent?.trim(), (n.parentElement as HTMLElement).style.top])));
   const decorationTops = await decorated.evaluateAll((nodes) => nodes.map((n) => (n.parentElement as HTMLElement).style.top).sort());
   const expected = Array.from({ length: 9 }, (_, i) => lineTops[String(42 + i)]).sort();
   expect(decorationTops).toEqual(expected);
@@ -40,7 +47,7 @@ test('highlights exactly lines 42–50, and clearing removes the decoration', as
   await expect(decorated).toHaveCount(0);
 });
 
-test('Escape in the editor clears the agent\'s highlights (AC-3.2.3)', async () => {
+test("Escape in the editor clears the agent's highlights (AC-3.2.3)", async () => {
   const { page } = ide.theia;
   await ide.agent.ok('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 10, endLine: 12 }], highlightId: 'esc' });
   const editor = editorFor(page, 'index.ts');
@@ -57,9 +64,14 @@ test('splits vertically: the file opens to the right and pane.list geometry matc
   await expect(page.locator('.lm-TabBar-tab .lm-TabBar-tabLabel', { hasText: /^auth\.ts$/ })).toBeVisible();
   const { panes } = await ide.agent.ok('openspace.pane.list');
   const viewport = page.viewportSize()!;
-  for (const [title, contentId] of [['index.ts', 'src/index.ts'], ['auth.ts', 'src/auth.ts']] as const) {
+  for (const [title, contentId] of [
+    ['index.ts', 'src/index.ts'],
+    ['auth.ts', 'src/auth.ts'],
+  ] as const) {
     const pane = panes.find((p: { tabs: { contentId: string }[] }) => p.tabs.some((t) => t.contentId === contentId));
-    const tab = page.locator('.lm-TabBar', { has: page.locator('.lm-TabBar-tabLabel', { hasText: new RegExp(`^${title.replace('.', '\\.')}$`) }) });
+    const tab = page.locator('.lm-TabBar', {
+      has: page.locator('.lm-TabBar-tabLabel', { hasText: new RegExp(`^${title.replace('.', '\\.')}$`) }),
+    });
     const bar = (await tab.boundingBox())!;
     const body = (await editorFor(page, title).boundingBox())!;
     const dom = { x: bar.x, y: bar.y, width: bar.width, height: body.y + body.height - bar.y };
@@ -82,7 +94,11 @@ test('creates "test-runner" in the bottom panel; echo hello shows in xterm and i
   await expect(page.locator('#theia-bottom-content-panel .xterm-screen').filter({ visible: true })).toBeVisible();
   // xterm draws with WebGL, so what the person sees is read from xterm's own buffer.
   await expect
-    .poll(() => page.evaluate(() => (window as unknown as { openspaceProbe: { terminalScreen(id: string): string[] } }).openspaceProbe.terminalScreen('test-runner')))
+    .poll(() =>
+      page.evaluate(() =>
+        (window as unknown as { openspaceProbe: { terminalScreen(id: string): string[] } }).openspaceProbe.terminalScreen('test-runner'),
+      ),
+    )
     .toContain('hello');
   await expect
     .poll(async () => (await ide.agent.ok('openspace.terminal.read_output', { terminalId: 'test-runner', since: sent.cursor })).output)
@@ -92,7 +108,10 @@ test('creates "test-runner" in the bottom panel; echo hello shows in xterm and i
 
 test('the palette lists the OpenSpace commands, and one run from it works', async () => {
   const { page } = ide.theia;
-  await page.locator('#theia-app-shell').click({ position: { x: 5, y: 5 } }).catch(() => undefined);
+  await page
+    .locator('#theia-app-shell')
+    .click({ position: { x: 5, y: 5 } })
+    .catch(() => undefined);
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
   await expect(input).toBeVisible();
@@ -125,15 +144,21 @@ test('a dangerous command waits for the person: Deny refuses it, Allow runs it',
   const sent = await allowed;
   expect(sent.success).toBe(true);
   await expect
-    .poll(async () => (await ide.agent.ok('openspace.terminal.read_output', { terminalId: 'test-runner', since: sent.cursor })).output.join('\n'))
+    .poll(async () =>
+      (await ide.agent.ok('openspace.terminal.read_output', { terminalId: 'test-runner', since: sent.cursor })).output.join('\n'),
+    )
     .toMatch(/no-such-dir-42.*No such file or directory/);
 });
 
 test('GET /openspace/instructions names the open file', async () => {
   await expect
-    .poll(async () => (await fetch(`${ide.theia.origin}/openspace/instructions`, { headers: { authorization: `Bearer ${ide.theia.token}` } })).text())
+    .poll(async () =>
+      (await fetch(`${ide.theia.origin}/openspace/instructions`, { headers: { authorization: `Bearer ${ide.theia.token}` } })).text(),
+    )
     .toMatch(/Main area: .*editor: src\/index\.ts/);
-  const text = await (await fetch(`${ide.theia.origin}/openspace/instructions`, { headers: { authorization: `Bearer ${ide.theia.token}` } })).text();
+  const text = await (
+    await fetch(`${ide.theia.origin}/openspace/instructions`, { headers: { authorization: `Bearer ${ide.theia.token}` } })
+  ).text();
   expect(text).toMatch(/Terminals: .*test-runner/);
 });
 
@@ -142,7 +167,9 @@ test('the last focused window serves; with none open calls fail at once; a new w
   // While a window closes, a call can still reach it and fail (BRIDGE_UNAVAILABLE): polls retry those.
   const open = async (contentId: string) => {
     const list = await ide.agent.call('openspace.pane.list');
-    return list.success ? list.panes.some((p: { tabs: { contentId: string }[] }) => p.tabs.some((t) => t.contentId === contentId)) : undefined;
+    return list.success
+      ? list.panes.some((p: { tabs: { contentId: string }[] }) => p.tabs.some((t) => t.contentId === contentId))
+      : undefined;
   };
   expect(await open('src/auth.ts')).toBe(true);
 

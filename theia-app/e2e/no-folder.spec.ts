@@ -6,7 +6,6 @@ import { useTheia } from './theia-session.js';
  * to do (not INTERNAL), and the ones that do not still work.
  */
 
-
 const ide = useTheia({ noFolder: true });
 
 test('tools that need the workspace answer NO_WORKSPACE, saying to open a folder', async () => {

@@ -13,12 +13,16 @@ const ide = useTheia();
 const quickInput = (page: Page) => page.locator('.quick-input-widget');
 const rows = (page: Page) => quickInput(page).locator('.quick-input-list .monaco-list-row');
 const toasts = (page: Page, text: string) => page.locator('.theia-notification-toasts .theia-notification-message', { hasText: text });
-const terminalTab = (page: Page, title: string) => page.locator('#theia-bottom-content-panel .lm-TabBar-tabLabel', { hasText: new RegExp(`^${title}$`) });
+const terminalTab = (page: Page, title: string) =>
+  page.locator('#theia-bottom-content-panel .lm-TabBar-tabLabel', { hasText: new RegExp(`^${title}$`) });
 const terminalTitles = async () => (await ide.agent.ok('openspace.terminal.list')).terminals.map((t: { title: string }) => t.title);
 
 /** Run a command from the command palette (F1) by its label. */
 async function palette(page: Page, label: string): Promise<void> {
-  await page.locator('#theia-app-shell').click({ position: { x: 5, y: 5 } }).catch(() => undefined);
+  await page
+    .locator('#theia-app-shell')
+    .click({ position: { x: 5, y: 5 } })
+    .catch(() => undefined);
   await page.keyboard.press('F1');
   const input = quickInput(page).locator('input');
   await expect(input).toBeVisible();
@@ -69,7 +73,10 @@ test('"OpenSpace: Open Editor" takes a file and a line: the editor shows the fil
   await input.fill('7');
   await page.keyboard.press('Enter');
   await expect(quickInput(page)).toBeHidden();
-  const editor = page.locator('.theia-editor', { has: page.locator('.monaco-editor') }).filter({ visible: true }).and(page.locator('[id*="auth.ts"]'));
+  const editor = page
+    .locator('.theia-editor', { has: page.locator('.monaco-editor') })
+    .filter({ visible: true })
+    .and(page.locator('[id*="auth.ts"]'));
   await expect(editor.locator('.line-numbers.active-line-number')).toHaveText('7');
   await expect(page.locator('.lm-TabBar-tab.lm-mod-current .lm-TabBar-tabLabel', { hasText: /^auth\.ts$/ })).toBeVisible();
   expect((await ide.agent.ok('openspace.pane.list')).activeContentId).toBe('src/auth.ts');

@@ -30,7 +30,10 @@ test.beforeAll(async () => {
   await cp(FIXTURE, fixture, { recursive: true });
   await mkdir(join(fixture, '.theia'));
   // A repository's settings: one that tightens protection (applies) and one that loosens it (ignored).
-  await writeFile(join(fixture, '.theia', 'settings.json'), JSON.stringify({ [SENSITIVE]: ['*.secret'], 'openspace.security.confirmDangerousCommands': false }));
+  await writeFile(
+    join(fixture, '.theia', 'settings.json'),
+    JSON.stringify({ [SENSITIVE]: ['*.secret'], 'openspace.security.confirmDangerousCommands': false }),
+  );
   await writeFile(join(fixture, 'a.secret'), 'the launch code\n');
   theia = await startTheiaTarget(fixture, { userSettings: { 'openspace.notifications.commandFailures': 'all' } });
   agent = await connectAgent(theia, 'e2e-agent');
@@ -176,7 +179,9 @@ test('a tab the person pinned is listed as pinned', async () => {
   await tab.click({ button: 'right' });
   await page.locator('.lm-Menu-item .lm-Menu-itemLabel', { hasText: /^Pin$/ }).click({ timeout: 10_000 });
   const pinnedTabs = async () =>
-    (await agent.ok('openspace.pane.list')).panes.flatMap((p: { tabs: { contentId: string; pinned?: boolean }[] }) => p.tabs.filter((t) => t.pinned).map((t) => t.contentId));
+    (await agent.ok('openspace.pane.list')).panes.flatMap((p: { tabs: { contentId: string; pinned?: boolean }[] }) =>
+      p.tabs.filter((t) => t.pinned).map((t) => t.contentId),
+    );
   await expect.poll(pinnedTabs).toEqual(['notes.txt']);
 });
 
@@ -193,7 +198,8 @@ test('the terminal sanitizer runs in the Theia window as the frontend bundles it
   await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
   const result = await page.evaluate(() => {
     type Sanitizer = { write(chunk: string): string; suspicious: number };
-    const { TerminalSanitizer } = (window as unknown as { openspaceSanitize: { TerminalSanitizer: new () => Sanitizer } }).openspaceSanitize;
+    const { TerminalSanitizer } = (window as unknown as { openspaceSanitize: { TerminalSanitizer: new () => Sanitizer } })
+      .openspaceSanitize;
     const ESC = '\x1b';
     let text = '';
     for (let i = 0; text.length < 4_000_000; i++) {

@@ -14,7 +14,19 @@ import { commandArgs, wordToArgs, type Arg } from './words.js';
 
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'fish', 'rbash', 'tcsh', 'csh']);
 export const INTERPRETERS = /^(python[0-9.]*|node|nodejs|deno|bun|perl|ruby|php|lua|tclsh|osascript)$/;
-export const DOWNLOADERS = new Set(['curl', 'wget', 'wget2', 'fetch', 'http', 'https', 'xh', 'aria2c', 'lwp-request', 'lwp-download', 'GET']);
+export const DOWNLOADERS = new Set([
+  'curl',
+  'wget',
+  'wget2',
+  'fetch',
+  'http',
+  'https',
+  'xh',
+  'aria2c',
+  'lwp-request',
+  'lwp-download',
+  'GET',
+]);
 
 /** True if `node` (a word, script, …) runs a downloader anywhere inside it. */
 function runsDownloader(node: SyntaxNode | undefined): boolean {
@@ -227,7 +239,9 @@ export function checkPipeline(pipe: Pipeline, ctx: Ctx): void {
     const verbatim =
       prevRest.every((a) => a.literal) &&
       words.every((w) => !w.includes('\\')) &&
-      (prevName === 'echo' ? !prevRest.slice(0, Math.max(echoFlags, 0)).some((a) => a.value.includes('e')) : words.length === 1 && !(words[0] as string).includes('%'));
+      (prevName === 'echo'
+        ? !prevRest.slice(0, Math.max(echoFlags, 0)).some((a) => a.value.includes('e'))
+        : words.length === 1 && !(words[0] as string).includes('%'));
     if ((prevName === 'echo' || prevName === 'printf') && verbatim) {
       analyzePayload(words.join(' '), ctx);
     } else if (prevName === 'cat' && i === 1 && prevRest.every((a) => a.literal)) {

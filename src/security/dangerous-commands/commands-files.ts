@@ -9,7 +9,18 @@ import { getopt, resolveLong, type OptSpec } from './options.js';
 import { classifyPath, isHomeDotfile, normalizeAbsolute, normalizeRelative, under } from './paths.js';
 import { wordToArgs, type Arg } from './words.js';
 
-const RM_LONG = ['recursive', 'force', 'dir', 'interactive', 'one-file-system', 'no-preserve-root', 'preserve-root', 'verbose', 'help', 'version'];
+const RM_LONG = [
+  'recursive',
+  'force',
+  'dir',
+  'interactive',
+  'one-file-system',
+  'no-preserve-root',
+  'preserve-root',
+  'verbose',
+  'help',
+  'version',
+];
 
 export function checkRm(rest: Arg[], ctx: Ctx, text: string): void {
   const o = getopt(rest, { long: RM_LONG });
@@ -41,7 +52,18 @@ export function checkChmod(rest: Arg[], ctx: Ctx, text: string): void {
       continue;
     }
     if (!endOfOptions && v.startsWith('--')) {
-      const names = resolveLong(v.slice(2).split('=')[0] as string, ['recursive', 'reference', 'changes', 'silent', 'quiet', 'verbose', 'preserve-root', 'no-preserve-root', 'help', 'version']);
+      const names = resolveLong(v.slice(2).split('=')[0] as string, [
+        'recursive',
+        'reference',
+        'changes',
+        'silent',
+        'quiet',
+        'verbose',
+        'preserve-root',
+        'no-preserve-root',
+        'help',
+        'version',
+      ]);
       if (names.includes('recursive')) recursive = true;
       if (names.includes('reference')) reference = true;
       continue;
@@ -82,7 +104,40 @@ export function checkCopyMove(name: string, rest: Arg[], ctx: Ctx, text: string)
     name === 'install'
       ? { shortArg: 'tSmogZ', longArg: ['target-directory', 'suffix', 'mode', 'owner', 'group', 'strip-program'] }
       : name === 'rsync'
-        ? { shortArg: 'eBfMT', longArg: ['rsh', 'rsync-path', 'filter', 'exclude', 'include', 'exclude-from', 'include-from', 'files-from', 'temp-dir', 'partial-dir', 'compare-dest', 'copy-dest', 'link-dest', 'log-file', 'password-file', 'chmod', 'chown', 'usermap', 'groupmap', 'suffix', 'backup-dir', 'max-size', 'min-size', 'timeout', 'contimeout', 'port', 'sockopts', 'out-format', 'bwlimit'] }
+        ? {
+            shortArg: 'eBfMT',
+            longArg: [
+              'rsh',
+              'rsync-path',
+              'filter',
+              'exclude',
+              'include',
+              'exclude-from',
+              'include-from',
+              'files-from',
+              'temp-dir',
+              'partial-dir',
+              'compare-dest',
+              'copy-dest',
+              'link-dest',
+              'log-file',
+              'password-file',
+              'chmod',
+              'chown',
+              'usermap',
+              'groupmap',
+              'suffix',
+              'backup-dir',
+              'max-size',
+              'min-size',
+              'timeout',
+              'contimeout',
+              'port',
+              'sockopts',
+              'out-format',
+              'bwlimit',
+            ],
+          }
         : { shortArg: 'tS', longArg: ['target-directory', 'suffix', 'backup', 'reflink', 'sparse', 'preserve', 'no-preserve', 'context'] };
   const o = getopt(rest, spec);
   // Destination: -t DIR / --target-directory=DIR, else the last operand.
@@ -105,7 +160,8 @@ export function checkCopyMove(name: string, rest: Arg[], ctx: Ctx, text: string)
     for (const a of operands) {
       if (a === dest) continue;
       const c = classifyPath(a, ctx);
-      if (c === 'system' || c === 'device' || c === 'safe-device' || isHomeDotfile(a) || /^(~|\$HOME|\$\{HOME\})\/?$/.test(a.value)) out.add('system-overwrite', text);
+      if (c === 'system' || c === 'device' || c === 'safe-device' || isHomeDotfile(a) || /^(~|\$HOME|\$\{HOME\})\/?$/.test(a.value))
+        out.add('system-overwrite', text);
     }
   }
 }
@@ -117,7 +173,9 @@ export function checkInPlaceEdit(name: string, rest: Arg[], ctx: Ctx, text: stri
   const inPlace = o.short.has('i') || rest.some((a) => /^--in-place(=|$)/.test(a.value) || /^-[^-]*i/.test(a.value));
   if (!inPlace) return;
   // The script is the first operand unless -e/-f (sed) or -e/-E (perl) gave it.
-  const scriptGiven = rest.some((a) => /^-[^-]*[ef]/.test(a.value) || a.value === '--expression' || a.value === '--file' || /^--(expression|file)=/.test(a.value));
+  const scriptGiven = rest.some(
+    (a) => /^-[^-]*[ef]/.test(a.value) || a.value === '--expression' || a.value === '--file' || /^--(expression|file)=/.test(a.value),
+  );
   const files = scriptGiven ? o.operands : o.operands.slice(1);
   for (const a of files) checkProtectedTarget(a, ctx, text);
 }

@@ -4,7 +4,17 @@
  * `find -exec`, `kill` and `git` below, files in commands-files.ts, code in commands-code.ts.
  */
 import type { Command } from 'unbash';
-import { analyzeShell, checkCodeArgs, checkRunsDownloaded, checkScriptOperand, checkStdinScript, DOWNLOADERS, INTERPRETERS, recordDownload, SHELLS } from './commands-code.js';
+import {
+  analyzeShell,
+  checkCodeArgs,
+  checkRunsDownloaded,
+  checkScriptOperand,
+  checkStdinScript,
+  DOWNLOADERS,
+  INTERPRETERS,
+  recordDownload,
+  SHELLS,
+} from './commands-code.js';
 import { checkChmod, checkCopyMove, checkInPlaceEdit, checkRm, checkRmOperand, checkWriteTarget } from './commands-files.js';
 import { analyzePayload, argsText, type Ctx } from './context.js';
 import { getopt } from './options.js';
@@ -15,7 +25,17 @@ import type { Arg } from './words.js';
 const PRIVILEGED = new Set(['sudo', 'doas', 'su', 'pkexec', 'run0', 'sudoedit']);
 const DISK_TOOLS = new Set(['mke2fs', 'mkswap', 'fdisk', 'sfdisk', 'cfdisk', 'gdisk', 'sgdisk', 'parted', 'wipefs', 'blkdiscard']);
 const POWER = new Set(['shutdown', 'reboot', 'halt', 'poweroff']);
-const SYSTEMCTL_POWER = new Set(['poweroff', 'reboot', 'halt', 'kexec', 'suspend', 'hibernate', 'hybrid-sleep', 'suspend-then-hibernate', 'soft-reboot']);
+const SYSTEMCTL_POWER = new Set([
+  'poweroff',
+  'reboot',
+  'halt',
+  'kexec',
+  'suspend',
+  'hibernate',
+  'hybrid-sleep',
+  'suspend-then-hibernate',
+  'soft-reboot',
+]);
 
 /**
  * Checks one simple command given as arguments. `cmd` is the syntax node the arguments come from
@@ -51,8 +71,15 @@ export function analyzeArgv(args: Arg[], ctx: Ctx, cmd: Command | undefined, hop
 
   // Wrappers whose payload is a string of shell code.
   if (name === 'env') {
-    const o = getopt(rest, { shortArg: 'uCS', longArg: ['unset', 'chdir', 'split-string'], long: ['ignore-environment', 'null', 'unset', 'chdir', 'split-string', 'debug', 'help', 'version'], stopAtOperand: true });
-    const sIndex = rest.findIndex((a) => a.value === '-S' || a.value.startsWith('-S') || a.value.startsWith('--split-string') || /^-[^-]*S/.test(a.value));
+    const o = getopt(rest, {
+      shortArg: 'uCS',
+      longArg: ['unset', 'chdir', 'split-string'],
+      long: ['ignore-environment', 'null', 'unset', 'chdir', 'split-string', 'debug', 'help', 'version'],
+      stopAtOperand: true,
+    });
+    const sIndex = rest.findIndex(
+      (a) => a.value === '-S' || a.value.startsWith('-S') || a.value.startsWith('--split-string') || /^-[^-]*S/.test(a.value),
+    );
     if ((o.short.has('S') || o.long.has('split-string')) && sIndex >= 0) {
       const s = rest[sIndex] as Arg;
       const inline = s.value.startsWith('--split-string') ? s.value.slice('--split-string='.length) : s.value.replace(/^-[^S]*S/, '');
@@ -63,7 +90,10 @@ export function analyzeArgv(args: Arg[], ctx: Ctx, cmd: Command | undefined, hop
     }
   }
   if (name === 'su' || name === 'runuser') {
-    const o = getopt(rest, { shortArg: 'cgGswu', longArg: ['command', 'group', 'supp-group', 'shell', 'whitelist-environment', 'user', 'session-command'] });
+    const o = getopt(rest, {
+      shortArg: 'cgGswu',
+      longArg: ['command', 'group', 'supp-group', 'shell', 'whitelist-environment', 'user', 'session-command'],
+    });
     const idx = rest.findIndex((a) => /^-[a-zA-Z]*c$/.test(a.value) || a.value === '--command' || a.value === '--session-command');
     const inlineLong = rest.find((a) => a.value.startsWith('--command=') || a.value.startsWith('--session-command='));
     const payload = inlineLong ? inlineLong.value.slice(inlineLong.value.indexOf('=') + 1) : idx >= 0 ? rest[idx + 1]?.value : undefined;
@@ -167,7 +197,9 @@ export function analyzeArgv(args: Arg[], ctx: Ctx, cmd: Command | undefined, hop
       const head = end >= 0 ? rest.slice(0, end) : rest;
       let start = 0;
       while (start < head.length && (head[start] as Arg).value.startsWith('-')) {
-        start += /^(-j|-P|-S|-n|-N|-L|-l|-I|-E|-d|-a|--jobs|--sshlogin|--max-args|--delimiter|--arg-file)$/.test((head[start] as Arg).value) ? 2 : 1;
+        start += /^(-j|-P|-S|-n|-N|-L|-l|-I|-E|-d|-a|--jobs|--sshlogin|--max-args|--delimiter|--arg-file)$/.test((head[start] as Arg).value)
+          ? 2
+          : 1;
       }
       const cmdArgs = head.slice(start);
       if (cmdArgs.length) {
@@ -180,7 +212,23 @@ export function analyzeArgv(args: Arg[], ctx: Ctx, cmd: Command | undefined, hop
       return checkChmod(rest, ctx, text);
     case 'chown':
     case 'chgrp': {
-      const o = getopt(rest, { long: ['recursive', 'reference', 'from', 'changes', 'silent', 'quiet', 'verbose', 'dereference', 'no-dereference', 'preserve-root', 'no-preserve-root', 'help', 'version'] });
+      const o = getopt(rest, {
+        long: [
+          'recursive',
+          'reference',
+          'from',
+          'changes',
+          'silent',
+          'quiet',
+          'verbose',
+          'dereference',
+          'no-dereference',
+          'preserve-root',
+          'no-preserve-root',
+          'help',
+          'version',
+        ],
+      });
       if (o.short.has('R') || o.long.has('recursive')) ctx.shared.out.add('permissions-recursive', text);
       return;
     }
@@ -214,7 +262,12 @@ export function analyzeArgv(args: Arg[], ctx: Ctx, cmd: Command | undefined, hop
       return checkGit(rest, ctx, text);
     case 'truncate':
     case 'shred': {
-      const o = getopt(rest, name === 'truncate' ? { shortArg: 'sr', longArg: ['size', 'reference'] } : { shortArg: 'ns', longArg: ['iterations', 'size', 'random-source', 'remove'] });
+      const o = getopt(
+        rest,
+        name === 'truncate'
+          ? { shortArg: 'sr', longArg: ['size', 'reference'] }
+          : { shortArg: 'ns', longArg: ['iterations', 'size', 'random-source', 'remove'] },
+      );
       if (o.operands.length) out.add('truncate-shred', text);
       return;
     }
@@ -297,7 +350,18 @@ function checkKill(rest: Arg[], ctx: Ctx, text: string): void {
   }
 }
 
-const GIT_GLOBAL_ARG = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env', '--exec-path', '--list-cmds', '--attr-source']);
+const GIT_GLOBAL_ARG = new Set([
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--super-prefix',
+  '--config-env',
+  '--exec-path',
+  '--list-cmds',
+  '--attr-source',
+]);
 
 function checkGit(rest: Arg[], ctx: Ctx, text: string): void {
   const out = ctx.shared.out;
@@ -316,22 +380,106 @@ function checkGit(rest: Arg[], ctx: Ctx, text: string): void {
     const wide = o.short.has('d') || o.short.has('x') || o.short.has('X');
     if (force && wide && !dry) out.add('git-clean-force', text);
   } else if (sub === 'reset') {
-    const o = getopt(args, { long: ['hard', 'soft', 'mixed', 'merge', 'keep', 'quiet', 'no-quiet', 'patch', 'intent-to-add', 'pathspec-from-file', 'pathspec-file-nul', 'recurse-submodules', 'no-recurse-submodules', 'refresh', 'no-refresh'] });
+    const o = getopt(args, {
+      long: [
+        'hard',
+        'soft',
+        'mixed',
+        'merge',
+        'keep',
+        'quiet',
+        'no-quiet',
+        'patch',
+        'intent-to-add',
+        'pathspec-from-file',
+        'pathspec-file-nul',
+        'recurse-submodules',
+        'no-recurse-submodules',
+        'refresh',
+        'no-refresh',
+      ],
+    });
     if (o.long.has('hard')) out.add('git-discard-changes', text);
   } else if (sub === 'checkout' || sub === 'restore') {
-    const o = getopt(args, { shortArg: sub === 'checkout' ? 'bBt' : 's', longArg: ['source', 'conflict', 'orphan', 'pathspec-from-file'], long: ['force', 'staged', 'worktree', 'source', 'ours', 'theirs', 'patch', 'quiet', 'progress', 'merge', 'conflict', 'detach', 'track', 'no-track', 'orphan', 'ignore-other-worktrees', 'overlay', 'no-overlay', 'pathspec-from-file', 'pathspec-file-nul', 'recurse-submodules', 'ignore-skip-worktree-bits'] });
+    const o = getopt(args, {
+      shortArg: sub === 'checkout' ? 'bBt' : 's',
+      longArg: ['source', 'conflict', 'orphan', 'pathspec-from-file'],
+      long: [
+        'force',
+        'staged',
+        'worktree',
+        'source',
+        'ours',
+        'theirs',
+        'patch',
+        'quiet',
+        'progress',
+        'merge',
+        'conflict',
+        'detach',
+        'track',
+        'no-track',
+        'orphan',
+        'ignore-other-worktrees',
+        'overlay',
+        'no-overlay',
+        'pathspec-from-file',
+        'pathspec-file-nul',
+        'recurse-submodules',
+        'ignore-skip-worktree-bits',
+      ],
+    });
     const whole = o.operands.some((a) => /^(\.|\.\/|:\/|:\/\.|\*|:\(top\)\.?)$/.test(a.value));
     const worktree = sub === 'checkout' || !(o.short.has('S') || o.long.has('staged')) || o.short.has('W') || o.long.has('worktree');
-    if ((sub === 'checkout' && (o.short.has('f') || o.long.has('force'))) || (whole && worktree && !o.short.has('p') && !o.long.has('patch'))) out.add('git-discard-changes', text);
+    if (
+      (sub === 'checkout' && (o.short.has('f') || o.long.has('force'))) ||
+      (whole && worktree && !o.short.has('p') && !o.long.has('patch'))
+    )
+      out.add('git-discard-changes', text);
   } else if (sub === 'stash' && args[0]?.value === 'clear') {
     out.add('git-discard-changes', text);
   } else if (sub === 'push') {
     const o = getopt(args, {
       shortArg: 'o',
       longArg: ['repo', 'push-option', 'receive-pack', 'exec'],
-      long: ['all', 'branches', 'mirror', 'delete', 'tags', 'follow-tags', 'dry-run', 'porcelain', 'force', 'force-with-lease', 'force-if-includes', 'repo', 'set-upstream', 'thin', 'no-thin', 'quiet', 'verbose', 'progress', 'recurse-submodules', 'verify', 'no-verify', 'atomic', 'no-atomic', 'push-option', 'signed', 'no-signed', 'ipv4', 'ipv6', 'receive-pack', 'exec', 'prune', 'no-force-with-lease', 'no-force-if-includes'],
+      long: [
+        'all',
+        'branches',
+        'mirror',
+        'delete',
+        'tags',
+        'follow-tags',
+        'dry-run',
+        'porcelain',
+        'force',
+        'force-with-lease',
+        'force-if-includes',
+        'repo',
+        'set-upstream',
+        'thin',
+        'no-thin',
+        'quiet',
+        'verbose',
+        'progress',
+        'recurse-submodules',
+        'verify',
+        'no-verify',
+        'atomic',
+        'no-atomic',
+        'push-option',
+        'signed',
+        'no-signed',
+        'ipv4',
+        'ipv6',
+        'receive-pack',
+        'exec',
+        'prune',
+        'no-force-with-lease',
+        'no-force-if-includes',
+      ],
     });
-    const force = o.short.has('f') || o.long.has('force') || o.long.has('force-with-lease') || o.long.has('force-if-includes') || o.long.has('mirror');
+    const force =
+      o.short.has('f') || o.long.has('force') || o.long.has('force-with-lease') || o.long.has('force-if-includes') || o.long.has('mirror');
     if (force || o.operands.some((a) => a.value.startsWith('+'))) out.add('git-push-force', text);
   }
 }

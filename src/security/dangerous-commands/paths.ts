@@ -7,10 +7,46 @@ import type { Arg } from './words.js';
 
 export type PathClass = 'inside' | 'scratch' | 'safe-device' | 'device' | 'home' | 'outside' | 'system' | 'unknown';
 
-const SAFE_DEVICES = new Set(['/dev/null', '/dev/zero', '/dev/full', '/dev/random', '/dev/urandom', '/dev/stdin', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/ptmx']);
+const SAFE_DEVICES = new Set([
+  '/dev/null',
+  '/dev/zero',
+  '/dev/full',
+  '/dev/random',
+  '/dev/urandom',
+  '/dev/stdin',
+  '/dev/stdout',
+  '/dev/stderr',
+  '/dev/tty',
+  '/dev/ptmx',
+]);
 const SAFE_DEVICE_DIRS = ['/dev/fd/', '/dev/pts/', '/dev/shm/'];
 const SCRATCH_DIRS = ['/tmp', '/var/tmp', '/private/tmp', '/private/var/tmp', '/var/folders', '/private/var/folders'];
-const SYSTEM_DIRS = ['/bin', '/boot', '/dev', '/etc', '/lib', '/lib32', '/lib64', '/libx32', '/opt', '/proc', '/root', '/run', '/sbin', '/snap', '/srv', '/sys', '/usr', '/var', '/System', '/Library', '/Applications', '/private', '/home', '/Users'];
+const SYSTEM_DIRS = [
+  '/bin',
+  '/boot',
+  '/dev',
+  '/etc',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/opt',
+  '/proc',
+  '/root',
+  '/run',
+  '/sbin',
+  '/snap',
+  '/srv',
+  '/sys',
+  '/usr',
+  '/var',
+  '/System',
+  '/Library',
+  '/Applications',
+  '/private',
+  '/home',
+  '/Users',
+];
 
 export function normalizeAbsolute(p: string): string {
   const parts: string[] = [];

@@ -26,14 +26,23 @@ export function peelWrapper(name: string, args: Arg[]): Peeled {
   const after = (spec: OptSpec): Arg[] => rest.slice(getopt(rest, { ...spec, stopAtOperand: true }).restIndex);
   switch (name) {
     case 'sudo': {
-      const r = after({ shortArg: 'ugCDhprtTU', longArg: ['user', 'group', 'close-from', 'chdir', 'host', 'prompt', 'role', 'type', 'command-timeout', 'other-user'] });
+      const r = after({
+        shortArg: 'ugCDhprtTU',
+        longArg: ['user', 'group', 'close-from', 'chdir', 'host', 'prompt', 'role', 'type', 'command-timeout', 'other-user'],
+      });
       return { kind: 'rest', rest: r.slice(skipAssignments(r, 0)) };
     }
     case 'doas':
       return { kind: 'rest', rest: after({ shortArg: 'uC' }) };
     case 'pkexec':
     case 'run0':
-      return { kind: 'rest', rest: after({ longArg: ['user', 'unit', 'property', 'description', 'slice', 'chdir', 'setenv', 'nice', 'machine', 'background'], shortArg: 'uD' }) };
+      return {
+        kind: 'rest',
+        rest: after({
+          longArg: ['user', 'unit', 'property', 'description', 'slice', 'chdir', 'setenv', 'nice', 'machine', 'background'],
+          shortArg: 'uD',
+        }),
+      };
     case 'env': {
       const r = after({ shortArg: 'uCS', longArg: ['unset', 'chdir', 'split-string'] });
       return { kind: 'rest', rest: r.slice(skipAssignments(r, 0)) };
@@ -72,7 +81,10 @@ export function peelWrapper(name: string, args: Arg[]): Peeled {
       return { kind: 'rest', rest: r.slice(1) }; // drop NEWROOT
     }
     case 'xargs': {
-      const r = after({ shortArg: 'IaLnPsdE', longArg: ['arg-file', 'delimiter', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'] });
+      const r = after({
+        shortArg: 'IaLnPsdE',
+        longArg: ['arg-file', 'delimiter', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'],
+      });
       return r.length ? { kind: 'rest', rest: r } : { kind: 'stop' };
     }
     case 'busybox':

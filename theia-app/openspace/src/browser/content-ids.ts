@@ -28,7 +28,10 @@ export class ContentIds {
   private requireRoot(): URI {
     const root = this.rootUri;
     if (!root) {
-      throw new ToolError('NO_WORKSPACE', 'No folder is open in this IDE, so there are no workspace files. Ask the person to open one (File → Open Folder), then retry.');
+      throw new ToolError(
+        'NO_WORKSPACE',
+        'No folder is open in this IDE, so there are no workspace files. Ask the person to open one (File → Open Folder), then retry.',
+      );
     }
     return root;
   }

@@ -143,7 +143,9 @@ export class BridgeContribution implements FrontendApplicationContribution {
     // A read-only probe for tests: xterm draws on a canvas, so its text is not in the DOM; and
     // whether the tabs a command showed or closed after answering are in place.
     const terminals = this.ide.terminals as TheiaTerminalPort;
-    Object.assign(window, { openspaceProbe: { terminalScreen: (id: string) => terminals.screen(id), settled: () => this.shellPort.settled() } });
+    Object.assign(window, {
+      openspaceProbe: { terminalScreen: (id: string) => terminals.screen(id), settled: () => this.shellPort.settled() },
+    });
   }
 
   onDidInitializeLayout(): void {

@@ -5,7 +5,14 @@ import { ContainerModule } from '@theia/core/shared/inversify';
 import { PreferenceContribution } from '@theia/core/lib/common/preferences/preference-schema';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { OpenSpacePreferenceDefaults } from '../common/preferences.js';
-import { BridgeConnector, BridgeContribution, createBridgeConnector, createIdePort, OpenSpaceCommandContribution, TheiaIdePort } from './openspace-contribution.js';
+import {
+  BridgeConnector,
+  BridgeContribution,
+  createBridgeConnector,
+  createIdePort,
+  OpenSpaceCommandContribution,
+  TheiaIdePort,
+} from './openspace-contribution.js';
 import { ContentIds } from './content-ids.js';
 import { createFilesBackendProxy, FilesBackendProxy, RemoteWorkspacePort } from './remote-workspace-port.js';
 import { withFilePolicySettings } from './file-policy-settings.js';

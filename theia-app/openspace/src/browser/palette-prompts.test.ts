@@ -38,11 +38,13 @@ const type = (text: string) => () => text;
 const escape = () => undefined;
 const labels = (shown: Shown) => ('pick' in shown ? shown.pick.entries.map((e) => ('value' in e ? e.label : `— ${e.separator}`)) : []);
 
-describe('the palette\'s prompts, derived from each tool\'s input schema', () => {
+describe("the palette's prompts, derived from each tool's input schema", () => {
   it('asks for every required argument of every tool, and the line, width and height it may take', () => {
     for (const t of TOOLS) {
       const asked = planPrompts(t).flatMap((p) => (p.kind === 'reference' ? p.fields : [p.field]));
-      const required = Object.entries(t.input.shape).filter(([, s]) => !s.safeParse(undefined).success).map(([n]) => n);
+      const required = Object.entries(t.input.shape)
+        .filter(([, s]) => !s.safeParse(undefined).success)
+        .map(([n]) => n);
       for (const name of required) expect(asked, t.name).toContain(name);
     }
     expect(planPrompts(tool('terminal.close'))).toEqual([{ kind: 'pick', field: 'terminalId', required: true, source: 'terminals' }]);
@@ -58,7 +60,7 @@ describe('the palette\'s prompts, derived from each tool\'s input schema', () =>
     for (const name of ['terminal.create', 'terminal.list', 'pane.list', 'file.list']) expect(planPrompts(tool(name)), name).toEqual([]);
   });
 
-  it('Close Terminal lists the terminals and answers the chosen one\'s ID', async () => {
+  it("Close Terminal lists the terminals and answers the chosen one's ID", async () => {
     ide = await SimIde.create({ workspace: { kind: 'memory', files: { 'a.ts': 'one\ntwo\nthree\n' } } });
     await ide.registry.executeCommand('openspace.terminal.create', { title: 'build' });
     await ide.registry.executeCommand('openspace.terminal.create', { title: 'Test Runner' });
@@ -99,11 +101,14 @@ describe('the palette\'s prompts, derived from each tool\'s input schema', () =>
     expect(shown).toEqual([{ info: 'OpenSpace: Close Terminal: there is no terminal to choose.' }]);
   });
 
-  it('turns text into the argument\'s type: line ranges, JSON, a pane or a tab, the file\'s current version preset', async () => {
+  it("turns text into the argument's type: line ranges, JSON, a pane or a tab, the file's current version preset", async () => {
     ide = await SimIde.create({ workspace: { kind: 'memory', files: { 'a.ts': 'one\ntwo\nthree\n' } } });
     expect(await askArguments(tool('editor.highlight'), ide.port, person(choose('a.ts'), type('1-2, 3')).ui)).toEqual({
       path: 'a.ts',
-      ranges: [{ startLine: 1, endLine: 2 }, { startLine: 3, endLine: 3 }],
+      ranges: [
+        { startLine: 1, endLine: 2 },
+        { startLine: 3, endLine: 3 },
+      ],
     });
     await ide.registry.executeCommand('openspace.editor.open', { path: 'a.ts' });
     expect(await askArguments(tool('pane.close'), ide.port, person(choose('a.ts')).ui)).toEqual({ contentId: 'a.ts' });
@@ -113,10 +118,14 @@ describe('the palette\'s prompts, derived from each tool\'s input schema', () =>
     const args = await askArguments(
       tool('file.patch'),
       ide.port,
-      person(choose('a.ts'), (s) => ('input' in s ? s.input.value : undefined), (s) => {
-        operations = 'input' in s ? s.input : undefined;
-        return '[{"type":"append","content":"four"}]';
-      }).ui,
+      person(
+        choose('a.ts'),
+        (s) => ('input' in s ? s.input.value : undefined),
+        (s) => {
+          operations = 'input' in s ? s.input : undefined;
+          return '[{"type":"append","content":"four"}]';
+        },
+      ).ui,
     );
     expect(args).toEqual({ path: 'a.ts', baseVersion: version, operations: [{ type: 'append', content: 'four' }] });
     expect(operations!.prompt).toContain('JSON, e.g. [{"type":"insert","line":1,"content":"…"}]');

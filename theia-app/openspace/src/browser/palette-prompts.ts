@@ -98,12 +98,16 @@ const SOURCES = {
   panes: {
     noun: 'pane',
     rows: async (ide) =>
-      ide.shell.layout().panes.map((p) => ({ label: p.id, description: p.area, detail: p.tabs.map((t) => t.title).join(', ') || 'no tabs', value: p.id })),
+      ide.shell
+        .layout()
+        .panes.map((p) => ({ label: p.id, description: p.area, detail: p.tabs.map((t) => t.title).join(', ') || 'no tabs', value: p.id })),
   },
   tabs: {
     noun: 'tab',
     rows: async (ide) =>
-      ide.shell.layout().panes.flatMap((p) => p.tabs.map((t) => ({ label: t.title, description: `${t.contentId} · ${p.id}`, value: t.contentId }))),
+      ide.shell
+        .layout()
+        .panes.flatMap((p) => p.tabs.map((t) => ({ label: t.title, description: `${t.contentId} · ${p.id}`, value: t.contentId }))),
   },
   highlights: {
     noun: 'highlight',
@@ -157,7 +161,12 @@ const PICKED_BY_NAME: Record<string, SourceName> = {
   version: 'snapshots',
 };
 /** Rows of a reference prompt, per field. */
-const REFERENCE_SOURCES: Record<string, keyof typeof SOURCES> = { paneId: 'panes', contentId: 'tabs', highlightId: 'highlights', path: 'highlightedFiles' };
+const REFERENCE_SOURCES: Record<string, keyof typeof SOURCES> = {
+  paneId: 'panes',
+  contentId: 'tabs',
+  highlightId: 'highlights',
+  path: 'highlightedFiles',
+};
 /** Fields that make a tool with no required field take one of its references. */
 const REFERENCES = ['paneId', 'contentId', 'highlightId'];
 /** Optional arguments a person running the command means to give (a line to go to, a size); the others keep their defaults. */
@@ -220,10 +229,17 @@ async function ask(prompt: Prompt, { title, ide, ui, args, shape }: Asking): Pro
     const sources = prompt.fields.map((field) => ({ field, source: SOURCES[REFERENCE_SOURCES[field]!] as Source }));
     const groups = await Promise.all(sources.map(async ({ field, source }) => ({ field, source, rows: await source.rows(ide, args) })));
     const entries = groups.flatMap(({ field, source, rows }) =>
-      rows.length === 0 ? [] : [{ separator: `${source.noun}s` }, ...rows.map((row) => ('value' in row ? { ...row, value: { [field]: row.value } } : row))],
+      rows.length === 0
+        ? []
+        : [{ separator: `${source.noun}s` }, ...rows.map((row) => ('value' in row ? { ...row, value: { [field]: row.value } } : row))],
     );
     const nouns = sources.map(({ source }) => article(source.noun)).join(' or ');
-    if (entries.length === 0) return nothingToChoose(ui, title, sources.map(({ source }) => source.noun));
+    if (entries.length === 0)
+      return nothingToChoose(
+        ui,
+        title,
+        sources.map(({ source }) => source.noun),
+      );
     return ui.pick<Args>({ title, placeholder: `Choose ${nouns}`, entries });
   }
   const field = prompt.field;

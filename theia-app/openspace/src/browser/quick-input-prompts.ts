@@ -23,7 +23,13 @@ export class QuickInputPromptUi implements PromptUi {
         ? (quickPick, text) => {
             const needle = text.toLowerCase();
             const listed = text === '' || entries.some((e) => 'value' in e && String(e.value).toLowerCase().includes(needle));
-            quickPick.items = listed ? rows : [...rows, { type: 'separator', label: 'typed' }, { label: text, description: 'as typed', alwaysShow: true, value: typed(text) }];
+            quickPick.items = listed
+              ? rows
+              : [
+                  ...rows,
+                  { type: 'separator', label: 'typed' },
+                  { label: text, description: 'as typed', alwaysShow: true, value: typed(text) },
+                ];
           }
         : undefined,
     });

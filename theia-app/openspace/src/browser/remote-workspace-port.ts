@@ -58,7 +58,11 @@ export class RemoteWorkspacePort implements WorkspacePort {
     return this.call('snapshots', [path]);
   }
 
-  async restore(path: string, request: { version: string; baseVersion?: string }, options: WriteOptions = {}): Promise<{ version: string; bytes: number }> {
+  async restore(
+    path: string,
+    request: { version: string; baseVersion?: string },
+    options: WriteOptions = {},
+  ): Promise<{ version: string; bytes: number }> {
     const result = await this.call<{ version: string; bytes: number }>('restore', [path, request, plain(options)]);
     this.written.fire({ path: await this.resolve(path), text: '' });
     return result;

@@ -60,7 +60,9 @@ export class TheiaEditorPort implements EditorPort {
     await this.shell.place(existing, 'main', placement);
     if (selection) {
       existing.editor.selection = { ...selection, direction: 'ltr' } as never;
-      this.monacoOf(path)?.getControl().revealLineInCenter(selection.start.line + 1);
+      this.monacoOf(path)
+        ?.getControl()
+        .revealLineInCenter(selection.start.line + 1);
     }
     return this.stateOf(existing);
   }
@@ -216,7 +218,12 @@ export class TheiaEditorPort implements EditorPort {
     // An editor in a background tab may have no view state yet: Monaco answers null for its position
     // and selection (Theia's own cursor getter then throws); it starts at the top, as it will show.
     const position = control?.getPosition() ?? { lineNumber: 1, column: 1 };
-    const selection = control?.getSelection() ?? { startLineNumber: position.lineNumber, startColumn: position.column, endLineNumber: position.lineNumber, endColumn: position.column };
+    const selection = control?.getSelection() ?? {
+      startLineNumber: position.lineNumber,
+      startColumn: position.column,
+      endLineNumber: position.lineNumber,
+      endColumn: position.column,
+    };
     const lines = editor.document.lineCount;
     return {
       path,
@@ -228,7 +235,9 @@ export class TheiaEditorPort implements EditorPort {
         start: { line: selection.startLineNumber, column: selection.startColumn },
         end: { line: selection.endLineNumber, column: selection.endColumn },
       },
-      visibleRange: visible ? { startLine: visible.startLineNumber, endLine: visible.endLineNumber } : { startLine: 1, endLine: Math.min(lines, 1) },
+      visibleRange: visible
+        ? { startLine: visible.startLineNumber, endLine: visible.endLineNumber }
+        : { startLine: 1, endLine: Math.min(lines, 1) },
       isDirty: editor.document.dirty,
     };
   }

@@ -102,7 +102,12 @@ export class TheiaShellPort implements ShellPort {
   async place(widget: Widget, defaultArea: PaneArea, placement: Placement, { waitForFocus = true } = {}): Promise<void> {
     const target = placement.targetPaneId !== undefined ? this.requirePane(placement.targetPaneId) : undefined;
     const shown = widget.isAttached && this.paneOf(widget) !== undefined;
-    if (shown && !placement.splitDirection && (!target || target.widgets.includes(widget)) && (!placement.area || this.shell.getAreaFor(widget) === placement.area)) {
+    if (
+      shown &&
+      !placement.splitDirection &&
+      (!target || target.widgets.includes(widget)) &&
+      (!placement.area || this.shell.getAreaFor(widget) === placement.area)
+    ) {
       await this.shell.activateWidget(widget.id);
       return;
     }
@@ -120,7 +125,8 @@ export class TheiaShellPort implements ShellPort {
     const target = placement.targetPaneId !== undefined ? this.requirePane(placement.targetPaneId) : undefined;
     const area = target?.area ?? placement.area ?? defaultArea;
     const ref = target?.current ?? target?.widgets[0] ?? (area === 'main' ? this.currentIn('main') : undefined);
-    const mode = placement.splitDirection === 'vertical' ? 'split-right' : placement.splitDirection === 'horizontal' ? 'split-bottom' : 'tab-after';
+    const mode =
+      placement.splitDirection === 'vertical' ? 'split-right' : placement.splitDirection === 'horizontal' ? 'split-bottom' : 'tab-after';
     return { area, mode, ref: ref && ref !== widget ? ref : undefined };
   }
 
@@ -149,7 +155,7 @@ export class TheiaShellPort implements ShellPort {
   /** Resolves when the view work of earlier commands is done and the panels have their sizes. */
   async settled(): Promise<void> {
     // View work may add more (an editor created after the answer is then activated).
-    for (let pending; pending !== this.pending; ) await (pending = this.pending);
+    for (let pending; pending !== this.pending;) await (pending = this.pending);
     await this.shell.pendingUpdates;
   }
 
@@ -299,7 +305,12 @@ export class TheiaShellPort implements ShellPort {
     const rect = rectOf(elements);
     if (!rect) return { x: 0, y: 0, width: 0, height: 0 };
     const pct = (v: number, of: number) => Math.round((v / of) * 10000) / 100;
-    return { x: pct(rect.left, window.innerWidth), y: pct(rect.top, window.innerHeight), width: pct(rect.right - rect.left, window.innerWidth), height: pct(rect.bottom - rect.top, window.innerHeight) };
+    return {
+      x: pct(rect.left, window.innerWidth),
+      y: pct(rect.top, window.innerHeight),
+      width: pct(rect.right - rect.left, window.innerWidth),
+      height: pct(rect.bottom - rect.top, window.innerHeight),
+    };
   }
 
   private currentIn(area: 'main'): Widget | undefined {
@@ -323,7 +334,10 @@ export class TheiaShellPort implements ShellPort {
     const panel = this.shell.mainPanel;
     const layout = panel.layout as DockLayout;
     let moved = false;
-    for (const [axis, want] of [['horizontal', size.width], ['vertical', size.height]] as const) {
+    for (const [axis, want] of [
+      ['horizontal', size.width],
+      ['vertical', size.height],
+    ] as const) {
       if (want === undefined) continue;
       const box = rectOf(pane.boxes);
       const beside = box && besideHandle([...layout.handles()], box, axis);

@@ -1,5 +1,9 @@
 import { injectable } from '@theia/core/shared/inversify';
-import type { PreferenceContribution, PreferenceSchema, PreferenceSchemaService } from '@theia/core/lib/common/preferences/preference-schema';
+import type {
+  PreferenceContribution,
+  PreferenceSchema,
+  PreferenceSchemaService,
+} from '@theia/core/lib/common/preferences/preference-schema';
 import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
 import { AGENT_CONSENT_SETTING } from '../../../../src/security/consent.js';
 
@@ -52,7 +56,7 @@ export const openSpacePreferenceSchema: PreferenceSchema = {
       enum: ['all', 'errors', 'disabled'],
       enumDescriptions: [
         'A notification for every agent command that fails (except refusals you just gave in a dialog).',
-        'A notification only when something broke (an internal error), not for the agent\'s own mistakes or refused requests.',
+        "A notification only when something broke (an internal error), not for the agent's own mistakes or refused requests.",
         'No notifications for agent commands.',
       ],
       default: 'errors',

@@ -25,9 +25,7 @@ export const FILES_PATH = '/services/openspace/files';
 
 export type FilesMethod = 'resolve' | 'stat' | 'readText' | 'writeText' | 'patch' | 'snapshots' | 'restore' | 'list' | 'search';
 
-export type FilesOutcome =
-  | { ok: true; value: unknown }
-  | { ok: false; code: ErrorCode; message: string; details: Record<string, unknown> };
+export type FilesOutcome = { ok: true; value: unknown } | { ok: false; code: ErrorCode; message: string; details: Record<string, unknown> };
 
 /**
  * The person's file-policy preferences (openspace.security.sensitiveFilePatterns and

@@ -15,7 +15,16 @@ import { Hub } from '../../../../src/hub/hub.js';
 import { AUDIT_LOG_FILE, NdjsonAuditLog } from '../../../../src/security/audit-log.js';
 import { createHubRouter } from '../../../../src/hub/router.js';
 import { WorkspaceFiles } from '../../../../src/store/workspace-files.js';
-import { BRIDGE_PATH, FILES_PATH, type BridgeBackend, type BridgeFrontend, type FilePolicySettings, type FilesBackend, type FilesMethod, type FilesOutcome } from '../common/protocol.js';
+import {
+  BRIDGE_PATH,
+  FILES_PATH,
+  type BridgeBackend,
+  type BridgeFrontend,
+  type FilePolicySettings,
+  type FilesBackend,
+  type FilesMethod,
+  type FilesOutcome,
+} from '../common/protocol.js';
 import { CallFilePolicy } from './call-file-policy.js';
 
 /** The workspace Theia opened, as a directory path. */
