@@ -18,6 +18,7 @@ import { connectAgent } from '../conformance/client.js';
 import { TOOLS } from '../src/contract/index.js';
 import { benchSearch } from './bench-search.js';
 import { benchSecurity } from './bench-security.js';
+import { benchStartup } from './bench-startup.js';
 import { benchStore } from './bench-store.js';
 
 const { values } = parseArgs({ options: { samples: { type: 'string', default: '400' }, target: { type: 'string', default: 'sim' } } });
@@ -292,6 +293,8 @@ async function main(): Promise<void> {
   hub.stop();
   // file.search on a 20,000-file tree beside ripgrep alone (in process: the store code both IDEs run).
   const search = await benchSearch();
+  // Start-up as a client that spawns its server over stdio sees it, beside a bare SDK server.
+  const startup = theia ? undefined : await benchStartup();
 
   const ready = stats(readies);
   const f = (n: unknown) => (n as number).toFixed(2);
@@ -319,7 +322,7 @@ async function main(): Promise<void> {
   writeFileSync(
     fileURLToPath(new URL(`../reports/bench-${values.target}.json`, import.meta.url)),
     JSON.stringify(
-      { target: values.target, samples: SAMPLES, date: new Date().toISOString(), rows, readyMs: readies, store, search },
+      { target: values.target, samples: SAMPLES, date: new Date().toISOString(), rows, readyMs: readies, store, search, startup },
       null,
       2,
     ),

@@ -157,6 +157,9 @@ describe('npm start (the simulated IDE CLI)', () => {
       ['--workspace', '/definitely/not/here'],
       ['--max-calls-per-turn', '-1'],
       ['--allow-origin', 'evil'],
+      // Over stdio the client is answered while the IDE loads; an IDE that cannot start still ends it.
+      ['--stdio', '--workspace', '/definitely/not/here'],
+      ['--stdio', '--terminal', 'process'],
     ];
     for (const args of bad) {
       const { code, output } = await exitOf(spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] }));

@@ -70,9 +70,11 @@ async function main(): Promise<void> {
       import('./start.js'),
       import('@modelcontextprotocol/sdk/server/stdio.js'),
     ]);
-    const { hub, connected } = connectSimIde({ workspace, terminal, consent, confirmDangerousCommands, maxCallsPerTurn });
-    const { ide } = await connected.catch((err: Error) => fail(err.message));
+    // As over HTTP, the client's initialize and tools/list are answered while the IDE loads; a
+    // command waits for it, and an IDE that cannot start ends the process with the reason.
+    const { hub, connected } = connectSimIde({ workspace, terminal, consent, confirmDangerousCommands, maxCallsPerTurn, loadDelayMs: 100 });
     await hub.createMcpServer().connect(new StdioServerTransport());
+    const { ide } = await connected.catch((err: Error) => fail(err.message));
     process.stderr.write(`openspace: MCP over stdio on the simulated IDE, workspace ${ide.workspace.label}\n`);
     return;
   }
