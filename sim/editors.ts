@@ -1,4 +1,5 @@
 import { ToolError } from '../src/contract/index.js';
+import { HighlightRegistry } from '../src/commands/highlights.js';
 import type { Disposable, EditorPort, EditorState, Highlight, Placement, Position, WorkspacePort } from '../src/contract/port.js';
 import { lineCount } from '../src/commands/text.js';
 import type { SimLayout } from './layout.js';
@@ -18,7 +19,7 @@ interface EditorModel {
  */
 export class SimEditors implements EditorPort, Disposable {
   private readonly models = new Map<string, EditorModel>();
-  private readonly decorations = new Map<string, Highlight>();
+  private readonly decorations = new HighlightRegistry();
   private readonly subscription: Disposable;
 
   constructor(
@@ -65,7 +66,7 @@ export class SimEditors implements EditorPort, Disposable {
 
   async close(path: string): Promise<void> {
     if (!this.models.delete(path)) return;
-    for (const h of this.decorations.values()) if (h.path === path) this.decorations.delete(h.highlightId);
+    this.decorations.clearPath(path);
     if (this.layout.isOpen(path)) await this.layout.closeContent(path);
   }
 
@@ -92,7 +93,7 @@ export class SimEditors implements EditorPort, Disposable {
 
   async setHighlight(highlight: Highlight): Promise<void> {
     const model = this.require(highlight.path);
-    this.decorations.set(highlight.highlightId, { ...highlight, ranges: highlight.ranges.map((r) => ({ ...r })) });
+    this.decorations.set({ ...highlight, ranges: highlight.ranges.map((r) => ({ ...r })) });
     // Like Monaco's revealRangeInCenterIfOutsideViewport: scroll, without moving the cursor.
     const first = highlight.ranges[0]!;
     const { visibleRange } = this.state(model);
@@ -102,11 +103,11 @@ export class SimEditors implements EditorPort, Disposable {
   }
 
   async removeHighlight(highlightId: string): Promise<void> {
-    this.decorations.delete(highlightId);
+    this.decorations.remove(highlightId);
   }
 
   highlights(): Highlight[] {
-    return [...this.decorations.values()];
+    return this.decorations.list();
   }
 
   // What a person does at the keyboard, for tests and scenarios.
@@ -128,12 +129,7 @@ export class SimEditors implements EditorPort, Disposable {
 
   /** Escape in the focused editor clears the agent's highlights there (AC-3.2.3). */
   personPressesEscape(): string[] {
-    const path = this.layout.activeContentOf('main');
-    const cleared = this.highlights()
-      .filter((h) => h.path === path)
-      .map((h) => h.highlightId);
-    for (const id of cleared) this.decorations.delete(id);
-    return cleared;
+    return this.decorations.clearPath(this.layout.activeContentOf('main'));
   }
 
   dispose(): void {

@@ -6,6 +6,7 @@ import { MonacoEditor } from '@theia/monaco/lib/browser/monaco-editor';
 import * as monaco from '@theia/monaco-editor-core';
 import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
 import { ToolError } from '../../../../src/contract/index.js';
+import { HighlightRegistry } from '../../../../src/commands/highlights.js';
 import type { EditorPort, EditorState, Highlight, Placement, Position } from '../../../../src/contract/port.js';
 import { ContentIds } from './content-ids.js';
 import { RemoteWorkspacePort } from './remote-workspace-port.js';
@@ -27,7 +28,10 @@ export class TheiaEditorPort implements EditorPort {
   @inject(RemoteWorkspacePort) protected readonly workspace!: RemoteWorkspacePort;
   @inject(ContextKeyService) protected readonly contextKeys!: ContextKeyService;
 
-  private readonly live = new Map<string, LiveHighlight>();
+  private readonly live = new HighlightRegistry<LiveHighlight>((highlight) => {
+    highlight.decorations.clear();
+    this.updateContextKey();
+  });
   private readonly classes = new Map<string, string>();
   private hasHighlights!: ContextKey<boolean>;
   private styles!: HTMLStyleElement;
@@ -103,7 +107,7 @@ export class TheiaEditorPort implements EditorPort {
   }
 
   async close(path: string): Promise<void> {
-    for (const h of [...this.live.values()]) if (h.path === path) await this.removeHighlight(h.highlightId);
+    this.live.clearPath(path);
     const widget = this.widgetOf(path);
     if (widget) await this.shell.closeContent(path);
   }
@@ -128,7 +132,6 @@ export class TheiaEditorPort implements EditorPort {
   async setHighlight(highlight: Highlight): Promise<void> {
     const editor = this.monacoOf(highlight.path);
     if (!editor) throw new ToolError('EDITOR_NOT_OPEN', `${highlight.path} is not open in an editor.`);
-    await this.removeHighlight(highlight.highlightId);
     const className = this.classFor(highlight.color);
     const decorations = editor.getControl().createDecorationsCollection(
       highlight.ranges.map((r) => ({
@@ -141,7 +144,7 @@ export class TheiaEditorPort implements EditorPort {
         },
       })),
     );
-    this.live.set(highlight.highlightId, { ...highlight, decorations });
+    this.live.set({ ...highlight, decorations });
     // The person should see what the agent points at: scroll to it unless it is already in view.
     const first = highlight.ranges[0]!;
     editor.getControl().revealRangeInCenterIfOutsideViewport(new monaco.Range(first.startLine, 1, first.endLine, 1));
@@ -149,21 +152,16 @@ export class TheiaEditorPort implements EditorPort {
   }
 
   async removeHighlight(highlightId: string): Promise<void> {
-    this.live.get(highlightId)?.decorations.clear();
-    this.live.delete(highlightId);
-    this.updateContextKey();
+    this.live.remove(highlightId);
   }
 
   highlights(): Highlight[] {
-    return [...this.live.values()].map(({ highlightId, path, ranges, color }) => ({ highlightId, path, ranges, color }));
+    return this.live.list();
   }
 
   /** Escape in an editor: clear the agent's highlights shown there. */
   clearHighlightsInCurrentEditor(): string[] {
-    const path = this.current();
-    const cleared = [...this.live.values()].filter((h) => h.path === path).map((h) => h.highlightId);
-    for (const id of cleared) void this.removeHighlight(id);
-    return cleared;
+    return this.live.clearPath(this.current());
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -174,14 +172,13 @@ export class TheiaEditorPort implements EditorPort {
     if (monacoEditor) toDispose.push(monacoEditor.document.onDirtyChanged(() => this.shell.notify()));
     widget.disposed.connect(() => {
       toDispose.dispose();
-      const path = this.ids.pathOf(widget.editor.uri);
-      for (const h of [...this.live.values()]) if (h.path === path) void this.removeHighlight(h.highlightId);
+      this.live.clearPath(this.ids.pathOf(widget.editor.uri));
     });
   }
 
   private updateContextKey(): void {
     const path = this.current();
-    this.hasHighlights.set([...this.live.values()].some((h) => h.path === path));
+    this.hasHighlights.set(this.live.has(path));
   }
 
   /** One CSS class per colour, so an agent's colour choice becomes a background. */
