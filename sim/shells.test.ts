@@ -145,6 +145,25 @@ describe('scripted shell', () => {
     expect(await run(t, 'frobnicate --now; echo $?')).toEqual(['frobnicate: command not found', '127']);
     expect(await run(t, 'echo "unterminated')).toEqual(['sh: unexpected EOF while looking for matching `"\'']);
     expect(await run(t, '&& echo x')).toEqual(["sh: syntax error near unexpected token `&&'"]);
+    expect(await run(t, 'echo x &&')).toEqual(["sh: syntax error near unexpected token `newline'"]);
+  });
+
+  it('says what it cannot run, and runs nothing of that line', async () => {
+    const t = scripted();
+    const unsupported = {
+      'echo $(pwd)': '$(',
+      'echo `pwd`': '`',
+      'echo hi > out.txt': '>',
+      'sleep 1 &': '&',
+      '(cd src)': '(',
+      'GREETING=hi echo $GREETING': 'GREETING=hi',
+      'if true; then echo yes; fi': 'if',
+      'echo ${HOME:-x}': '${HOME:-x}',
+    };
+    for (const [line, what] of Object.entries(unsupported)) {
+      expect(await run(t, `echo before; ${line}`), line).toEqual([`sh: '${what}' is not supported by the simulated shell`]);
+    }
+    expect(await run(t, 'echo ~ ~/x a~ \'q~\' \\$HOME "${HOME}"/y # comment')).toEqual(['/ws /ws/x a~ q~ $HOME /ws/y']);
   });
 
   it('scenario responses come before builtins', async () => {

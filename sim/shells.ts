@@ -10,6 +10,7 @@
  * file stays cheap.
  */
 import { posix as path } from 'node:path';
+import { parseLine, ShellSyntaxError, type Segment, type ShellWord } from './shell-parse.js';
 import type { IPty } from 'node-pty';
 
 export interface ShellBackend {
@@ -199,120 +200,6 @@ export interface ScriptedShellOptions {
  */
 export function createScriptedShell(opts: ScriptedShellOptions): ShellBackend {
   return new ScriptedShell(opts);
-}
-
-type Part = { text: string } | { variable: string };
-interface Word {
-  parts: Part[];
-  quoted: boolean;
-}
-type Operator = ';' | '&&' | '||';
-interface Segment {
-  /** How this command joins the previous one (';' for the first). */
-  op: Operator;
-  words: Word[];
-  raw: string;
-}
-
-class ShellSyntaxError extends Error {}
-
-/** Split a command line into commands joined by && || ; — quotes, backslashes, $VAR, ~ and # comments. */
-function parseLine(line: string): Segment[] {
-  const segments: Segment[] = [];
-  let words: Word[] = [];
-  let word: Word | undefined;
-  let op: Operator = ';';
-  let segStart = 0;
-  const lit = (text: string): void => {
-    word ??= { parts: [], quoted: false };
-    word.parts.push({ text });
-  };
-  const endWord = (): void => {
-    if (word) words.push(word);
-    word = undefined;
-  };
-  const endSegment = (end: number, next: Operator | undefined): void => {
-    endWord();
-    if (words.length === 0 && (next !== undefined || op !== ';')) {
-      throw new ShellSyntaxError(`syntax error near unexpected token \`${next ?? 'newline'}'`);
-    }
-    if (words.length > 0) segments.push({ op, words, raw: line.slice(segStart, end).trim() });
-    words = [];
-  };
-  /** A $ expansion starting at line[i] === '$'; returns the index after it. */
-  const dollar = (i: number): number => {
-    const rest = line.slice(i + 1);
-    const m = /^(?:\?|\{([A-Za-z_][A-Za-z0-9_]*)\}|[A-Za-z_][A-Za-z0-9_]*)/.exec(rest);
-    if (!m) {
-      lit('$');
-      return i + 1;
-    }
-    word ??= { parts: [], quoted: false };
-    word.parts.push({ variable: m[1] ?? m[0] });
-    return i + 1 + m[0].length;
-  };
-
-  let i = 0;
-  while (i < line.length) {
-    const ch = line[i]!;
-    const two = line.slice(i, i + 2);
-    if (ch === ' ' || ch === '\t') {
-      endWord();
-      i++;
-    } else if (two === '&&' || two === '||') {
-      endSegment(i, two);
-      op = two;
-      i += 2;
-      segStart = i;
-    } else if (ch === ';') {
-      endSegment(i, ';');
-      op = ';';
-      i++;
-      segStart = i;
-    } else if ('|&<>()`'.includes(ch)) {
-      throw new ShellSyntaxError(`'${ch}' is not supported by the simulated shell`);
-    } else if (ch === '#' && !word) {
-      break;
-    } else if (ch === "'") {
-      const end = line.indexOf("'", i + 1);
-      if (end < 0) throw new ShellSyntaxError("unexpected EOF while looking for matching `''");
-      lit(line.slice(i + 1, end));
-      word!.quoted = true;
-      i = end + 1;
-    } else if (ch === '"') {
-      lit('');
-      word!.quoted = true;
-      i++;
-      for (;;) {
-        if (i >= line.length) throw new ShellSyntaxError('unexpected EOF while looking for matching `"\'');
-        const c = line[i]!;
-        if (c === '"') break;
-        if (c === '\\' && i + 1 < line.length && '$`"\\'.includes(line[i + 1]!)) {
-          lit(line[i + 1]!);
-          i += 2;
-        } else if (c === '$') {
-          i = dollar(i);
-        } else {
-          lit(c);
-          i++;
-        }
-      }
-      i++;
-    } else if (ch === '\\') {
-      if (i + 1 < line.length) lit(line[i + 1]!);
-      i += 2;
-    } else if (ch === '$') {
-      i = dollar(i);
-    } else if (ch === '~' && !word && (i + 1 === line.length || ' \t/;'.includes(line[i + 1]!))) {
-      word = { parts: [{ variable: 'HOME' }], quoted: true };
-      i++;
-    } else {
-      lit(ch);
-      i++;
-    }
-  }
-  endSegment(line.length, undefined);
-  return segments;
 }
 
 /** Backslash escapes of `echo -e` and printf formats. `\c` ends the output (returned as stop). */
@@ -583,7 +470,7 @@ class ScriptedShell implements ShellBackend {
     return response.exitCode ?? 0;
   }
 
-  private expand(words: Word[]): string[] {
+  private expand(words: ShellWord[]): string[] {
     const out: string[] = [];
     for (const word of words) {
       let text = '';
