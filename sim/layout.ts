@@ -26,10 +26,18 @@
  */
 import type { ContentType, Geometry, PaneArea, PaneInfo, TabInfo } from '../src/contract/common.js';
 import { ToolError } from '../src/contract/result.js';
-import type { Disposable, Listener, PaneLayout, Placement, ShellPort } from '../src/contract/port.js';
+import {
+  defaultArea,
+  MIN_PANE_PERCENT,
+  type Disposable,
+  type Listener,
+  type PaneLayout,
+  type Placement,
+  type ShellPort,
+} from '../src/contract/port.js';
 
 /** Smallest size, in percent of the window, a resize leaves any pane, panel or the main area. */
-export const MIN_SIZE = 5;
+export const MIN_SIZE = MIN_PANE_PERCENT;
 const DEFAULT_SIDE_WIDTH = 20;
 const DEFAULT_BOTTOM_HEIGHT = 30;
 
@@ -360,10 +368,6 @@ export class SimLayout implements ShellPort {
 
 function newPane(id: string, area: PaneArea): Pane {
   return { kind: 'pane', id, area, tabs: [], activeIndex: -1 };
-}
-
-function defaultArea(type: ContentType): PaneArea {
-  return type === 'terminal' ? 'bottom' : 'main';
 }
 
 function isSideArea(id: string): id is SideArea {

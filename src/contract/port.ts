@@ -29,6 +29,14 @@ export interface Disposable {
 
 export type Listener = () => void;
 
+/** The smallest share of the window, in percent, a resize leaves any pane (both IDEs clamp to it). */
+export const MIN_PANE_PERCENT = 5;
+
+/** Where content goes when its placement names no area: terminals to the bottom panel, the rest to the main area. */
+export function defaultArea(type: ContentType): PaneArea {
+  return type === 'terminal' ? 'bottom' : 'main';
+}
+
 /** Where new content goes. Omitted fields mean: the content type's default area, its active pane, no split. */
 export interface Placement {
   area?: PaneArea;

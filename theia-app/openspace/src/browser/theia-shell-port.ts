@@ -6,7 +6,15 @@ import { isPinned } from '@theia/core/lib/browser/widgets/widget';
 import { Emitter } from '@theia/core/lib/common/event';
 import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
 import { ToolError, type ContentType, type Geometry, type PaneArea, type PaneInfo } from '../../../../src/contract/index.js';
-import type { Disposable, Listener, PaneLayout, Placement, ShellPort } from '../../../../src/contract/port.js';
+import {
+  defaultArea,
+  MIN_PANE_PERCENT,
+  type Disposable,
+  type Listener,
+  type PaneLayout,
+  type Placement,
+  type ShellPort,
+} from '../../../../src/contract/port.js';
 import { ContentIds } from './content-ids.js';
 
 interface Pane {
@@ -17,8 +25,6 @@ interface Pane {
   /** Element whose box is the pane's tab strip, and one whose box is its content. */
   boxes: Element[];
 }
-
-const MIN_PERCENT = 5;
 
 /**
  * PaneService (FR-3.1) over Theia's ApplicationShell: panes are tab bars — `main-N` in the editor
@@ -90,7 +96,7 @@ export class TheiaShellPort implements ShellPort {
   async openContent(request: { type: ContentType; contentId: string; title: string } & Placement): Promise<{ paneId: string }> {
     const widget = this.widgetOf(request.contentId);
     if (!widget) throw new ToolError('PANE_NOT_FOUND', `Nothing in the IDE can show "${request.contentId}".`);
-    await this.place(widget, request.type === 'terminal' ? 'bottom' : 'main', request);
+    await this.place(widget, defaultArea(request.type), request);
     return { paneId: this.paneOf(widget)! };
   }
 
@@ -383,5 +389,5 @@ function besideHandle(handles: HTMLDivElement[], box: NonNullable<ReturnType<typ
 }
 
 function clamp(percent: number): number {
-  return Math.min(100 - MIN_PERCENT, Math.max(MIN_PERCENT, percent));
+  return Math.min(100 - MIN_PANE_PERCENT, Math.max(MIN_PANE_PERCENT, percent));
 }
