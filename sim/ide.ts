@@ -11,7 +11,8 @@ import { WorkspaceFiles } from '../src/store/workspace-files.js';
 import { SimEditors } from './editors.js';
 import { SimLayout } from './layout.js';
 import { registerOpenSpaceCommands, registryBridge, SimCommandRegistry } from './registry.js';
-import { createScriptedShell, spawnPty, type ScriptedResponse } from './shells.js';
+import { createScriptedShell, type ScriptedResponse } from './scripted-shell.js';
+import { spawnPty } from './pty-shell.js';
 import { SimTerminals, type TerminalBackendKind } from './terminals.js';
 import { loadWorkspace, type LoadedWorkspace, type WorkspaceSpec } from './workspace.js';
 

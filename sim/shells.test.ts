@@ -5,7 +5,9 @@ import { createFsFromVolume, Volume } from 'memfs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TerminalRingBuffer } from '../src/commands/ring-buffer.js';
 import { TerminalSanitizer } from '../src/security/sanitize.js';
-import { createScriptedShell, spawnPty, type ScriptedResponse, type ShellBackend, type ShellFs } from './shells.js';
+import { spawnPty } from './pty-shell.js';
+import { createScriptedShell, type ScriptedResponse, type ShellFs } from './scripted-shell.js';
+import type { ShellBackend } from './shell-backend.js';
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 

@@ -2,7 +2,7 @@ import { ToolError, type TerminalInfo } from '../src/contract/index.js';
 import type { Disposable, TerminalPort } from '../src/contract/port.js';
 import { terminalExited } from '../src/commands/terminal.js';
 import type { SimLayout } from './layout.js';
-import type { ShellBackend } from './shells.js';
+import type { ShellBackend } from './shell-backend.js';
 
 export type TerminalBackendKind = 'process' | 'scripted';
 
