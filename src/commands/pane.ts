@@ -2,8 +2,7 @@ import { paneClose, paneFocus, paneList, paneOpen, paneResize, ToolError, type P
 import { defineCommand } from './command.js';
 import { requireFile } from './file.js';
 import type { IdePort } from '../contract/port.js';
-import { resolveTerminal } from './terminal.js';
-import { terminalScreens } from './terminal-output.js';
+import { closeTerminal, resolveTerminal } from './terminal.js';
 
 function exactlyOne(tool: string, args: { paneId?: string; contentId?: string }): void {
   if ((args.paneId === undefined) === (args.contentId === undefined)) {
@@ -45,10 +44,7 @@ async function findTab(ide: IdePort, contentId: string): Promise<TabInfo> {
 /** Close one tab the way the person would: editors and terminals through their own services. */
 async function closeTab(ide: IdePort, tab: TabInfo): Promise<void> {
   if (tab.type === 'editor') return ide.editors.close(tab.contentId);
-  if (tab.type === 'terminal') {
-    await ide.terminals.close(tab.contentId);
-    return terminalScreens(ide).forget(tab.contentId);
-  }
+  if (tab.type === 'terminal') return closeTerminal(ide, tab.contentId);
   return ide.shell.closeContent(tab.contentId);
 }
 

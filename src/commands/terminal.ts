@@ -152,10 +152,15 @@ export const terminalListCommand = defineCommand(terminalList, async (ide) => ({
   activeTerminalId: ide.terminals.activeTerminalId(),
 }));
 
-export const terminalCloseCommand = defineCommand(terminalClose, async (ide, args) => {
-  const { terminalId } = resolveTerminal(ide, args.terminalId);
+/** Close a terminal (ending its process) and let go of its output. */
+export async function closeTerminal(ide: IdePort, terminalId: string): Promise<void> {
   await ide.terminals.close(terminalId);
   terminalScreens(ide).forget(terminalId);
+}
+
+export const terminalCloseCommand = defineCommand(terminalClose, async (ide, args) => {
+  const { terminalId } = resolveTerminal(ide, args.terminalId);
+  await closeTerminal(ide, terminalId);
   return { terminalId };
 });
 

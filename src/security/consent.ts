@@ -43,13 +43,18 @@ export class ConsentGate<Context> {
   constructor(
     /** Ask the person; true for Allow. */
     private readonly ask: (context: Context) => Promise<boolean>,
-    private granted = false,
+    private allowed = false,
   ) {}
 
+  /** Whether a yes holds: no question needed. */
+  get granted(): boolean {
+    return this.allowed;
+  }
+
   check(context: Context): Promise<boolean> {
-    if (this.granted) return Promise.resolve(true);
+    if (this.allowed) return Promise.resolve(true);
     this.pending ??= this.ask(context)
-      .then((allowed) => (this.granted = allowed))
+      .then((allowed) => (this.allowed = allowed))
       .finally(() => (this.pending = undefined));
     return this.pending;
   }

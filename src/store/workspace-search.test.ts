@@ -8,7 +8,7 @@ import type { SearchOptions } from '../contract/port.js';
 import { codeOf } from '../contract/test-helpers.js';
 import { buildFixture, diskEnv, errorOf, freshEnvEachTest, kinds, memoryEnv, type Env } from './test-helpers.js';
 import type { WorkspaceFiles } from './workspace-files.js';
-import { planSearch, rebaseGitignore, ripgrepGlob, ripgrepIgnoreFile } from './workspace-search.js';
+import { planSearch, rebaseGitignore, RIPGREP_FILE_ARGS, ripgrepGlob, ripgrepIgnoreFile } from './workspace-search.js';
 
 const search = (files: WorkspaceFiles, query: string, options: Partial<SearchOptions> = {}) =>
   files.search({ query, path: '', isRegex: false, caseSensitive: false, maxResults: 200, ...options });
@@ -361,19 +361,7 @@ describe('ripgrepIgnoreFile', () => {
   const rgFiles = (start: string, ignoreFile: string) => {
     const file = nodePath.join(temp, 'ignore');
     writeFileSync(file, ignoreFile);
-    const args = [
-      '--files',
-      '--no-config',
-      '--hidden',
-      '--no-require-git',
-      '--no-ignore-parent',
-      '--no-ignore-dot',
-      '--no-ignore-global',
-      '--no-ignore-exclude',
-      '--glob=!.git',
-      `--ignore-file=${file}`,
-      start === '' ? '.' : start,
-    ];
+    const args = ['--files', ...RIPGREP_FILE_ARGS, `--ignore-file=${file}`, start === '' ? '.' : start];
     const out = execFileSync(rgPath, args, { cwd: env.root, encoding: 'utf8' });
     return out
       .split('\n')

@@ -255,6 +255,22 @@ export interface RipgrepSearch {
   accept: (path: string) => boolean;
 }
 
+/**
+ * Which files ripgrep reads: hidden ones too, the workspace's own .gitignore files whether or not it
+ * is a git repository (as for list and the in-memory search: not those of parent directories, nor
+ * .ignore, global or git-exclude rules), never .git.
+ */
+export const RIPGREP_FILE_ARGS = [
+  '--no-config',
+  '--hidden',
+  '--no-require-git',
+  '--no-ignore-parent',
+  '--no-ignore-dot',
+  '--no-ignore-global',
+  '--no-ignore-exclude',
+  '--glob=!.git',
+] as const;
+
 /** The disk engine: ripgrep over `start`, with the workspace's ignore rules and the plan's filters. */
 export async function searchRipgrep(search: RipgrepSearch): Promise<SearchMatch[]> {
   const { rgPath } = await import('@vscode/ripgrep');
@@ -263,17 +279,9 @@ export async function searchRipgrep(search: RipgrepSearch): Promise<SearchMatch[
     '--json',
     '--line-number',
     '--column',
-    '--no-config',
-    '--hidden',
-    '--no-require-git',
-    // Only the workspace's own .gitignore files count, as for list and the in-memory search.
-    '--no-ignore-parent',
-    '--no-ignore-dot',
-    '--no-ignore-global',
-    '--no-ignore-exclude',
+    ...RIPGREP_FILE_ARGS,
     // One thread, files in path order: truncation keeps the same first matches every time.
     '--sort=path',
-    '--glob=!.git',
     options.caseSensitive ? '--case-sensitive' : '--ignore-case',
     options.isRegex ? '--pcre2' : '--fixed-strings',
   ];

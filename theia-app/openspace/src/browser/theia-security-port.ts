@@ -5,7 +5,7 @@ import { inject, injectable } from '@theia/core/shared/inversify';
 import type { SecurityPort } from '../../../../src/contract/port.js';
 import type { CallContext } from '../../../../src/contract/index.js';
 import { AGENT_CONSENT_SETTING, CONSENT_VERSION, ConsentGate, consentNotice } from '../../../../src/security/consent.js';
-import { createFilePolicy } from '../../../../src/security/file-policy.js';
+import { createFilePolicy, type FilePolicy } from '../../../../src/security/file-policy.js';
 import { CONFIRM_DANGEROUS_COMMANDS } from '../common/preferences.js';
 import { ContentIds } from './content-ids.js';
 import { filePolicySettings } from './file-policy-settings.js';
@@ -34,6 +34,7 @@ export class TheiaSecurityPort implements SecurityPort {
    * CI preconfigures it in the user settings. Bumping CONSENT_VERSION asks everyone again.
    */
   async agentConsent(context: CallContext): Promise<boolean> {
+    if (this.consent.granted) return true;
     await this.preferences.ready;
     if (this.preferences.get<string>(AGENT_CONSENT_SETTING, '') === CONSENT_VERSION) return true;
     return this.consent.check(context);
@@ -67,15 +68,20 @@ export class TheiaSecurityPort implements SecurityPort {
 
   /**
    * The built-in protected paths and the person's openspace.security.protectedFilePatterns, as the file
-   * tools apply them, compiled once per check; an invalid pattern fails it with the file tools' error
-   * (INTERNAL, naming the setting) rather than switch protection off.
+   * tools apply them, read once per check and compiled again only when they change; an invalid
+   * pattern fails it with the file tools' error (INTERNAL, naming the setting) rather than switch
+   * protection off.
    */
   protectedPaths(): (path: string) => string | undefined {
     const { protectedPatterns, problems } = filePolicySettings(this.preferences, this.ids.rootUri?.toString() ?? '');
     if (problems.length > 0) throw new Error(problems.join('; '));
-    const policy = createFilePolicy({ protectedPatterns });
+    const key = JSON.stringify(protectedPatterns);
+    if (this.compiled?.key !== key) this.compiled = { key, policy: createFilePolicy({ protectedPatterns }) };
+    const { policy } = this.compiled;
     return (path) => policy.isProtected(path);
   }
+
+  private compiled: { key: string; policy: FilePolicy } | undefined;
 
   async confirm(message: string): Promise<boolean> {
     if (this.allowed.has(message)) return true;
