@@ -233,10 +233,66 @@ export interface SecurityPort {
   agentConsent?(context: CallContext): Promise<boolean>;
 }
 
+/** A deck's playback: `playing` advances every intervalMs; `paused` keeps the slide; `stopped` is not playing (stop returns to slide 0). */
+export type Playback = 'playing' | 'paused' | 'stopped';
+
+/** What a deck's open view shows. */
+export interface DeckView {
+  deckPath: string;
+  /** 0-based. */
+  slideIndex: number;
+  playback: Playback;
+  /** The auto-advance interval of the last play. */
+  intervalMs: number;
+}
+
+/**
+ * The views of `.deck.md` decks (TECHSPEC §5.2). The deck itself is the file: a view renders it
+ * from the workspace and renders again when the file changes (WorkspacePort.onFileWritten). While
+ * a deck plays, its view advances every intervalMs by itself and stops on the last slide.
+ */
+export interface PresentationPort {
+  /** Open the deck's view (or reveal the open one) at a slide; placement applies when it is not open yet. */
+  open(deckPath: string, options: { slideIndex: number; placement?: Placement }): Promise<{ paneId: string }>;
+  /** The deck's view, or undefined when no tab shows it. */
+  view(deckPath: string): DeckView | undefined;
+  views(): DeckView[];
+  /** Show a slide of an open deck (the caller checked the index against the deck). */
+  navigate(deckPath: string, slideIndex: number): Promise<void>;
+  /** Start, pause or stop an open deck's playback; stop also returns to slide 0. */
+  setPlayback(deckPath: string, playback: Playback, intervalMs?: number): Promise<void>;
+}
+
+/** A whiteboard view's camera: the scene point at the centre of the view, and the zoom (1 = 100%). */
+export interface Camera {
+  x: number;
+  y: number;
+  zoom: number;
+}
+
+/**
+ * The views of `.whiteboard.json` boards (TECHSPEC §5.3). The board is the file (an Excalidraw
+ * scene): a view shows it, renders again when the file changes, and writes a person's edits to it
+ * through the WorkspacePort, so agent and person edit one versioned file.
+ */
+export interface WhiteboardPort {
+  /** Open the board's view (or reveal the open one); placement applies when it is not open yet. */
+  open(whiteboardId: string, placement?: Placement): Promise<{ paneId: string }>;
+  /** The boards open in a view. */
+  openBoards(): string[];
+  /** The view's camera, or undefined when no tab shows the board. */
+  camera(whiteboardId: string): Camera | undefined;
+  /** The size of the view in screen pixels (for fitting), or undefined when not open. */
+  viewport(whiteboardId: string): { width: number; height: number } | undefined;
+  setCamera(whiteboardId: string, camera: Camera): Promise<void>;
+}
+
 export interface IdePort {
   readonly shell: ShellPort;
   readonly editors: EditorPort;
   readonly terminals: TerminalPort;
   readonly workspace: WorkspacePort;
+  readonly presentations: PresentationPort;
+  readonly whiteboards: WhiteboardPort;
   readonly security?: SecurityPort;
 }
