@@ -10,6 +10,8 @@ import { terminalScreens } from '../src/commands/terminal-output.js';
 import { WorkspaceFiles } from '../src/store/workspace-files.js';
 import { SimEditors } from './editors.js';
 import { SimLayout } from './layout.js';
+import { SimPresentations } from './presentations.js';
+import { SimWhiteboards } from './whiteboards.js';
 import { registerOpenSpaceCommands, registryBridge, SimCommandRegistry } from './registry.js';
 import { createScriptedShell, type ScriptedResponse } from './scripted-shell.js';
 import { spawnPty } from './pty-shell.js';
@@ -46,6 +48,8 @@ export class SimIde {
   readonly registry = new SimCommandRegistry();
   readonly bridge: CommandBridge;
   readonly port: IdePort;
+  readonly presentations: SimPresentations;
+  readonly whiteboards: SimWhiteboards;
   private constructor(
     readonly workspace: LoadedWorkspace,
     readonly files: WorkspaceFiles,
@@ -65,11 +69,15 @@ export class SimIde {
       async (context) => (context.ask ? context.ask(consentMessage(context.clientName)) : false),
       consent === 'granted',
     );
+    this.presentations = new SimPresentations(layout, files);
+    this.whiteboards = new SimWhiteboards(layout);
     this.port = {
       shell: layout,
       editors,
       terminals,
       workspace: files,
+      presentations: this.presentations,
+      whiteboards: this.whiteboards,
       security: {
         confirmDangerousCommands: () => confirmDangerousCommands,
         protectedPaths: () => (path) => files.policy.isProtected(path),
@@ -124,6 +132,8 @@ export class SimIde {
   dispose(): void {
     this.terminals.dispose();
     this.editors.dispose();
+    this.presentations.dispose();
+    this.whiteboards.dispose();
     void this.files.dispose();
   }
 }

@@ -84,6 +84,33 @@ let splitPane = '';
 let patchVersion = '';
 let restoreVersion = '';
 
+const DECK = 'latency/talk.deck.md';
+const BOARD = 'latency/arch.whiteboard.json';
+let deckAndBoard = false;
+
+/** Once: the deck and the board the modality workloads use, open beside src/index.ts. */
+async function openDeckAndBoard(): Promise<void> {
+  if (deckAndBoard) return;
+  deckAndBoard = true;
+  await ok('openspace.editor.open', { path: 'src/index.ts' });
+  await ok('openspace.presentation.create', { deckPath: DECK, title: 'Latency', slides: [0, 1, 2, 3, 4].map((n) => `## Slide ${n}`) });
+  await ok('openspace.presentation.open', { deckPath: DECK, splitDirection: 'vertical' });
+  await ok('openspace.whiteboard.create', { whiteboardId: BOARD, title: 'Architecture' });
+  for (const id of ['client', 'api', 'auth', 'orders', 'db', 'queue']) {
+    await ok('openspace.whiteboard.add_shape', { whiteboardId: BOARD, shape: { type: 'box', id, label: id } });
+  }
+  for (const [from, to] of [
+    ['client', 'api'],
+    ['api', 'auth'],
+    ['api', 'orders'],
+    ['orders', 'db'],
+    ['orders', 'queue'],
+  ]) {
+    await ok('openspace.whiteboard.add_shape', { whiteboardId: BOARD, shape: { type: 'arrow', from, to } });
+  }
+  await ok('openspace.whiteboard.open', { whiteboardId: BOARD });
+}
+
 /** A representative successful call of every tool, on the fixture workspace. */
 const WORKLOADS: Record<string, Workload> = {
   'openspace.pane.open': {
@@ -172,6 +199,60 @@ const WORKLOADS: Record<string, Workload> = {
     },
     prepare: () => ({ path: 'restore.txt', version: restoreVersion }),
   },
+  // Presentations and whiteboards: a 5-slide deck and a board with six shapes, both open beside the code.
+  'openspace.presentation.list': { before: openDeckAndBoard, prepare: () => ({}) },
+  'openspace.presentation.read': { before: openDeckAndBoard, prepare: () => ({ deckPath: DECK }) },
+  'openspace.presentation.create': {
+    prepare: (i) => ({ deckPath: `latency/new-${i}.deck.md`, title: `Deck ${i}` }),
+  },
+  'openspace.presentation.update_slide': {
+    before: openDeckAndBoard,
+    prepare: (i) => ({ deckPath: DECK, slideIndex: i % 5, content: `## Slide ${i % 5}\n\nChanged ${i} times.` }),
+  },
+  'openspace.presentation.open': { before: openDeckAndBoard, prepare: (i) => ({ deckPath: DECK, slideIndex: i % 5 }) },
+  'openspace.presentation.navigate': { before: openDeckAndBoard, prepare: (i) => ({ deckPath: DECK, slideIndex: i % 5 }) },
+  'openspace.presentation.play': {
+    before: openDeckAndBoard,
+    prepare: () => ({ deckPath: DECK, intervalMs: 60_000 }),
+    cleanup: async () => void (await ok('openspace.presentation.stop', { deckPath: DECK })),
+  },
+  'openspace.presentation.pause': {
+    before: openDeckAndBoard,
+    prepare: async () => {
+      await ok('openspace.presentation.play', { deckPath: DECK, intervalMs: 60_000 });
+      return { deckPath: DECK };
+    },
+  },
+  'openspace.presentation.stop': { before: openDeckAndBoard, prepare: () => ({ deckPath: DECK }) },
+  'openspace.whiteboard.list': { before: openDeckAndBoard, prepare: () => ({}) },
+  'openspace.whiteboard.read': { before: openDeckAndBoard, prepare: () => ({ whiteboardId: BOARD }) },
+  'openspace.whiteboard.create': { prepare: (i) => ({ whiteboardId: `latency/new-${i}.whiteboard.json`, title: `Board ${i}` }) },
+  'openspace.whiteboard.add_shape': {
+    before: openDeckAndBoard,
+    prepare: (i) => ({ whiteboardId: BOARD, shape: { type: 'box', id: `added-${i}`, label: `Added ${i}` } }),
+    cleanup: async (i) => void (await ok('openspace.whiteboard.delete_shape', { whiteboardId: BOARD, shapeId: `added-${i}` })),
+  },
+  'openspace.whiteboard.update_shape': {
+    before: openDeckAndBoard,
+    prepare: (i) => ({ whiteboardId: BOARD, shapeId: 'api', updates: { x: (i % 2) * 100, label: `API ${i}` } }),
+  },
+  'openspace.whiteboard.delete_shape': {
+    before: openDeckAndBoard,
+    prepare: async (i) => {
+      await ok('openspace.whiteboard.add_shape', { whiteboardId: BOARD, shape: { type: 'note', id: `gone-${i}`, label: 'soon gone' } });
+      return { whiteboardId: BOARD, shapeId: `gone-${i}` };
+    },
+  },
+  'openspace.whiteboard.open': { before: openDeckAndBoard, prepare: () => ({ whiteboardId: BOARD }) },
+  'openspace.whiteboard.camera.set': { before: openDeckAndBoard, prepare: (i) => ({ whiteboardId: BOARD, x: i * 10, y: 0, zoom: 1 }) },
+  'openspace.whiteboard.camera.fit': { before: openDeckAndBoard, prepare: () => ({ whiteboardId: BOARD }) },
+  'openspace.whiteboard.camera.get': { before: openDeckAndBoard, prepare: () => ({ whiteboardId: BOARD }) },
+  'openspace.whiteboard.layout': {
+    before: openDeckAndBoard,
+    prepare: (i) => ({ whiteboardId: BOARD, direction: i % 2 ? 'right' : 'down' }),
+  },
+  'openspace.modality.list': { before: openDeckAndBoard, prepare: () => ({}) },
+  'openspace.modality.focus': { before: openDeckAndBoard, prepare: (i) => ({ modalityId: i % 2 ? 'presentation' : 'whiteboard' }) },
 };
 
 function record(task: { meta: { latency?: LatencySeries; tool?: string } }, series: LatencySeries): void {

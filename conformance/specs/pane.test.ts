@@ -105,15 +105,23 @@ describe('US-3.5 agent manages the pane layout', () => {
     await ctx.agent.fails('openspace.pane.open', { type: 'editor', contentId: 'README.md', targetPaneId: 'nowhere' }, 'PANE_NOT_FOUND');
   });
 
-  it('offers only the content types this IDE can show: no presentation or whiteboard before their tools exist', async () => {
+  it('opens every content type: editor, terminal, presentation and whiteboard, each as its own kind of tab', async () => {
     const { tools } = await ctx.agent.client.listTools();
     const type = tools.find((t) => t.name === 'openspace.pane.open')!.inputSchema.properties!.type as { enum: string[] };
-    expect(type.enum).toEqual(['editor', 'terminal']);
-    for (const kind of ['presentation', 'whiteboard']) {
-      const result = await ctx.agent.fails('openspace.pane.open', { type: kind, contentId: 'README.md' }, 'INVALID_ARGUMENT');
-      expect(result.error).toMatch(/type/);
+    expect(type.enum).toEqual(['editor', 'terminal', 'presentation', 'whiteboard']);
+    await ctx.agent.ok('openspace.presentation.create', { deckPath: 'pane-types.deck.md', title: 'Types' });
+    await ctx.agent.ok('openspace.whiteboard.create', { whiteboardId: 'pane-types.whiteboard.json', title: 'Types' });
+    for (const [kind, contentId] of [
+      ['presentation', 'pane-types.deck.md'],
+      ['whiteboard', 'pane-types.whiteboard.json'],
+    ] as const) {
+      const opened = await ctx.agent.ok('openspace.pane.open', { type: kind, contentId });
+      expect(opened).toMatchObject({ contentId, opened: true });
+      expect((await paneShowing(contentId)).tabs.find((t) => t.contentId === contentId)).toMatchObject({ type: kind });
+      await ctx.agent.ok('openspace.pane.close', { contentId });
     }
-    expect((await panes()).panes.flatMap((p) => p.tabs).filter((t) => t.type === 'presentation' || t.type === 'whiteboard')).toEqual([]);
+    const wrong = await ctx.agent.fails('openspace.pane.open', { type: 'whiteboard', contentId: 'README.md' }, 'INVALID_ARGUMENT');
+    expect(wrong.error).toMatch(/\.whiteboard\.json/);
   });
 
   it('wants exactly one of paneId and contentId, and width or height', async () => {

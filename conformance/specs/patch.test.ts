@@ -9,6 +9,7 @@ import { applyPatch } from '../../src/store/patch-engine.js';
 import type { PatchOperation } from '../../src/contract/index.js';
 import { connectAgent, type Agent } from '../client.js';
 import { eventually, useTarget } from '../setup.js';
+import { focusVisibleEditor, personTypes } from '../person.js';
 
 const ctx = useTarget();
 
@@ -21,15 +22,6 @@ async function write(path: string, content: string): Promise<string> {
 async function read(path: string): Promise<{ content: string; version: string }> {
   const { content, version } = await ctx.agent.ok('openspace.file.read', { path });
   return { content, version };
-}
-
-/** In Theia: put the keyboard focus in the editor the person sees (hidden tabs have editors too). */
-async function focusVisibleEditor(): Promise<void> {
-  // Monaco takes keyboard input in an EditContext element where the browser has one, else in its textarea.
-  await ctx.target.page!.evaluate(`(() => {
-    const editor = [...document.querySelectorAll('.monaco-editor')].find((e) => e.offsetParent !== null);
-    (editor?.querySelector('.native-edit-context') ?? editor?.querySelector('textarea'))?.focus();
-  })()`);
 }
 
 /**
@@ -45,47 +37,11 @@ async function editOutside(t: TestContext, path: string, content: string): Promi
   const page = ctx.target.page;
   if (!page) t.skip('needs a way to change a file outside OpenSpace: the simulated IDE or Theia');
   await ctx.agent.ok('openspace.editor.open', { path });
-  await focusVisibleEditor();
+  await focusVisibleEditor(ctx);
   await page!.keyboard.press('ControlOrMeta+a');
   await page!.keyboard.type(content);
   await page!.keyboard.press('ControlOrMeta+s');
   await eventually(async () => expect((await read(path)).content).toBe(content), 10_000);
-}
-
-/**
- * A person types into the open editor of `path`, leaving unsaved changes. In Theia, whose browser
- * app saves 1 s after the last keystroke, they keep typing until the returned stop() is called.
- */
-async function personTypes(t: TestContext, path: string, text: string): Promise<() => Promise<void>> {
-  let stop = async () => {};
-  if (ctx.target.sim) {
-    ctx.target.sim.editors.personEdits(path, text);
-  } else if (ctx.target.page) {
-    const page = ctx.target.page;
-    await ctx.agent.ok('openspace.editor.open', { path, line: 1 });
-    await focusVisibleEditor();
-    await page.keyboard.type(text);
-    let typing = true;
-    const keepTyping = (async () => {
-      while (typing) {
-        await page.keyboard.type('.');
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    })();
-    stop = async () => {
-      typing = false;
-      await keepTyping;
-    };
-  } else {
-    t.skip("needs a person's edit: only the simulated IDE and Theia offer one");
-  }
-  try {
-    await eventually(async () => expect((await ctx.agent.ok('openspace.editor.read_file', { path })).isDirty).toBe(true));
-  } catch (err) {
-    await stop();
-    throw err;
-  }
-  return stop;
 }
 
 describe('versions and patches', () => {
@@ -318,7 +274,7 @@ describe("open editors and a person's unsaved work", () => {
     const v1 = await write('patch/dirty.txt', 'saved\n');
     const v2 = await write('patch/dirty.txt', 'saved twice\n');
     await ctx.agent.ok('openspace.editor.open', { path: 'patch/dirty.txt' });
-    const stopTyping = await personTypes(t, 'patch/dirty.txt', 'typed by a person ');
+    const stopTyping = await personTypes(ctx, t, 'patch/dirty.txt', 'typed by a person ');
     try {
       const append = [{ type: 'append', content: 'agent' }];
       const refusals = [

@@ -67,7 +67,7 @@ export const fileReadCommand = defineCommand(fileRead, async (ide, args) => {
  * refused unless forced; forced, the change is made and the editor then shows it. Returns the
  * function to call after the change.
  */
-function guardUnsavedWork(ide: IdePort, path: string, force: boolean | undefined, tool: string): () => Promise<void> {
+export function guardUnsavedWork(ide: IdePort, path: string, force: boolean | undefined, tool: string): () => Promise<void> {
   const editor = ide.editors.get(path);
   if (!editor?.isDirty) return async () => {};
   if (!force) {
@@ -80,7 +80,7 @@ function guardUnsavedWork(ide: IdePort, path: string, force: boolean | undefined
   return () => ide.editors.discard(path);
 }
 
-const writeOptions = (tool: string, context: CallContext | undefined) => ({ tool, context: serializableContext(context) });
+export const writeOptions = (tool: string, context: CallContext | undefined) => ({ tool, context: serializableContext(context) });
 
 export const fileWriteCommand = defineCommand(fileWrite, async (ide, args, context) => {
   const path = await ide.workspace.resolve(args.path);

@@ -3,11 +3,24 @@ import paneCommands from './pane.js';
 import editorCommands from './editor.js';
 import terminalCommands from './terminal.js';
 import fileCommands from './file.js';
+import presentationCommands from './presentation.js';
+import whiteboardCommands from './whiteboard.js';
+import modalityCommands from './modality.js';
 
 export * from './command.js';
 export type * from '../contract/port.js';
 
 /** Every command implementation, keyed by its tool (and command) name. */
 export const COMMANDS: ReadonlyMap<string, Command> = new Map(
-  ([...paneCommands, ...editorCommands, ...terminalCommands, ...fileCommands] as Command[]).map((c) => [c.tool.name, c]),
+  (
+    [
+      ...paneCommands,
+      ...editorCommands,
+      ...terminalCommands,
+      ...fileCommands,
+      ...presentationCommands,
+      ...whiteboardCommands,
+      ...modalityCommands,
+    ] as Command[]
+  ).map((c) => [c.tool.name, c]),
 );

@@ -65,6 +65,17 @@ export const paneOpenCommand = defineCommand(paneOpen, async (ide, args) => {
   const terminal = args.type === 'terminal' ? resolveTerminal(ide, args.contentId) : undefined;
   const contentId = terminal?.terminalId ?? (await requireFile(ide, args.contentId));
   const opened = !ide.shell.isOpen(contentId);
+  if (args.type === 'presentation' || args.type === 'whiteboard') {
+    const suffix = args.type === 'presentation' ? '.deck.md' : '.whiteboard.json';
+    if (!contentId.endsWith(suffix)) {
+      throw new ToolError('INVALID_ARGUMENT', `A ${args.type} is a ${suffix} file; "${contentId}" is not.`, { fields: ['contentId'] });
+    }
+    const { paneId } =
+      args.type === 'presentation'
+        ? await ide.presentations.open(contentId, { slideIndex: ide.presentations.view(contentId)?.slideIndex ?? 0, placement })
+        : await ide.whiteboards.open(contentId, placement);
+    return { paneId, contentId, opened };
+  }
   if (!terminal) return { paneId: (await ide.editors.show(contentId, placement)).paneId, contentId, opened };
   const { paneId } = await ide.shell.openContent({ type: 'terminal', contentId, title: args.title ?? terminal.title, ...placement });
   return { paneId, contentId, opened };

@@ -3,6 +3,9 @@ import paneTools from './pane.js';
 import editorTools from './editor.js';
 import terminalTools from './terminal.js';
 import fileTools from './file.js';
+import presentationTools from './presentation.js';
+import whiteboardTools from './whiteboard.js';
+import modalityTools from './modality.js';
 
 export * from './call-context.js';
 export * from './common.js';
@@ -12,8 +15,19 @@ export * from './pane.js';
 export * from './editor.js';
 export * from './terminal.js';
 export * from './file.js';
+export * from './presentation.js';
+export * from './whiteboard.js';
+export * from './modality.js';
 
 /** Every tool the hub serves, in the order tools/list shows them. */
-export const TOOLS: readonly ToolDefinition[] = [...paneTools, ...editorTools, ...terminalTools, ...fileTools];
+export const TOOLS: readonly ToolDefinition[] = [
+  ...paneTools,
+  ...editorTools,
+  ...terminalTools,
+  ...fileTools,
+  ...presentationTools,
+  ...whiteboardTools,
+  ...modalityTools,
+];
 
 export const TOOLS_BY_NAME: ReadonlyMap<string, ToolDefinition> = new Map(TOOLS.map((t) => [t.name, t]));

@@ -11,13 +11,15 @@ export const paneOpen = defineTool({
   name: 'openspace.pane.open',
   title: 'Open Pane',
   description:
-    'Show content in a pane: a file in an editor, or a terminal. ' +
+    'Show content in a pane: a file in an editor, a terminal, a slide deck (.deck.md) as a presentation, or a whiteboard (.whiteboard.json). ' +
     'Pass splitDirection "vertical" to open it beside the active pane (to the right) or "horizontal" to open it below; ' +
     'without it the content opens as a tab in the target pane. Returns the pane ID.',
   input: z.strictObject({
-    // Presentations and whiteboards join once their modalities exist: until then no IDE offers them.
-    type: ContentType.extract(['editor', 'terminal']).describe('Kind of content'),
-    contentId: z.string().min(1).describe('File path for editor; terminal ID or title for terminal'),
+    type: ContentType.extract(['editor', 'terminal', 'presentation', 'whiteboard']).describe('Kind of content'),
+    contentId: z
+      .string()
+      .min(1)
+      .describe('File path for editor, presentation (.deck.md) and whiteboard (.whiteboard.json); terminal ID or title for terminal'),
     title: z.string().min(1).max(200).optional().describe('Tab title; defaults to the file name or terminal title'),
     area: PaneArea.optional().describe('Where to open it; defaults to "bottom" for terminals and "main" otherwise'),
     targetPaneId: z.string().min(1).optional().describe('Pane to open in or split; defaults to the active pane of the area'),

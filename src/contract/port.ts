@@ -239,6 +239,8 @@ export type Playback = 'playing' | 'paused' | 'stopped';
 /** What a deck's open view shows. */
 export interface DeckView {
   deckPath: string;
+  /** The pane whose tab shows the deck. */
+  paneId: string;
   /** 0-based. */
   slideIndex: number;
   playback: Playback;

@@ -26,6 +26,10 @@ export const ERROR_CODES = {
   CONFLICT:
     'The file changed since the version the call was based on (baseVersion); currentVersion says what it is now: read it again and redo the change.',
   SNAPSHOT_NOT_FOUND: 'No kept snapshot of the file has that version; openspace.file.snapshots lists them.',
+  ALREADY_EXISTS: 'A file already exists at the path; the tool creates new files only (change an existing one with its update tools).',
+  SLIDE_NOT_FOUND: 'The deck has no slide at that index (slides count from 0); the message gives the slide count.',
+  SHAPE_NOT_FOUND: 'The whiteboard has no shape with that ID; openspace.whiteboard.read lists them.',
+  INVALID_FILE: 'The file is not in the format the tool reads (a whiteboard that is not an Excalidraw scene); the message says where.',
   TERMINAL_NOT_FOUND: 'No terminal has that ID or title.',
   TERMINAL_EXITED: "The terminal's process has exited; create a new terminal.",
   CONFIRMATION_REQUIRED:

@@ -55,7 +55,7 @@ const bare = (line: string) => line.replace(/\r?\n$/, '');
 
 function splitFrontMatter(text: string): { frontMatter: string; rest: string } {
   const all = lines(text);
-  if (all.length === 0 || !SEPARATOR.test(bare(all[0]))) return { frontMatter: '', rest: text };
+  if (all[0] === undefined || !SEPARATOR.test(bare(all[0]))) return { frontMatter: '', rest: text };
   const end = all.findIndex((line, i) => i > 0 && (SEPARATOR.test(bare(line)) || /^\.\.\.[ \t]*$/.test(bare(line))));
   if (end < 0) return { frontMatter: '', rest: text };
   const frontMatter = all.slice(0, end + 1).join('');
@@ -73,11 +73,12 @@ function readOptions(frontMatter: string): DeckOptions {
   }
 }
 
+/** A segment's blank lines around its content; the trail keeps the line break before the next separator. */
 function segment(raw: string): Segment {
-  const lead = raw.match(/^(?:[ \t]*\r?\n)*/)![0];
-  const afterLead = raw.slice(lead.length);
-  const trail = afterLead.match(/(?:\r?\n[ \t]*)*$/)![0];
-  return { lead, content: afterLead.slice(0, afterLead.length - trail.length), trail };
+  const trail = raw.match(/[ \t\r\n]*$/)![0];
+  const rest = raw.slice(0, raw.length - trail.length);
+  const lead = rest.match(/^(?:[ \t]*\r?\n)*/)![0];
+  return { lead, content: rest.slice(lead.length), trail };
 }
 
 export function parseDeck(text: string): Deck {
@@ -88,11 +89,11 @@ export function parseDeck(text: string): Deck {
   let fence: string | undefined;
   for (const line of lines(rest)) {
     const plain = bare(line);
-    const opens = FENCE.exec(plain);
+    const marker = FENCE.exec(plain)?.[1];
     if (fence) {
-      if (opens && opens[1][0] === fence[0] && opens[1].length >= fence.length && plain.trim() === opens[1]) fence = undefined;
-    } else if (opens) {
-      fence = opens[1];
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length && plain.trim() === marker) fence = undefined;
+    } else if (marker) {
+      fence = marker;
     } else if (SEPARATOR.test(plain)) {
       segments.push(segment(current));
       separators.push(line);
@@ -126,7 +127,13 @@ export function slideOf(content: string): Slide {
   const all = content.split(/\r?\n/);
   const noteLine = all.findIndex((line) => NOTES.test(line));
   const body = (noteLine < 0 ? all : all.slice(0, noteLine)).join('\n').trim();
-  const notes = noteLine < 0 ? '' : all.slice(noteLine + 1).join('\n').trim();
+  const notes =
+    noteLine < 0
+      ? ''
+      : all
+          .slice(noteLine + 1)
+          .join('\n')
+          .trim();
   const bodyLines = body.split('\n');
   const heading = bodyLines.find((line) => /^#{1,6}\s+\S/.test(line));
   const first = heading ?? bodyLines.find((line) => line.trim() !== '') ?? '';
@@ -148,11 +155,29 @@ export function slideContentProblem(content: string): string | undefined {
 
 /** The deck with slide `index` replaced; every other byte stays. The caller checked the index and the content. */
 export function withSlide(deck: Deck, index: number, content: string): Deck {
-  const segments = deck.segments.map((s, i) => (i === index ? { ...s, content: content.replace(/^(?:[ \t]*\r?\n)+|(?:\r?\n[ \t]*)+$/g, '') } : s));
+  const segments = deck.segments.map((s, i) => (i === index ? { ...s, content: trimSlide(content) } : s));
   return { ...deck, segments };
 }
 
-export const DECK_THEMES = ['black', 'white', 'league', 'beige', 'night', 'serif', 'simple', 'solarized', 'moon', 'dracula', 'sky', 'blood'] as const;
+/** A slide's content as a deck keeps it: the blank lines before it and the white space after it belong to the deck. */
+export function trimSlide(content: string): string {
+  return content.replace(/^(?:[ \t]*\r?\n)+/, '').replace(/[ \t\r\n]+$/, '');
+}
+
+export const DECK_THEMES = [
+  'black',
+  'white',
+  'league',
+  'beige',
+  'night',
+  'serif',
+  'simple',
+  'solarized',
+  'moon',
+  'dracula',
+  'sky',
+  'blood',
+] as const;
 
 /** A new deck's text: front matter with the title and theme, then the slides (a template when none are given). */
 export function newDeck(title: string, slideContents: string[] | undefined, theme = 'black'): string {

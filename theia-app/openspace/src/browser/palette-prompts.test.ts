@@ -52,7 +52,17 @@ describe("the palette's prompts, derived from each tool's input schema", () => {
       { kind: 'pick', field: 'path', required: true, source: 'files' },
       { kind: 'input', field: 'line', required: false, parse: 'number' },
     ]);
-    expect(planPrompts(tool('pane.open'))[0]).toEqual({ kind: 'choice', field: 'type', required: true, values: ['editor', 'terminal'] });
+    expect(planPrompts(tool('pane.open'))[0]).toEqual({
+      kind: 'choice',
+      field: 'type',
+      required: true,
+      values: ['editor', 'terminal', 'presentation', 'whiteboard'],
+    });
+    expect(planPrompts(tool('presentation.navigate'))).toEqual([
+      { kind: 'pick', field: 'deckPath', required: true, source: 'files' },
+      { kind: 'input', field: 'slideIndex', required: true, parse: 'number' },
+    ]);
+    expect(planPrompts(tool('whiteboard.add_shape'))[1]).toMatchObject({ field: 'shape', parse: 'json' });
     expect(planPrompts(tool('pane.close'))).toEqual([{ kind: 'reference', fields: ['paneId', 'contentId'] }]);
     expect(planPrompts(tool('editor.clear_highlight'))).toEqual([{ kind: 'reference', fields: ['highlightId', 'path'] }]);
     expect(planPrompts(tool('editor.highlight'))[1]).toMatchObject({ field: 'ranges', parse: 'ranges' });

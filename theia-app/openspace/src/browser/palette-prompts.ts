@@ -157,6 +157,8 @@ const PICKED_BY_NAME: Record<string, SourceName> = {
   targetPaneId: 'panes',
   contentId: 'content',
   path: 'files',
+  deckPath: 'files',
+  whiteboardId: 'files',
   highlightId: 'highlights',
   version: 'snapshots',
 };
