@@ -1,4 +1,4 @@
-import type { DeckView, Disposable, Placement, Playback, PresentationPort, WorkspacePort } from '../src/contract/port.js';
+import type { DeckView, Disposable, Listener, Placement, Playback, PresentationPort, WorkspacePort } from '../src/contract/port.js';
 import { parseDeck } from '../src/models/deck.js';
 import type { SimLayout } from './layout.js';
 
@@ -18,6 +18,7 @@ interface OpenDeck {
 export class SimPresentations implements PresentationPort, Disposable {
   private readonly decks = new Map<string, OpenDeck>();
   private readonly subscriptions: Disposable[];
+  private readonly listeners = new Set<Listener>();
 
   constructor(
     private readonly layout: SimLayout,
@@ -70,9 +71,20 @@ export class SimPresentations implements PresentationPort, Disposable {
     if (intervalMs !== undefined) deck.intervalMs = intervalMs;
     if (playback === 'stopped') deck.slideIndex = 0;
     this.schedule(deckPath, deck);
+    this.changed();
+  }
+
+  onViewChanged(listener: Listener): Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  private changed(): void {
+    for (const listener of [...this.listeners]) listener();
   }
 
   dispose(): void {
+    this.listeners.clear();
     for (const deck of this.decks.values()) clearTimeout(deck.timer);
     this.decks.clear();
     for (const s of this.subscriptions) s.dispose();
@@ -81,6 +93,7 @@ export class SimPresentations implements PresentationPort, Disposable {
   private show(deckPath: string, deck: OpenDeck, slideIndex: number): void {
     deck.slideIndex = Math.max(0, Math.min(slideIndex, deck.slideCount - 1));
     this.schedule(deckPath, deck);
+    this.changed();
   }
 
   private schedule(deckPath: string, deck: OpenDeck): void {
@@ -95,6 +108,7 @@ export class SimPresentations implements PresentationPort, Disposable {
       deck.slideIndex += 1;
       if (deck.slideIndex >= deck.slideCount - 1) deck.playback = 'stopped';
       else this.schedule(deckPath, deck);
+      this.changed();
     }, deck.intervalMs);
     deck.timer.unref?.();
   }

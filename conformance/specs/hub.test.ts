@@ -54,6 +54,23 @@ describe('FR-3.8 GET /openspace/instructions', () => {
     expect(text).toMatch(/Active pane: /);
   });
 
+  it('names the open decks with the slide they show, and the open whiteboards, as they change', async () => {
+    await ctx.agent.ok('openspace.presentation.create', { deckPath: 'instr.deck.md', title: 'Instr' });
+    await ctx.agent.ok('openspace.presentation.open', { deckPath: 'instr.deck.md' });
+    await ctx.agent.ok('openspace.whiteboard.create', { whiteboardId: 'instr.whiteboard.json', title: 'Instr' });
+    await ctx.agent.ok('openspace.whiteboard.open', { whiteboardId: 'instr.whiteboard.json' });
+    await eventually(async () => {
+      const t = await instructions();
+      expect(t).toMatch(/Presentations: instr\.deck\.md \(slideIndex 0, stopped\)/);
+      expect(t).toMatch(/Whiteboards: instr\.whiteboard\.json/);
+    }, 3000);
+    await ctx.agent.ok('openspace.presentation.navigate', { deckPath: 'instr.deck.md', slideIndex: 2 });
+    await eventually(async () => expect(await instructions()).toMatch(/instr\.deck\.md \(slideIndex 2, stopped\)/), 3000);
+    await ctx.agent.ok('openspace.pane.close', { contentId: 'instr.deck.md' });
+    await ctx.agent.ok('openspace.pane.close', { contentId: 'instr.whiteboard.json' });
+    await eventually(async () => expect(await instructions()).not.toMatch(/instr\.(deck|whiteboard)/), 3000);
+  });
+
   it('drops a closed file from the state (AC-3.10.2)', async () => {
     await ctx.agent.ok('openspace.editor.open', { path: 'notes.txt' });
     await eventually(async () => expect(await instructions()).toContain('editor: notes.txt'), 3000);

@@ -3,11 +3,12 @@ import type { Disposable, IdePort } from '../contract/port.js';
 
 export function snapshotOf(ide: IdePort): PaneStateSnapshot {
   const { panes, activePaneId, activeContentId } = ide.shell.layout();
-  return { panes, activePaneId, activeContentId, activeEditor: ide.editors.current(), timestamp: new Date().toISOString() };
+  const presentations = ide.presentations.views().map(({ deckPath, slideIndex, playback }) => ({ deckPath, slideIndex, playback }));
+  return { panes, activePaneId, activeContentId, activeEditor: ide.editors.current(), presentations, timestamp: new Date().toISOString() };
 }
 
 /**
- * Publishes the layout to the hub on every change, at most once per interval (FR-3.7.3): the first
+ * Publishes the layout (and the slide each open deck shows) to the hub on every change, at most once per interval (FR-3.7.3): the first
  * change goes out at once, later ones within the interval are folded into one trailing publish of
  * the state as it is then, so the last change is always delivered. `schedule` decides when a
  * publish due runs: soon after (a microtask, the default), or, in a window, when its main thread is
@@ -17,7 +18,7 @@ export class StatePublisher implements Disposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private pending = false;
   private disposed = false;
-  private readonly subscription: Disposable;
+  private readonly subscriptions: Disposable[];
 
   constructor(
     private readonly ide: IdePort,
@@ -25,7 +26,7 @@ export class StatePublisher implements Disposable {
     private readonly intervalMs = 1000,
     private readonly schedule: (run: () => void) => void = (run) => queueMicrotask(run),
   ) {
-    this.subscription = ide.shell.onLayoutChanged(() => this.changed());
+    this.subscriptions = [ide.shell.onLayoutChanged(() => this.changed()), ide.presentations.onViewChanged(() => this.changed())];
     this.changed();
   }
 
@@ -58,7 +59,7 @@ export class StatePublisher implements Disposable {
 
   dispose(): void {
     this.disposed = true;
-    this.subscription.dispose();
+    for (const s of this.subscriptions) s.dispose();
     clearTimeout(this.timer);
     this.timer = undefined;
   }

@@ -65,6 +65,8 @@ export const PaneStateSnapshot = z.object({
   activeContentId: z.string().optional(),
   /** The file of the current editor: the one focused last, even while a terminal has focus. */
   activeEditor: z.string().optional(),
+  /** The open decks: the slide each shows (from 0) and its playback. */
+  presentations: z.array(z.object({ deckPath: z.string(), slideIndex: z.number().int(), playback: z.string() })).optional(),
   timestamp: z.string(),
 });
 export type PaneStateSnapshot = z.infer<typeof PaneStateSnapshot>;

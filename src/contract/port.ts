@@ -263,6 +263,8 @@ export interface PresentationPort {
   navigate(deckPath: string, slideIndex: number): Promise<void>;
   /** Start, pause or stop an open deck's playback; stop also returns to slide 0. */
   setPlayback(deckPath: string, playback: Playback, intervalMs?: number): Promise<void>;
+  /** Fires when an open deck shows another slide or its playback changes, whoever changed it. */
+  onViewChanged(listener: Listener): Disposable;
 }
 
 /** A whiteboard view's camera: the scene point at the centre of the view, and the zoom (1 = 100%). */

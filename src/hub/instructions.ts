@@ -35,6 +35,12 @@ function describeState(snapshot: PaneStateSnapshot | undefined): string[] {
   const activeFile = editors.find((t) => t.contentId === snapshot.activeEditor);
   const terminals = snapshot.panes.flatMap((p) => p.tabs).filter((t) => t.type === 'terminal');
   lines.push(`- Active file: ${activeFile ? activeFile.contentId : 'none'}`);
+  const decks = snapshot.presentations ?? [];
+  if (decks.length > 0) {
+    lines.push(`- Presentations: ${decks.map((d) => `${d.deckPath} (slideIndex ${d.slideIndex}, ${d.playback})`).join(', ')}`);
+  }
+  const boards = snapshot.panes.flatMap((p) => p.tabs).filter((t) => t.type === 'whiteboard');
+  if (boards.length > 0) lines.push(`- Whiteboards: ${boards.map((t) => t.contentId).join(', ')}`);
   lines.push(
     `- Terminals: ${terminals.length > 0 ? terminals.map((t) => (t.title === t.contentId ? t.contentId : `${t.contentId} ("${t.title}")`)).join(', ') : 'none'}`,
   );
@@ -73,8 +79,8 @@ export function renderInstructions({ snapshot, ideConnected, ideName }: Instruct
     '',
     '## Examples',
     `1. Show the person a line: openspace.editor.open {"path": "${openFile}", "line": 42}`,
-    `2. Point at code while you explain it: openspace.editor.highlight {"path": "${openFile}", "ranges": [{"startLine": 42, "endLine": 50}], "highlightId": "fix-1"}; remove it later with openspace.editor.clear_highlight {"highlightId": "fix-1"}`,
-    '3. Run the tests and read what they print: openspace.terminal.create {"title": "test-runner"}, then openspace.terminal.send {"terminalId": "test-runner", "text": "npm test"}, then openspace.terminal.read_output {"terminalId": "test-runner", "since": <cursor from send>}',
+    '2. Run the tests and read what they print: openspace.terminal.create {"title": "test-runner"}, then openspace.terminal.send {"terminalId": "test-runner", "text": "npm test"}, then openspace.terminal.read_output {"terminalId": "test-runner", "since": <cursor from send>}',
+    '3. Explain with slides beside the code: openspace.presentation.create {"deckPath": "docs/plan.deck.md", "title": "The plan", "slides": ["# The plan", "## Step 1\\n\\n- …"]}, then openspace.presentation.open {"deckPath": "docs/plan.deck.md", "splitDirection": "vertical"}, then openspace.presentation.navigate {"deckPath": "docs/plan.deck.md", "slideIndex": 1} (slides count from 0)',
     '',
   ].join('\n');
 }
