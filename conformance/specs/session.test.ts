@@ -36,6 +36,26 @@ describe('cleanup when a session ends (NFR-3.7.1)', () => {
     await ctx.agent.ok('openspace.terminal.close', { terminalId: mine.terminalId });
   });
 
+  it('closes the decks and boards it opened, playing or not, and leaves the files', async () => {
+    const agent = await connectAgent(ctx.target, 'presenting-agent');
+    await agent.ok('openspace.presentation.create', { deckPath: 'session/talk.deck.md', title: 'Talk' });
+    await agent.ok('openspace.presentation.open', { deckPath: 'session/talk.deck.md' });
+    await agent.ok('openspace.presentation.play', { deckPath: 'session/talk.deck.md', intervalMs: 60_000 });
+    await agent.ok('openspace.whiteboard.create', { whiteboardId: 'session/sketch.whiteboard.json', title: 'Sketch' });
+    await agent.ok('openspace.pane.open', { type: 'whiteboard', contentId: 'session/sketch.whiteboard.json' });
+    await agent.endSession();
+    await eventually(async () => {
+      const tabs = (await ctx.agent.ok('openspace.pane.list')).panes.flatMap((p: { tabs: { contentId: string }[] }) =>
+        p.tabs.map((t) => t.contentId),
+      );
+      expect(tabs).not.toContain('session/talk.deck.md');
+      expect(tabs).not.toContain('session/sketch.whiteboard.json');
+    }, 5000);
+    expect(await ctx.agent.ok('openspace.presentation.read', { deckPath: 'session/talk.deck.md' })).toMatchObject({ open: false });
+    await ctx.agent.fails('openspace.presentation.pause', { deckPath: 'session/talk.deck.md' }, 'PANE_NOT_FOUND');
+    await ctx.agent.ok('openspace.whiteboard.read', { whiteboardId: 'session/sketch.whiteboard.json' });
+  });
+
   it('closes a tab it opened after a pause of over a second, and leaves the tabs a person had open (what pane.open created comes from its answer)', async () => {
     const person = await ctx.agent.ok('openspace.pane.open', { type: 'editor', contentId: 'notes.txt' });
     expect(person.opened).toBe(true);
