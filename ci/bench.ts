@@ -183,6 +183,27 @@ async function main(): Promise<void> {
   };
   await call('openspace.editor.open', { path: 'src/index.ts' });
   await call('openspace.terminal.create', { title: 'bench' });
+  // A 5-slide deck open beside the code, and an open board with six shapes and five connectors.
+  const deckPath = 'bench/talk.deck.md';
+  const whiteboardId = 'bench/arch.whiteboard.json';
+  await call('openspace.presentation.create', { deckPath, title: 'Bench', slides: [0, 1, 2, 3, 4].map((n) => `## Slide ${n}`) });
+  await call('openspace.presentation.open', { deckPath, splitDirection: 'vertical' });
+  await call('openspace.whiteboard.create', { whiteboardId, title: 'Bench' });
+  for (const id of ['client', 'api', 'auth', 'orders', 'db', 'queue']) {
+    await call('openspace.whiteboard.add_shape', { whiteboardId, shape: { type: 'box', id, label: id } });
+  }
+  for (const [from, to] of [
+    ['client', 'api'],
+    ['api', 'auth'],
+    ['api', 'orders'],
+    ['orders', 'db'],
+    ['orders', 'queue'],
+  ]) {
+    await call('openspace.whiteboard.add_shape', { whiteboardId, shape: { type: 'arrow', from, to } });
+  }
+  await call('openspace.whiteboard.open', { whiteboardId });
+  let slide = 0;
+  let added = 0;
 
   // prepare and cleanup: untimed, before and after each sample (on Theia a settle follows prepare, as in the latency spec).
   type Op = {
@@ -205,6 +226,17 @@ async function main(): Promise<void> {
     { name: 'terminal.read_output', kind: 'simple', run: () => call('openspace.terminal.read_output', { terminalId: 'bench' }) },
     { name: 'pane.list', kind: 'complex', run: () => call('openspace.pane.list', {}) },
     { name: 'file.search', kind: 'complex', run: () => call('openspace.file.search', { query: 'TODO' }) },
+    {
+      name: 'presentation.navigate',
+      kind: 'simple',
+      run: () => call('openspace.presentation.navigate', { deckPath, slideIndex: ++slide % 5 }),
+    },
+    {
+      name: 'whiteboard.add_shape',
+      kind: 'simple',
+      run: () => call('openspace.whiteboard.add_shape', { whiteboardId, shape: { type: 'box', id: `added-${++added}`, label: 'added' } }),
+      cleanup: () => call('openspace.whiteboard.delete_shape', { whiteboardId, shapeId: `added-${added}` }),
+    },
     // The tools that change the layout, each with the untimed step that makes its next sample possible.
     {
       name: 'pane.open',
@@ -238,6 +270,8 @@ async function main(): Promise<void> {
     'editor.highlight',
     'pane.list',
     'terminal.send',
+    'presentation.navigate',
+    'whiteboard.add_shape',
     'pane.open',
     'pane.close',
     'editor.close',
