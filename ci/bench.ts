@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { connectAgent } from '../conformance/client.js';
+import { BOARD, DECK, openDeckAndBoard } from '../conformance/fixtures/deck-and-board.js';
 import { TOOLS } from '../src/contract/index.js';
 import { benchSearch } from './bench-search.js';
 import { benchSecurity } from './bench-security.js';
@@ -183,25 +184,8 @@ async function main(): Promise<void> {
   };
   await call('openspace.editor.open', { path: 'src/index.ts' });
   await call('openspace.terminal.create', { title: 'bench' });
-  // A 5-slide deck open beside the code, and an open board with six shapes and five connectors.
-  const deckPath = 'bench/talk.deck.md';
-  const whiteboardId = 'bench/arch.whiteboard.json';
-  await call('openspace.presentation.create', { deckPath, title: 'Bench', slides: [0, 1, 2, 3, 4].map((n) => `## Slide ${n}`) });
-  await call('openspace.presentation.open', { deckPath, splitDirection: 'vertical' });
-  await call('openspace.whiteboard.create', { whiteboardId, title: 'Bench' });
-  for (const id of ['client', 'api', 'auth', 'orders', 'db', 'queue']) {
-    await call('openspace.whiteboard.add_shape', { whiteboardId, shape: { type: 'box', id, label: id } });
-  }
-  for (const [from, to] of [
-    ['client', 'api'],
-    ['api', 'auth'],
-    ['api', 'orders'],
-    ['orders', 'db'],
-    ['orders', 'queue'],
-  ]) {
-    await call('openspace.whiteboard.add_shape', { whiteboardId, shape: { type: 'arrow', from, to } });
-  }
-  await call('openspace.whiteboard.open', { whiteboardId });
+  await openDeckAndBoard(call);
+  const [deckPath, whiteboardId] = [DECK, BOARD];
   let slide = 0;
   let added = 0;
 

@@ -23,6 +23,7 @@ import { BUDGET_MS, describeLatency, latencySeries, remeasured, type BudgetName,
 import type { Result } from '../client.js';
 import { useTarget } from '../setup.js';
 import { FIXTURE_WORKSPACE } from '../target.js';
+import { BOARD, DECK, openDeckAndBoard as setUpDeckAndBoard } from '../fixtures/deck-and-board.js';
 
 // The SDK's HTTP client transport leaves an abort listener per request on one signal; thousands of
 // requests on one connection are expected here.
@@ -84,32 +85,9 @@ let splitPane = '';
 let patchVersion = '';
 let restoreVersion = '';
 
-const DECK = 'latency/talk.deck.md';
-const BOARD = 'latency/arch.whiteboard.json';
-let deckAndBoard = false;
-
-/** Once: the deck and the board the modality workloads use, open beside src/index.ts. */
-async function openDeckAndBoard(): Promise<void> {
-  if (deckAndBoard) return;
-  deckAndBoard = true;
-  await ok('openspace.editor.open', { path: 'src/index.ts' });
-  await ok('openspace.presentation.create', { deckPath: DECK, title: 'Latency', slides: [0, 1, 2, 3, 4].map((n) => `## Slide ${n}`) });
-  await ok('openspace.presentation.open', { deckPath: DECK, splitDirection: 'vertical' });
-  await ok('openspace.whiteboard.create', { whiteboardId: BOARD, title: 'Architecture' });
-  for (const id of ['client', 'api', 'auth', 'orders', 'db', 'queue']) {
-    await ok('openspace.whiteboard.add_shape', { whiteboardId: BOARD, shape: { type: 'box', id, label: id } });
-  }
-  for (const [from, to] of [
-    ['client', 'api'],
-    ['api', 'auth'],
-    ['api', 'orders'],
-    ['orders', 'db'],
-    ['orders', 'queue'],
-  ]) {
-    await ok('openspace.whiteboard.add_shape', { whiteboardId: BOARD, shape: { type: 'arrow', from, to } });
-  }
-  await ok('openspace.whiteboard.open', { whiteboardId: BOARD });
-}
+let deckAndBoard: Promise<void> | undefined;
+/** Once per file: the deck and the board the modality workloads use. */
+const openDeckAndBoard = () => (deckAndBoard ??= setUpDeckAndBoard(ok));
 
 /** A representative successful call of every tool, on the fixture workspace. */
 const WORKLOADS: Record<string, Workload> = {

@@ -5,6 +5,7 @@
  * pane.list) and through the file itself: it must stay an Excalidraw scene other tools open.
  */
 import { describe, expect, it } from 'vitest';
+import type { Element as ExcalidrawElement } from '../../src/models/board.js';
 import { useTarget } from '../setup.js';
 
 const ctx = useTarget();
@@ -17,21 +18,6 @@ interface Shape {
   from?: string;
   to?: string;
   connections?: string[];
-}
-
-interface ExcalidrawElement {
-  id: string;
-  type: string;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  containerId?: string | null;
-  text?: string;
-  startBinding?: { elementId: string } | null;
-  endBinding?: { elementId: string } | null;
-  boundElements?: { id: string; type: string }[] | null;
-  points?: [number, number][];
 }
 
 let boards = 0;
