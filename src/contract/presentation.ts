@@ -32,6 +32,10 @@ const ViewState = {
   paneId: z.string(),
 };
 
+/** The answer of a tool that shows a deck: where it is, and whether this call opened its tab. */
+const Shown = z.object({ deckPath: z.string(), opened: z.boolean().describe('true when this call opened a new tab'), ...ViewState });
+const Playing = z.object({ deckPath: z.string(), ...ViewState });
+
 export const presentationList = defineTool({
   name: 'openspace.presentation.list',
   title: 'List Presentations',
@@ -131,7 +135,7 @@ export const presentationOpen = defineTool({
     targetPaneId: z.string().min(1).optional().describe('Pane to open in or split; defaults to the active pane of the main area'),
     splitDirection: z.enum(['horizontal', 'vertical']).optional().describe('"vertical": new pane to the right; "horizontal": below'),
   }),
-  output: z.object({ deckPath: z.string(), opened: z.boolean().describe('true when this call opened a new tab'), ...ViewState }),
+  output: Shown,
   budget: 'simple',
   effect: 'write',
   session: { creates: opensTab },
@@ -142,7 +146,7 @@ export const presentationNavigate = defineTool({
   title: 'Go to Slide',
   description: 'Show a slide of a deck (from 0), opening the deck if no tab shows it. SLIDE_NOT_FOUND names the slide count.',
   input: z.strictObject({ deckPath: DeckPath, slideIndex: SlideIndex }),
-  output: z.object({ deckPath: z.string(), opened: z.boolean(), ...ViewState }),
+  output: Shown,
   budget: 'simple',
   effect: 'write',
   idempotent: true,
@@ -156,7 +160,7 @@ export const presentationPlay = defineTool({
     'Play a deck: it advances one slide every intervalMs by itself and stops on the last slide. Opens the deck if no tab shows it. ' +
     'Pause with openspace.presentation.pause; stop (back to the first slide) with openspace.presentation.stop.',
   input: z.strictObject({ deckPath: DeckPath, intervalMs: IntervalMs.optional() }),
-  output: z.object({ deckPath: z.string(), opened: z.boolean(), ...ViewState }),
+  output: Shown,
   budget: 'simple',
   effect: 'write',
   idempotent: true,
@@ -168,7 +172,7 @@ export const presentationPause = defineTool({
   title: 'Pause Presentation',
   description: 'Pause a playing deck on the slide it shows. PANE_NOT_FOUND when no tab shows the deck.',
   input: z.strictObject({ deckPath: DeckPath }),
-  output: z.object(ViewState).extend({ deckPath: z.string() }),
+  output: Playing,
   budget: 'simple',
   effect: 'write',
   idempotent: true,
@@ -180,7 +184,7 @@ export const presentationStop = defineTool({
   title: 'Stop Presentation',
   description: 'Stop a deck playing and show its first slide again. PANE_NOT_FOUND when no tab shows the deck.',
   input: z.strictObject({ deckPath: DeckPath }),
-  output: z.object(ViewState).extend({ deckPath: z.string() }),
+  output: Playing,
   budget: 'simple',
   effect: 'write',
   idempotent: true,
