@@ -8,7 +8,7 @@
  * The token is written, readable by the owner only, to a lock file clients can discover.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HubRequest } from './http.js';
@@ -122,7 +122,10 @@ export async function writeLockFile(port: number, lock: LockFile): Promise<() =>
   await mkdir(lockDir(), { recursive: true, mode: 0o700 });
   const file = lockFilePath(port);
   await rm(file, { force: true });
-  await writeFile(file, `${JSON.stringify(lock, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  // Written whole under another name, then renamed: a reader never sees half a lock file.
+  const partial = `${file}.${process.pid}.tmp`;
+  await writeFile(partial, `${JSON.stringify(lock, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  await rename(partial, file);
   return () => rm(file, { force: true });
 }
 
@@ -134,7 +137,9 @@ export async function readLockFile(port: number, timeoutMs = 0): Promise<LockFil
     try {
       return JSON.parse(await readFile(lockFilePath(port), 'utf8')) as LockFile;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || Date.now() >= deadline) return undefined;
+      // Missing, or (from a hub before lock files were renamed into place) not yet whole: wait.
+      const waitable = (err as NodeJS.ErrnoException).code === 'ENOENT' || err instanceof SyntaxError;
+      if (!waitable || Date.now() >= deadline) return undefined;
       await new Promise((r) => setTimeout(r, 50));
     }
   }

@@ -77,6 +77,8 @@ export class HubContribution implements BackendApplicationContribution {
 
   /** Announce the hub in ~/.openspace/ide/<port>.lock (URL and token, owner-readable only). */
   async onStart(server: HttpServer | HttpsServer): Promise<void> {
+    // Theia calls onStart right after server.listen(), which may not have bound the port yet.
+    if (!server.listening) await new Promise((resolve) => server.once('listening', resolve));
     const address = server.address();
     if (!address || typeof address === 'string') return;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
