@@ -6,16 +6,37 @@ import { browserOptions, watch } from './gen-esbuild.browser.mjs';
 import { nodeOptions } from './gen-esbuild.node.mjs';
 
 import esbuild from 'esbuild';
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
-const browserContext = await esbuild.context(browserOptions);
+/**
+ * Assets the frontend loads at run time, served by the app because this IDE runs offline:
+ * Excalidraw's fonts (window.EXCALIDRAW_ASSET_PATH points at them) and reveal.js's themes, less
+ * the @import of web fonts some of them make (those themes fall back to local fonts).
+ */
+function copyAssets() {
+  cpSync('node_modules/@excalidraw/excalidraw/dist/prod/fonts', 'lib/frontend/excalidraw-assets/fonts', { recursive: true });
+  mkdirSync('lib/frontend/reveal-themes', { recursive: true });
+  for (const name of readdirSync('node_modules/reveal.js/dist/theme').filter((n) => n.endsWith('.css'))) {
+    const css = readFileSync(`node_modules/reveal.js/dist/theme/${name}`, 'utf8').replace(/@import url\([^)]*\);?/g, '');
+    writeFileSync(`lib/frontend/reveal-themes/${name}`, css);
+  }
+}
+
+// Excalidraw exports its stylesheet under the development and production conditions only.
+const browserContext = await esbuild.context({
+  ...browserOptions,
+  alias: { ...browserOptions.alias, '@excalidraw/excalidraw/index.css': './node_modules/@excalidraw/excalidraw/dist/prod/index.css' },
+});
 const nodeContext = await esbuild.context(nodeOptions);
 
 if (watch) {
+  copyAssets();
   await Promise.all([browserContext.watch(), nodeContext.watch()]);
 } else {
   try {
     await browserContext.rebuild();
     await browserContext.dispose();
+    copyAssets();
     await nodeContext.rebuild();
     await nodeContext.dispose();
   } catch {

@@ -5,6 +5,8 @@ import { EditorWidget } from '@theia/editor/lib/browser/editor-widget';
 import { TerminalWidget } from '@theia/terminal/lib/browser/base/terminal-widget';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 import { ToolError, type ContentType } from '../../../../src/contract/index.js';
+import { PresentationWidget } from './presentation/presentation-widget.js';
+import { WhiteboardWidget } from './whiteboard/whiteboard-widget.js';
 
 /** How a widget is named to an agent: a workspace-relative path for editors, the terminal ID, a view ID otherwise. */
 @injectable()
@@ -45,11 +47,14 @@ export class ContentIds {
   typeOf(widget: Widget): ContentType {
     if (widget instanceof EditorWidget) return 'editor';
     if (widget instanceof TerminalWidget) return 'terminal';
+    if (widget instanceof PresentationWidget) return 'presentation';
+    if (widget instanceof WhiteboardWidget) return 'whiteboard';
     return 'view';
   }
 
   idOf(widget: Widget): string {
     if (widget instanceof EditorWidget) return this.pathOf(widget.editor.uri);
+    if (widget instanceof PresentationWidget || widget instanceof WhiteboardWidget) return widget.path;
     return widget.id;
   }
 }

@@ -19,6 +19,8 @@ import { QuickInputPromptUi } from './quick-input-prompts.js';
 import { RemoteWorkspacePort } from './remote-workspace-port.js';
 import { TheiaShellPort } from './theia-shell-port.js';
 import { TheiaSecurityPort } from './theia-security-port.js';
+import { TheiaPresentationPort } from './presentation/theia-presentation-port.js';
+import { TheiaWhiteboardPort } from './whiteboard/theia-whiteboard-port.js';
 import { TheiaTerminalPort } from './theia-terminal-port.js';
 
 export const TheiaIdePort = Symbol('TheiaIdePort');
@@ -37,6 +39,8 @@ export function createIdePort(ctx: interfaces.Context): IdePort {
     editors: ctx.container.get(TheiaEditorPort),
     terminals: ctx.container.get(TheiaTerminalPort),
     workspace: ctx.container.get(RemoteWorkspacePort),
+    presentations: ctx.container.get(TheiaPresentationPort),
+    whiteboards: ctx.container.get(TheiaWhiteboardPort),
     security: ctx.container.get(TheiaSecurityPort),
   };
   // Keep every terminal's output (sanitized, redacted) from the first terminal on.

@@ -21,6 +21,8 @@ import { TheiaShellPort } from './theia-shell-port.js';
 import { TheiaSecurityPort } from './theia-security-port.js';
 import { TheiaTerminalPort } from './theia-terminal-port.js';
 import { QuickInputPromptUi } from './quick-input-prompts.js';
+import { bindPresentations } from './presentation/bind.js';
+import { bindWhiteboards } from './whiteboard/bind.js';
 import './style/openspace.css';
 
 export default new ContainerModule((bind) => {
@@ -35,6 +37,8 @@ export default new ContainerModule((bind) => {
   bind(TheiaEditorPort).toSelf().inSingletonScope();
   bind(TheiaTerminalPort).toSelf().inSingletonScope();
   bind(TheiaSecurityPort).toSelf().inSingletonScope();
+  bindPresentations(bind);
+  bindWhiteboards(bind);
   bind(TheiaIdePort).toDynamicValue(createIdePort).inSingletonScope();
   bind(QuickInputPromptUi).toSelf().inSingletonScope();
   bind(OpenSpaceCommandContribution).toSelf().inSingletonScope();

@@ -1,0 +1,68 @@
+import { inject, injectable } from '@theia/core/shared/inversify';
+import { WidgetManager } from '@theia/core/lib/browser/widget-manager';
+import { WidgetOpenHandler } from '@theia/core/lib/browser/widget-open-handler';
+import type URI from '@theia/core/lib/common/uri';
+import type { Camera, Placement, WhiteboardPort } from '../../../../../src/contract/port.js';
+import { ContentIds } from '../content-ids.js';
+import { TheiaShellPort } from '../theia-shell-port.js';
+import { WhiteboardWidget } from './whiteboard-widget.js';
+
+export interface WhiteboardWidgetOptions {
+  path: string;
+}
+
+/** Opens `.whiteboard.json` files in Excalidraw (the explorer, Open With, the agent); "Open With → text editor" still shows the JSON. */
+@injectable()
+export class WhiteboardOpenHandler extends WidgetOpenHandler<WhiteboardWidget> {
+  readonly id = WhiteboardWidget.FACTORY_ID;
+  readonly label = 'Whiteboard';
+  @inject(ContentIds) protected readonly ids!: ContentIds;
+
+  canHandle(uri: URI): number {
+    return uri.path.base.endsWith('.whiteboard.json') ? 200 : 0;
+  }
+
+  protected createWidgetOptions(uri: URI): WhiteboardWidgetOptions {
+    return { path: this.ids.pathOf(uri) };
+  }
+}
+
+/** Whiteboard views over Theia's shell: one Excalidraw widget per board, made by the widget manager. */
+@injectable()
+export class TheiaWhiteboardPort implements WhiteboardPort {
+  @inject(WidgetManager) protected readonly widgets!: WidgetManager;
+  @inject(TheiaShellPort) protected readonly shell!: TheiaShellPort;
+
+  async open(whiteboardId: string, placement?: Placement): Promise<{ paneId: string }> {
+    const widget = await this.widgets.getOrCreateWidget<WhiteboardWidget>(WhiteboardWidget.FACTORY_ID, { path: whiteboardId });
+    await this.shell.place(widget, 'main', placement ?? {}, { waitForFocus: false });
+    // Focused after the answer; the next command waits for it (settled).
+    this.shell.activateSoon(widget);
+    return { paneId: this.shell.paneOf(widget)! };
+  }
+
+  openBoards(): string[] {
+    return this.widgets
+      .getWidgets(WhiteboardWidget.FACTORY_ID)
+      .map((w) => (w as WhiteboardWidget).path)
+      .filter((path) => this.shown(path) !== undefined);
+  }
+
+  camera(whiteboardId: string): Camera | undefined {
+    return this.shown(whiteboardId)?.camera();
+  }
+
+  viewport(whiteboardId: string): { width: number; height: number } | undefined {
+    return this.shown(whiteboardId)?.viewport();
+  }
+
+  async setCamera(whiteboardId: string, camera: Camera): Promise<void> {
+    await this.shown(whiteboardId)?.setCamera(camera);
+  }
+
+  /** The board's widget while a tab shows it. */
+  shown(whiteboardId: string): WhiteboardWidget | undefined {
+    const widget = this.widgets.tryGetWidget<WhiteboardWidget>(WhiteboardWidget.FACTORY_ID, { path: whiteboardId });
+    return widget && !widget.isDisposed && !this.shell.isClosing(widget) && this.shell.paneOf(widget) !== undefined ? widget : undefined;
+  }
+}

@@ -1,0 +1,186 @@
+import './excalidraw-assets.js';
+import { Excalidraw, restoreElements } from '@excalidraw/excalidraw';
+import type { ExcalidrawImperativeAPI } from '@excalidraw/excalidraw/types';
+import type { ExcalidrawElement } from '@excalidraw/excalidraw/element/types';
+import '@excalidraw/excalidraw/index.css';
+import * as React from '@theia/core/shared/react';
+import { ReactWidget } from '@theia/core/lib/browser/widgets/react-widget';
+import type { Message } from '@theia/core/lib/browser/widgets/widget';
+import type { Camera, WorkspacePort } from '../../../../../src/contract/port.js';
+import { parseScene, serializeScene, type Element, type Scene } from '../../../../../src/models/board.js';
+
+/** How long a person's edits settle before they are written to the file. */
+const SAVE_DELAY_MS = 250;
+
+/** Which elements, at which versions: equal when two scenes hold the same drawing. */
+const signature = (elements: readonly { id: string; version?: number; versionNonce?: number; isDeleted?: boolean }[]) =>
+  elements
+    .filter((e) => !e.isDeleted)
+    .map((e) => `${e.id}:${e.version}:${e.versionNonce}`)
+    .join('|');
+
+/**
+ * A `.whiteboard.json` board in a real Excalidraw editor. The file is the board: it loads from the
+ * workspace, takes every write to the file at once (an agent's, through the same store), and writes
+ * a person's edits back through the store (versioned, audited) a moment after they stop. The camera
+ * is the view's own, not stored in the file.
+ */
+export class WhiteboardWidget extends ReactWidget {
+  static readonly FACTORY_ID = 'openspace-whiteboard';
+  static idFor(path: string): string {
+    return `openspace:whiteboard:${path}`;
+  }
+
+  private api: ExcalidrawImperativeAPI | undefined;
+  private readonly apiReady: Promise<ExcalidrawImperativeAPI>;
+  private resolveApi!: (api: ExcalidrawImperativeAPI) => void;
+  /** The file as last read or written: its other fields are kept when the elements are written back. */
+  private scene: Scene | undefined;
+  private problem: string | undefined;
+  /** The drawing the file holds, to tell a person's edit from the echo of a write. */
+  private fileSignature = '';
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private saving: Promise<unknown> = Promise.resolve();
+  private pendingCamera: Camera | undefined;
+
+  constructor(
+    readonly path: string,
+    private readonly workspace: WorkspacePort,
+  ) {
+    super();
+    this.id = WhiteboardWidget.idFor(path);
+    this.title.label = path.split('/').pop() ?? path;
+    this.title.caption = path;
+    this.title.closable = true;
+    this.title.iconClass = 'codicon codicon-symbol-color';
+    this.addClass('openspace-whiteboard');
+    this.apiReady = new Promise((resolve) => (this.resolveApi = resolve));
+    this.toDispose.push(workspace.onFileWritten((written, text) => written === path && this.fileChanged(text)));
+    void this.load();
+  }
+
+  /** The camera: the scene point at the centre of the view, and the zoom. */
+  camera(): Camera {
+    if (!this.api) return this.pendingCamera ?? { x: 0, y: 0, zoom: 1 };
+    const { scrollX, scrollY, zoom, width, height } = this.api.getAppState();
+    return { x: width / 2 / zoom.value - scrollX, y: height / 2 / zoom.value - scrollY, zoom: zoom.value };
+  }
+
+  viewport(): { width: number; height: number } {
+    if (!this.api) return { width: this.node.clientWidth, height: this.node.clientHeight };
+    const { width, height } = this.api.getAppState();
+    return { width, height };
+  }
+
+  /** Point the view; resolves once Excalidraw's state shows it (React applies it a render later). */
+  async setCamera(camera: Camera): Promise<void> {
+    this.pendingCamera = camera;
+    const api = await this.apiReady;
+    const { width, height } = api.getAppState();
+    api.updateScene({
+      appState: { scrollX: width / 2 / camera.zoom - camera.x, scrollY: height / 2 / camera.zoom - camera.y, zoom: { value: camera.zoom as never } },
+    });
+    const shows = () => {
+      const now = this.camera();
+      return Math.abs(now.x - camera.x) < 0.5 && Math.abs(now.y - camera.y) < 0.5 && Math.abs(now.zoom - camera.zoom) < 1e-3;
+    };
+    for (let waited = 0; !shows() && waited < 500; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+
+  /** The elements Excalidraw shows now (tests read them). */
+  sceneElements(): readonly ExcalidrawElement[] {
+    return this.api?.getSceneElements() ?? [];
+  }
+
+  /** Resolves once a person's last edit is in the file. */
+  async flushed(): Promise<void> {
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = undefined;
+      this.save();
+    }
+    await this.saving;
+  }
+
+  private async load(): Promise<void> {
+    try {
+      const { text } = await this.workspace.readText(this.path);
+      this.scene = parseScene(text, this.path);
+      this.fileSignature = signature(this.scene.elements);
+    } catch (err) {
+      this.problem = (err as Error).message;
+    }
+    this.update();
+  }
+
+  private fileChanged(text: string): void {
+    let scene: Scene;
+    try {
+      scene = parseScene(text, this.path);
+    } catch (err) {
+      // Not a board any more (edited as text, say): say so, and never write over it.
+      this.problem = (err as Error).message;
+      this.update();
+      return;
+    }
+    const wasBroken = this.problem !== undefined;
+    this.problem = undefined;
+    this.scene = scene;
+    this.fileSignature = signature(scene.elements);
+    if (!this.api || wasBroken) return this.update();
+    if (signature(this.api.getSceneElements()) === this.fileSignature) return;
+    const elements = restoreElements(scene.elements as never, null, { refreshDimensions: false, repairBindings: true });
+    this.api.updateScene({ elements });
+    this.fileSignature = signature(this.api.getSceneElements());
+  }
+
+  private onChange(elements: readonly ExcalidrawElement[]): void {
+    if (!this.scene || signature(elements) === this.fileSignature) return;
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => this.save(), SAVE_DELAY_MS);
+  }
+
+  private save(): void {
+    this.saveTimer = undefined;
+    if (!this.api || !this.scene) return;
+    const elements = this.api.getSceneElements().map((e) => ({ ...e }) as unknown as Element);
+    const scene: Scene = { ...this.scene, elements };
+    this.fileSignature = signature(elements);
+    this.scene = scene;
+    this.saving = this.workspace
+      .writeText(this.path, serializeScene(scene), { tool: 'openspace.whiteboard.edit' })
+      .catch((err: Error) => console.error(`OpenSpace: saving ${this.path} failed`, err));
+  }
+
+  protected render(): React.ReactNode {
+    if (this.problem) return <div className="openspace-whiteboard-problem">{`Cannot show this whiteboard: ${this.problem}`}</div>;
+    if (!this.scene) return <div className="openspace-whiteboard-loading">Loading…</div>;
+    const { elements, appState } = this.scene;
+    return (
+      <Excalidraw
+        initialData={{ elements: elements as never, appState: { ...(appState as object), collaborators: new Map() } as never }}
+        excalidrawAPI={(api) => {
+          this.api = api;
+          this.resolveApi(api);
+          // A person opening a board sees its content, unless an agent has pointed the camera already.
+          requestAnimationFrame(() => {
+            if (this.pendingCamera) void this.setCamera(this.pendingCamera);
+            else api.scrollToContent(undefined, { fitToViewport: false });
+          });
+        }}
+        onChange={(changed) => this.onChange(changed)}
+        name={typeof appState.name === 'string' ? appState.name : this.title.label}
+      />
+    );
+  }
+
+  protected override onActivateRequest(msg: Message): void {
+    super.onActivateRequest(msg);
+    (this.node.querySelector('.excalidraw') as HTMLElement | null)?.focus();
+  }
+
+  override dispose(): void {
+    void this.flushed();
+    super.dispose();
+  }
+}
