@@ -49,8 +49,7 @@ export class RemoteWorkspacePort implements WorkspacePort {
     options: WriteOptions = {},
   ): Promise<{ version: string; bytes: number; totalLines: number }> {
     const result = await this.call<{ version: string; bytes: number; totalLines: number }>('patch', [path, request, plain(options)]);
-    // The editor reloads from disk; the text is not sent back over the RPC.
-    this.written.fire({ path: await this.resolve(path), text: '' });
+    this.announce(path);
     return result;
   }
 
@@ -64,7 +63,7 @@ export class RemoteWorkspacePort implements WorkspacePort {
     options: WriteOptions = {},
   ): Promise<{ version: string; bytes: number }> {
     const result = await this.call<{ version: string; bytes: number }>('restore', [path, request, plain(options)]);
-    this.written.fire({ path: await this.resolve(path), text: '' });
+    this.announce(path);
     return result;
   }
 
@@ -74,6 +73,18 @@ export class RemoteWorkspacePort implements WorkspacePort {
 
   search(options: SearchOptions): Promise<{ matches: SearchMatch[]; truncated: boolean }> {
     return this.call('search', [options]);
+  }
+
+  /**
+   * A patch or restore answers without the file's text (it stays on the backend): read it after the
+   * answer and tell the listeners then. Reads in order, so the last event holds the newest text.
+   */
+  private announce(path: string): void {
+    void Promise.all([this.resolve(path), this.readText(path)])
+      .then(([resolved, { text }]) => this.written.fire({ path: resolved, text }))
+      .catch(() => {
+        // Gone or unreadable by now: the next write or read tells.
+      });
   }
 
   onFileWritten(listener: (path: string, text: string) => void): Disposable {

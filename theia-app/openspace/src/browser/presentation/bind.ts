@@ -1,6 +1,8 @@
 import type { interfaces } from '@theia/core/shared/inversify';
 import { OpenHandler } from '@theia/core/lib/browser/opener-service';
 import { WidgetFactory } from '@theia/core/lib/browser/widget-manager';
+import { FileService } from '@theia/filesystem/lib/browser/file-service';
+import { ContentIds } from '../content-ids.js';
 import { RemoteWorkspacePort } from '../remote-workspace-port.js';
 import { PresentationWidget } from './presentation-widget.js';
 import { PresentationOpenHandler, TheiaPresentationPort, type PresentationWidgetOptions } from './theia-presentation-port.js';
@@ -9,7 +11,13 @@ export function bindPresentations(bind: interfaces.Bind): void {
   bind(WidgetFactory)
     .toDynamicValue((ctx) => ({
       id: PresentationWidget.FACTORY_ID,
-      createWidget: (options: PresentationWidgetOptions) => new PresentationWidget(options.path, ctx.container.get(RemoteWorkspacePort)),
+      createWidget: (options: PresentationWidgetOptions) => {
+        const uri = ctx.container.get(ContentIds).uriOf(options.path);
+        const files = ctx.container.get(FileService);
+        // Changes made outside OpenSpace's store (a person saving the file as text, git) come from Theia's file watcher.
+        const onDiskChange = (listener: () => void) => files.onDidFilesChange((e) => e.contains(uri) && listener());
+        return new PresentationWidget(options.path, ctx.container.get(RemoteWorkspacePort), onDiskChange);
+      },
     }))
     .inSingletonScope();
   bind(PresentationOpenHandler).toSelf().inSingletonScope();

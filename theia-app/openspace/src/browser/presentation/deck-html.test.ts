@@ -23,11 +23,15 @@ describe("a deck's slides as HTML", () => {
   });
 
   it('keeps HTML a slide may hold but drops scripts and event handlers: a deck cannot run code in the IDE', () => {
-    const [slide] = sections('# Safe\n\n<div class="cols"><b>bold</b></div>\n<script>window.pwned = 1</script>\n<img src="x.png" onerror="window.pwned = 2">\n[link](javascript:alert(1))');
+    const [slide] = sections(
+      '# Safe\n\n<div class="cols"><b>bold</b></div>\n<script>window.pwned = 1</script>\n<img src="x.png" onerror="window.pwned = 2">\n[link](javascript:alert(1))',
+    );
     expect(slide!.querySelector('div.cols b')!.textContent).toBe('bold');
     expect(slide!.querySelector('script')).toBeNull();
     expect(slide!.querySelector('img')!.getAttribute('onerror')).toBeNull();
-    expect([...slide!.querySelectorAll('[href]')].map((a) => a.getAttribute('href'))).not.toContainEqual(expect.stringMatching(/^javascript:/));
+    expect([...slide!.querySelectorAll('[href]')].map((a) => a.getAttribute('href'))).not.toContainEqual(
+      expect.stringMatching(/^javascript:/),
+    );
   });
 
   it('renders an empty deck as one empty slide', () => {

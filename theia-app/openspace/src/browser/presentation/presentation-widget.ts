@@ -3,7 +3,7 @@ import type { RevealApi } from 'reveal.js';
 import 'reveal.js/reveal.css';
 import { BaseWidget, type Message } from '@theia/core/lib/browser/widgets/widget';
 import { Emitter } from '@theia/core/lib/common/event';
-import type { Playback, WorkspacePort } from '../../../../../src/contract/port.js';
+import type { Disposable, Playback, WorkspacePort } from '../../../../../src/contract/port.js';
 import { renderDeck } from './deck-html.js';
 
 /** The `<link>` of the reveal.js theme the shown deck asks for (theme CSS is global; the app serves the files). */
@@ -43,6 +43,7 @@ export class PresentationWidget extends BaseWidget {
   constructor(
     readonly path: string,
     private readonly workspace: WorkspacePort,
+    onDiskChange: (listener: () => void) => Disposable,
   ) {
     super();
     this.id = PresentationWidget.idFor(path);
@@ -58,6 +59,7 @@ export class PresentationWidget extends BaseWidget {
     this.node.appendChild(this.revealNode);
     this.toDispose.push(this.changed);
     this.toDispose.push(workspace.onFileWritten((written, text) => written === path && this.render(text)));
+    this.toDispose.push(onDiskChange(() => void this.reload()));
   }
 
   /** Show a slide (clamped to the deck once it is read); reveal.js restarts the auto-slide countdown. */
@@ -102,6 +104,11 @@ export class PresentationWidget extends BaseWidget {
     this.goTo(this.state.slideIndex);
   }
 
+  private async reload(): Promise<void> {
+    const { text } = await this.workspace.readText(this.path).catch(() => ({ text: undefined }));
+    if (text !== undefined && !this.isDisposed) this.render(text);
+  }
+
   private applyTheme(): void {
     let link = document.getElementById(THEME_LINK) as HTMLLinkElement | null;
     if (!link) {
@@ -140,7 +147,9 @@ export class PresentationWidget extends BaseWidget {
   protected override onAfterAttach(msg: Message): void {
     super.onAfterAttach(msg);
     this.starting ??= this.start().catch((err: Error) => {
-      this.slidesNode.replaceChildren(Object.assign(document.createElement('section'), { textContent: `Cannot show ${this.path}: ${err.message}` }));
+      this.slidesNode.replaceChildren(
+        Object.assign(document.createElement('section'), { textContent: `Cannot show ${this.path}: ${err.message}` }),
+      );
     });
   }
 

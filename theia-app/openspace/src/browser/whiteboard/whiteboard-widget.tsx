@@ -6,7 +6,7 @@ import '@excalidraw/excalidraw/index.css';
 import * as React from '@theia/core/shared/react';
 import { ReactWidget } from '@theia/core/lib/browser/widgets/react-widget';
 import type { Message } from '@theia/core/lib/browser/widgets/widget';
-import type { Camera, WorkspacePort } from '../../../../../src/contract/port.js';
+import type { Camera, Disposable, WorkspacePort } from '../../../../../src/contract/port.js';
 import { parseScene, serializeScene, type Element, type Scene } from '../../../../../src/models/board.js';
 
 /** How long a person's edits settle before they are written to the file. */
@@ -46,6 +46,7 @@ export class WhiteboardWidget extends ReactWidget {
   constructor(
     readonly path: string,
     private readonly workspace: WorkspacePort,
+    onDiskChange: (listener: () => void) => Disposable,
   ) {
     super();
     this.id = WhiteboardWidget.idFor(path);
@@ -56,6 +57,14 @@ export class WhiteboardWidget extends ReactWidget {
     this.addClass('openspace-whiteboard');
     this.apiReady = new Promise((resolve) => (this.resolveApi = resolve));
     this.toDispose.push(workspace.onFileWritten((written, text) => written === path && this.fileChanged(text)));
+    this.toDispose.push(
+      onDiskChange(() => {
+        void workspace.readText(path).then(
+          ({ text }) => !this.isDisposed && this.fileChanged(text),
+          () => undefined,
+        );
+      }),
+    );
     void this.load();
   }
 
@@ -78,7 +87,11 @@ export class WhiteboardWidget extends ReactWidget {
     const api = await this.apiReady;
     const { width, height } = api.getAppState();
     api.updateScene({
-      appState: { scrollX: width / 2 / camera.zoom - camera.x, scrollY: height / 2 / camera.zoom - camera.y, zoom: { value: camera.zoom as never } },
+      appState: {
+        scrollX: width / 2 / camera.zoom - camera.x,
+        scrollY: height / 2 / camera.zoom - camera.y,
+        zoom: { value: camera.zoom as never },
+      },
     });
     const shows = () => {
       const now = this.camera();
