@@ -144,11 +144,17 @@ export class BridgeContribution implements FrontendApplicationContribution {
     this.backend = this.connect(frontend);
     this.backend.onDidOpenConnection(() => void this.register());
     window.addEventListener('focus', () => void this.register());
-    // A read-only probe for tests: xterm draws on a canvas, so its text is not in the DOM; and
-    // whether the tabs a command showed or closed after answering are in place.
+    // A read-only probe for tests: xterm and Excalidraw draw on canvases, so what they show is not
+    // in the DOM; and whether the tabs a command showed or closed after answering are in place.
     const terminals = this.ide.terminals as TheiaTerminalPort;
+    const boards = this.ide.whiteboards as TheiaWhiteboardPort;
     Object.assign(window, {
-      openspaceProbe: { terminalScreen: (id: string) => terminals.screen(id), settled: () => this.shellPort.settled() },
+      openspaceProbe: {
+        terminalScreen: (id: string) => terminals.screen(id),
+        settled: () => this.shellPort.settled(),
+        whiteboardElements: (path: string) => boards.shown(path)?.sceneElements().map((e) => JSON.parse(JSON.stringify(e))),
+        whiteboardFlushed: (path: string) => boards.shown(path)?.flushed(),
+      },
     });
   }
 

@@ -55,6 +55,7 @@ export class WhiteboardWidget extends ReactWidget {
     this.title.closable = true;
     this.title.iconClass = 'codicon codicon-symbol-color';
     this.addClass('openspace-whiteboard');
+    this.node.tabIndex = 0;
     this.apiReady = new Promise((resolve) => (this.resolveApi = resolve));
     this.toDispose.push(workspace.onFileWritten((written, text) => written === path && this.fileChanged(text)));
     this.toDispose.push(
@@ -189,7 +190,8 @@ export class WhiteboardWidget extends ReactWidget {
 
   protected override onActivateRequest(msg: Message): void {
     super.onActivateRequest(msg);
-    (this.node.querySelector('.excalidraw') as HTMLElement | null)?.focus();
+    // Excalidraw's container takes the keys once it is mounted; until then the tab itself has the focus.
+    ((this.node.querySelector('.excalidraw-container') as HTMLElement | null) ?? this.node).focus();
   }
 
   override dispose(): void {
