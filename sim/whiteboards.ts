@@ -1,5 +1,6 @@
 import type { Camera, Disposable, Placement, WhiteboardPort } from '../src/contract/port.js';
 import type { SimLayout } from './layout.js';
+import { fitCamera, type Bounds } from '../src/models/board-layout.js';
 
 /** The size the simulated IDE's whiteboard views have, in screen pixels. */
 export const SIM_WHITEBOARD_VIEWPORT = { width: 1280, height: 800 };
@@ -37,6 +38,10 @@ export class SimWhiteboards implements WhiteboardPort, Disposable {
 
   async setCamera(whiteboardId: string, camera: Camera): Promise<void> {
     if (this.cameras.has(whiteboardId)) this.cameras.set(whiteboardId, { ...camera });
+  }
+
+  async fitCamera(whiteboardId: string, bounds: Bounds | undefined): Promise<void> {
+    await this.setCamera(whiteboardId, fitCamera(bounds, SIM_WHITEBOARD_VIEWPORT));
   }
 
   dispose(): void {

@@ -17,7 +17,7 @@ import {
 import type { IdePort } from '../contract/port.js';
 import { boardTitle, live, newScene, parseScene, requireShape, serializeScene, shapesOf, type Scene } from '../models/board.js';
 import { addShape, deleteShape, updateShape } from '../models/board-edit.js';
-import { boundsOf, fitCamera, layoutBoard } from '../models/board-layout.js';
+import { boundsOf, layoutBoard } from '../models/board-layout.js';
 import { defineCommand } from './command.js';
 import { readArtifact, replaceArtifact, requireAbsent, type Artifact } from './artifact.js';
 
@@ -147,7 +147,7 @@ export const whiteboardCameraFitCommand = defineCommand(whiteboardCameraFit, asy
         return [shape, ...live(board.scene).filter((e) => e.containerId === id)];
       })
     : live(board.scene);
-  await ide.whiteboards.setCamera(board.path, fitCamera(boundsOf(chosen), ide.whiteboards.viewport(board.path)!));
+  await ide.whiteboards.fitCamera(board.path, boundsOf(chosen));
   return { whiteboardId: board.path, camera: ide.whiteboards.camera(board.path)! };
 });
 

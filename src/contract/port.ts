@@ -288,7 +288,13 @@ export interface WhiteboardPort {
   camera(whiteboardId: string): Camera | undefined;
   /** The size of the view in screen pixels (for fitting), or undefined when not open. */
   viewport(whiteboardId: string): { width: number; height: number } | undefined;
+  /** Point the view; it holds while the view is resized, until a person moves it. */
   setCamera(whiteboardId: string, camera: Camera): Promise<void>;
+  /**
+   * Show these scene bounds whole (see fitCamera in src/models/board-layout.ts), and keep them
+   * fitted while the view is resized, until a person moves it.
+   */
+  fitCamera(whiteboardId: string, bounds: { x: number; y: number; width: number; height: number } | undefined): Promise<void>;
 }
 
 export interface IdePort {

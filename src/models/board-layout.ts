@@ -56,16 +56,25 @@ export interface Bounds {
   height: number;
 }
 
+/** The box around elements; a connector's is around its points, which may run left of or above its x, y. */
 export function boundsOf(elements: Element[]): Bounds | undefined {
   if (elements.length === 0) return undefined;
-  const left = Math.min(...elements.map((e) => e.x));
-  const top = Math.min(...elements.map((e) => e.y));
-  const right = Math.max(...elements.map((e) => e.x + e.width));
-  const bottom = Math.max(...elements.map((e) => e.y + e.height));
-  return { x: left, y: top, width: right - left, height: bottom - top };
+  const corners = elements.flatMap((e) =>
+    e.points && e.points.length > 0
+      ? e.points.map(([px, py]) => [e.x + px, e.y + py])
+      : [
+          [e.x, e.y],
+          [e.x + e.width, e.y + e.height],
+        ],
+  );
+  const xs = corners.map(([x]) => x!);
+  const ys = corners.map(([, y]) => y!);
+  const [left, top] = [Math.min(...xs), Math.min(...ys)];
+  return { x: left, y: top, width: Math.max(...xs) - left, height: Math.max(...ys) - top };
 }
 
-const FIT_MARGIN = 40;
+/** Room around fitted content: an editor draws its toolbars over the edges of the view (Excalidraw: about 70 px). */
+const FIT_MARGIN = 80;
 const MAX_FIT_ZOOM = 2;
 const MIN_ZOOM = 0.1;
 

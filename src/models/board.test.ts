@@ -127,8 +127,22 @@ describe('the whiteboard model', () => {
     const bounds = boundsOf([a!, c!])!;
     const camera = fitCamera(bounds, { width: 1000, height: 500 });
     expect(camera.x).toBeCloseTo(bounds.x + bounds.width / 2);
-    expect(camera.zoom * bounds.width).toBeLessThanOrEqual(1000 - 80);
+    expect(camera.zoom * bounds.width).toBeLessThanOrEqual(1000 - 160);
     expect(fitCamera({ x: 0, y: 0, width: 10, height: 10 }, { width: 1000, height: 500 }).zoom).toBe(2);
     expect(fitCamera(undefined, { width: 1000, height: 500 })).toEqual({ x: 0, y: 0, zoom: 1 });
+    // A connector's box is around its points, which may run up and left of where it starts.
+    const up = {
+      id: 'u',
+      type: 'arrow',
+      x: 100,
+      y: 100,
+      width: 50,
+      height: 80,
+      points: [
+        [0, 0],
+        [-50, -80],
+      ],
+    } as Element;
+    expect(boundsOf([up])).toEqual({ x: 50, y: 20, width: 50, height: 80 });
   });
 });

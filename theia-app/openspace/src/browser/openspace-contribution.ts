@@ -152,7 +152,11 @@ export class BridgeContribution implements FrontendApplicationContribution {
       openspaceProbe: {
         terminalScreen: (id: string) => terminals.screen(id),
         settled: () => this.shellPort.settled(),
-        whiteboardElements: (path: string) => boards.shown(path)?.sceneElements().map((e) => JSON.parse(JSON.stringify(e))),
+        whiteboardElements: (path: string) =>
+          boards
+            .shown(path)
+            ?.sceneElements()
+            .map((e) => JSON.parse(JSON.stringify(e))),
         whiteboardFlushed: (path: string) => boards.shown(path)?.flushed(),
       },
     });

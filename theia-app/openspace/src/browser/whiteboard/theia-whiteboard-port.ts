@@ -6,6 +6,7 @@ import type { Camera, Placement, WhiteboardPort } from '../../../../../src/contr
 import { ContentIds } from '../content-ids.js';
 import { TheiaShellPort } from '../theia-shell-port.js';
 import { WhiteboardWidget } from './whiteboard-widget.js';
+import type { Bounds } from '../../../../../src/models/board-layout.js';
 
 export interface WhiteboardWidgetOptions {
   path: string;
@@ -58,6 +59,10 @@ export class TheiaWhiteboardPort implements WhiteboardPort {
 
   async setCamera(whiteboardId: string, camera: Camera): Promise<void> {
     await this.shown(whiteboardId)?.setCamera(camera);
+  }
+
+  async fitCamera(whiteboardId: string, bounds: Bounds | undefined): Promise<void> {
+    await this.shown(whiteboardId)?.fitTo(bounds);
   }
 
   /** The board's widget while a tab shows it. */

@@ -8,6 +8,7 @@ import { ReactWidget } from '@theia/core/lib/browser/widgets/react-widget';
 import type { Message } from '@theia/core/lib/browser/widgets/widget';
 import type { Camera, Disposable, WorkspacePort } from '../../../../../src/contract/port.js';
 import { parseScene, serializeScene, type Element, type Scene } from '../../../../../src/models/board.js';
+import { fitCamera, type Bounds } from '../../../../../src/models/board-layout.js';
 
 /** How long a person's edits settle before they are written to the file. */
 const SAVE_DELAY_MS = 250;
@@ -41,7 +42,11 @@ export class WhiteboardWidget extends ReactWidget {
   private fileSignature = '';
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private saving: Promise<unknown> = Promise.resolve();
-  private pendingCamera: Camera | undefined;
+  /** What the agent last asked of the camera (see setCamera, fit). */
+  private asked: { camera: Camera } | { fit: Bounds | undefined } | undefined;
+  /** The scroll and zoom last set for it, to tell a person's pan from this widget's own. */
+  private applied: { scrollX: number; scrollY: number; zoom: number } | undefined;
+  private readonly resized = new ResizeObserver(() => void (this.asked && this.apply()));
 
   constructor(
     readonly path: string,
@@ -57,6 +62,8 @@ export class WhiteboardWidget extends ReactWidget {
     this.addClass('openspace-whiteboard');
     this.node.tabIndex = 0;
     this.apiReady = new Promise((resolve) => (this.resolveApi = resolve));
+    this.resized.observe(this.node);
+    this.toDispose.push({ dispose: () => this.resized.disconnect() });
     this.toDispose.push(workspace.onFileWritten((written, text) => written === path && this.fileChanged(text)));
     this.toDispose.push(
       onDiskChange(() => {
@@ -71,34 +78,62 @@ export class WhiteboardWidget extends ReactWidget {
 
   /** The camera: the scene point at the centre of the view, and the zoom. */
   camera(): Camera {
-    if (!this.api) return this.pendingCamera ?? { x: 0, y: 0, zoom: 1 };
+    if (!this.api) return this.asked && 'camera' in this.asked ? this.asked.camera : { x: 0, y: 0, zoom: 1 };
     const { scrollX, scrollY, zoom, width, height } = this.api.getAppState();
     return { x: width / 2 / zoom.value - scrollX, y: height / 2 / zoom.value - scrollY, zoom: zoom.value };
   }
 
+  /** The view's size: the tab's, which Excalidraw's canvas fills. */
   viewport(): { width: number; height: number } {
-    if (!this.api) return { width: this.node.clientWidth, height: this.node.clientHeight };
-    const { width, height } = this.api.getAppState();
-    return { width, height };
+    return { width: this.node.clientWidth, height: this.node.clientHeight };
   }
 
-  /** Point the view; resolves once Excalidraw's state shows it (React applies it a render later). */
+  /** Point the view at a camera; it holds while the tab is resized, until a person moves the view. */
   async setCamera(camera: Camera): Promise<void> {
-    this.pendingCamera = camera;
+    this.asked = { camera };
+    await this.apply();
+  }
+
+  /** Show the bounds whole; they stay fitted while the tab is resized, until a person moves the view. */
+  async fitTo(bounds: Bounds | undefined): Promise<void> {
+    this.asked = { fit: bounds };
+    await this.apply();
+  }
+
+  /**
+   * Apply what the agent asked once Excalidraw has measured the tab (the camera's centre is reckoned
+   * from the size Excalidraw draws at), and resolve once Excalidraw's state shows it (React applies
+   * it a render later).
+   */
+  private async apply(): Promise<void> {
     const api = await this.apiReady;
+    const asked = this.asked;
+    if (!asked) return;
+    const measured = () => {
+      const { width, height } = api.getAppState();
+      return Math.abs(width - this.node.clientWidth) <= 1 && Math.abs(height - this.node.clientHeight) <= 1;
+    };
+    for (let waited = 0; !measured() && waited < 1000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
     const { width, height } = api.getAppState();
-    api.updateScene({
-      appState: {
-        scrollX: width / 2 / camera.zoom - camera.x,
-        scrollY: height / 2 / camera.zoom - camera.y,
-        zoom: { value: camera.zoom as never },
-      },
-    });
+    const camera = 'fit' in asked ? fitCamera(asked.fit, { width, height }) : asked.camera;
+    this.applied = { scrollX: width / 2 / camera.zoom - camera.x, scrollY: height / 2 / camera.zoom - camera.y, zoom: camera.zoom };
+    api.updateScene({ appState: { scrollX: this.applied.scrollX, scrollY: this.applied.scrollY, zoom: { value: camera.zoom as never } } });
     const shows = () => {
       const now = this.camera();
       return Math.abs(now.x - camera.x) < 0.5 && Math.abs(now.y - camera.y) < 0.5 && Math.abs(now.zoom - camera.zoom) < 1e-3;
     };
     for (let waited = 0; !shows() && waited < 500; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+
+  /** A person panned or zoomed: what the agent asked of the camera no longer holds. */
+  private viewMoved(appState: { scrollX: number; scrollY: number; zoom: { value: number } }): void {
+    const applied = this.applied;
+    if (!this.asked || !applied) return;
+    const moved =
+      Math.abs(appState.scrollX - applied.scrollX) > 0.5 ||
+      Math.abs(appState.scrollY - applied.scrollY) > 0.5 ||
+      Math.abs(appState.zoom.value - applied.zoom) > 1e-3;
+    if (moved) this.asked = undefined;
   }
 
   /** The elements Excalidraw shows now (tests read them). */
@@ -178,11 +213,13 @@ export class WhiteboardWidget extends ReactWidget {
           this.resolveApi(api);
           // A person opening a board sees its content, unless an agent has pointed the camera already.
           requestAnimationFrame(() => {
-            if (this.pendingCamera) void this.setCamera(this.pendingCamera);
-            else api.scrollToContent(undefined, { fitToViewport: false });
+            if (!this.asked) api.scrollToContent(undefined, { fitToViewport: false });
           });
         }}
-        onChange={(changed) => this.onChange(changed)}
+        onChange={(changed, appState) => {
+          this.onChange(changed);
+          this.viewMoved(appState);
+        }}
         name={typeof appState.name === 'string' ? appState.name : this.title.label}
       />
     );
