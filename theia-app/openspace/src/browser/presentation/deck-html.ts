@@ -4,8 +4,10 @@
  * through DOMPurify, since a deck is a workspace file anyone (an agent too) may have written. Slide
  * boundaries come from the shared deck model, so both IDEs count slides alike. No Theia widgets here.
  */
-import markdownit from '@theia/core/shared/markdown-it';
-import DOMPurify from '@theia/core/shared/dompurify';
+// The packages Theia itself renders markdown with (imported by name, so the unit tests, run before
+// theia-app is installed, find them among the root's dev dependencies).
+import markdownit from 'markdown-it';
+import DOMPurify from 'dompurify';
 import { parseDeck, slides, type DeckOptions } from '../../../../../src/models/deck.js';
 
 const markdown = markdownit({ html: true, linkify: true });
