@@ -21,8 +21,11 @@ import { TheiaShellPort } from './theia-shell-port.js';
 import { TheiaSecurityPort } from './theia-security-port.js';
 import { TheiaTerminalPort } from './theia-terminal-port.js';
 import { QuickInputPromptUi } from './quick-input-prompts.js';
-import { bindPresentations } from './presentation/bind.js';
-import { bindWhiteboards } from './whiteboard/bind.js';
+import { bindFileView } from './file-views.js';
+import { PresentationWidget } from './presentation/presentation-widget.js';
+import { PresentationOpenHandler, TheiaPresentationPort } from './presentation/theia-presentation-port.js';
+import { WhiteboardWidget } from './whiteboard/whiteboard-widget.js';
+import { TheiaWhiteboardPort, WhiteboardOpenHandler } from './whiteboard/theia-whiteboard-port.js';
 import './style/openspace.css';
 
 export default new ContainerModule((bind) => {
@@ -37,8 +40,10 @@ export default new ContainerModule((bind) => {
   bind(TheiaEditorPort).toSelf().inSingletonScope();
   bind(TheiaTerminalPort).toSelf().inSingletonScope();
   bind(TheiaSecurityPort).toSelf().inSingletonScope();
-  bindPresentations(bind);
-  bindWhiteboards(bind);
+  bindFileView(bind, PresentationWidget, PresentationOpenHandler);
+  bind(TheiaPresentationPort).toSelf().inSingletonScope();
+  bindFileView(bind, WhiteboardWidget, WhiteboardOpenHandler);
+  bind(TheiaWhiteboardPort).toSelf().inSingletonScope();
   bind(TheiaIdePort).toDynamicValue(createIdePort).inSingletonScope();
   bind(QuickInputPromptUi).toSelf().inSingletonScope();
   bind(OpenSpaceCommandContribution).toSelf().inSingletonScope();

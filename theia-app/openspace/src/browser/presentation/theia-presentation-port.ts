@@ -1,31 +1,17 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { Emitter } from '@theia/core/lib/common/event';
 import { WidgetManager } from '@theia/core/lib/browser/widget-manager';
-import { WidgetOpenHandler } from '@theia/core/lib/browser/widget-open-handler';
-import type URI from '@theia/core/lib/common/uri';
 import type { DeckView, Disposable, Listener, Placement, Playback, PresentationPort } from '../../../../../src/contract/port.js';
-import { ContentIds } from '../content-ids.js';
+import { FileViewOpenHandler } from '../file-views.js';
 import { TheiaShellPort } from '../theia-shell-port.js';
 import { PresentationWidget } from './presentation-widget.js';
 
-export interface PresentationWidgetOptions {
-  path: string;
-}
-
-/** Opens `.deck.md` files as slides (the explorer, Open With, the agent); "Open With → text editor" still edits the markdown. */
+/** Opens `.deck.md` files as slides. */
 @injectable()
-export class PresentationOpenHandler extends WidgetOpenHandler<PresentationWidget> {
+export class PresentationOpenHandler extends FileViewOpenHandler<PresentationWidget> {
   readonly id = PresentationWidget.FACTORY_ID;
   readonly label = 'Presentation';
-  @inject(ContentIds) protected readonly ids!: ContentIds;
-
-  canHandle(uri: URI): number {
-    return uri.path.base.endsWith('.deck.md') ? 200 : 0;
-  }
-
-  protected createWidgetOptions(uri: URI): PresentationWidgetOptions {
-    return { path: this.ids.pathOf(uri) };
-  }
+  protected readonly suffix = '.deck.md';
 }
 
 /** Deck views over Theia's shell: one PresentationWidget per deck, made by the widget manager. */

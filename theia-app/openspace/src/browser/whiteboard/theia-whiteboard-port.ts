@@ -1,31 +1,17 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { WidgetManager } from '@theia/core/lib/browser/widget-manager';
-import { WidgetOpenHandler } from '@theia/core/lib/browser/widget-open-handler';
-import type URI from '@theia/core/lib/common/uri';
 import type { Camera, Placement, WhiteboardPort } from '../../../../../src/contract/port.js';
-import { ContentIds } from '../content-ids.js';
+import { FileViewOpenHandler } from '../file-views.js';
 import { TheiaShellPort } from '../theia-shell-port.js';
 import { WhiteboardWidget } from './whiteboard-widget.js';
 import type { Bounds } from '../../../../../src/models/board-layout.js';
 
-export interface WhiteboardWidgetOptions {
-  path: string;
-}
-
-/** Opens `.whiteboard.json` files in Excalidraw (the explorer, Open With, the agent); "Open With → text editor" still shows the JSON. */
+/** Opens `.whiteboard.json` files in Excalidraw. */
 @injectable()
-export class WhiteboardOpenHandler extends WidgetOpenHandler<WhiteboardWidget> {
+export class WhiteboardOpenHandler extends FileViewOpenHandler<WhiteboardWidget> {
   readonly id = WhiteboardWidget.FACTORY_ID;
   readonly label = 'Whiteboard';
-  @inject(ContentIds) protected readonly ids!: ContentIds;
-
-  canHandle(uri: URI): number {
-    return uri.path.base.endsWith('.whiteboard.json') ? 200 : 0;
-  }
-
-  protected createWidgetOptions(uri: URI): WhiteboardWidgetOptions {
-    return { path: this.ids.pathOf(uri) };
-  }
+  protected readonly suffix = '.whiteboard.json';
 }
 
 /** Whiteboard views over Theia's shell: one Excalidraw widget per board, made by the widget manager. */
