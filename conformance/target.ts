@@ -39,7 +39,8 @@ export interface Target {
   close(): Promise<void>;
 }
 
-export interface TargetOptions extends Pick<SimIdeOptions, 'scriptedResponses' | 'terminal' | 'workspace' | 'consent'> {
+export interface TargetOptions
+  extends Pick<SimIdeOptions, 'scriptedResponses' | 'terminal' | 'workspace' | 'consent' | 'languageServers' | 'languageServerReadyWaitMs'> {
   publishIntervalMs?: number;
   /**
    * Tool calls per agent turn on a target the suite starts. Default 0 (no limit): specs poll and
@@ -62,6 +63,8 @@ export async function startTarget(options: TargetOptions = {}): Promise<Target> 
       scriptedResponses: options.scriptedResponses,
       publishIntervalMs: options.publishIntervalMs,
       consent: options.consent ?? 'granted',
+      languageServers: options.languageServers,
+      languageServerReadyWaitMs: options.languageServerReadyWaitMs,
       maxCallsPerTurn: options.maxCallsPerTurn ?? 0,
       sessionIdleMs: options.sessionIdleMs,
       lockFile: false,

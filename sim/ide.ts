@@ -8,6 +8,10 @@ import { ConsentGate, consentMessage } from '../src/security/consent.js';
 import { createFilePolicy, type FilePolicy } from '../src/security/file-policy.js';
 import { terminalScreens } from '../src/commands/terminal-output.js';
 import { WorkspaceFiles } from '../src/store/workspace-files.js';
+import type { LanguageServerConfig } from '../src/lsp/language-server.js';
+import { LspCodePort } from '../src/lsp/lsp-code-port.js';
+import { WorkspaceMirror } from '../src/lsp/mirror.js';
+import { typescriptServer } from '../src/lsp/typescript.js';
 import { SimEditors } from './editors.js';
 import { SimLayout } from './layout.js';
 import { SimPresentations } from './presentations.js';
@@ -38,6 +42,10 @@ export interface SimIdeOptions {
    * starting the IDE turns it off (`--no-confirm`): a workspace's settings file may not.
    */
   confirmDangerousCommands?: boolean;
+  /** The language servers code intelligence uses (default: TypeScript/JavaScript's); each starts on first use. */
+  languageServers?: LanguageServerConfig[];
+  /** How long a code tool waits for a starting language server before it answers LSP_NOT_READY. */
+  languageServerReadyWaitMs?: number;
 }
 
 /**
@@ -50,6 +58,8 @@ export class SimIde {
   readonly port: IdePort;
   readonly presentations: SimPresentations;
   readonly whiteboards: SimWhiteboards;
+  readonly code: LspCodePort;
+  private mirror: WorkspaceMirror | undefined;
   private constructor(
     readonly workspace: LoadedWorkspace,
     readonly files: WorkspaceFiles,
@@ -62,6 +72,7 @@ export class SimIde {
     /** The workspace's .openspace/audit.ndjson (in the memfs volume for an in-memory workspace): the hub's call lines and the store's write lines. */
     readonly audit: NdjsonAuditLog,
     ringBuffer: SimIdeOptions['ringBuffer'],
+    languageServers: Pick<SimIdeOptions, 'languageServers' | 'languageServerReadyWaitMs'>,
   ) {
     // No person at the simulated IDE: dangerous commands and consent are asked at the agent's side
     // (MCP elicitation) when the client can, and are refused otherwise.
@@ -71,6 +82,17 @@ export class SimIde {
     );
     this.presentations = new SimPresentations(layout, files);
     this.whiteboards = new SimWhiteboards(layout);
+    // Language servers read a project from disk: an in-memory workspace gets a mirror there.
+    this.code = new LspCodePort({
+      serverRoot:
+        workspace.kind === 'memory'
+          ? () => (this.mirror ??= WorkspaceMirror.create(workspace.fs, workspace.root, files)).dir
+          : workspace.root,
+      workspace: files,
+      editors,
+      servers: languageServers.languageServers ?? [typescriptServer()],
+      readyWaitMs: languageServers.languageServerReadyWaitMs,
+    });
     this.port = {
       shell: layout,
       editors,
@@ -78,6 +100,7 @@ export class SimIde {
       workspace: files,
       presentations: this.presentations,
       whiteboards: this.whiteboards,
+      code: this.code,
       security: {
         confirmDangerousCommands: () => confirmDangerousCommands,
         protectedPaths: () => (path) => files.policy.isProtected(path),
@@ -126,15 +149,19 @@ export class SimIde {
       consent,
       audit,
       options.ringBuffer,
+      options,
     );
   }
 
-  dispose(): void {
+  /** Stop everything; resolves when the language servers have exited. */
+  dispose(): Promise<void> {
+    const servers = this.code.dispose().finally(() => this.mirror?.dispose());
     this.terminals.dispose();
     this.editors.dispose();
     this.presentations.dispose();
     this.whiteboards.dispose();
     void this.files.dispose();
+    return servers;
   }
 }
 

@@ -63,9 +63,9 @@ export function connectSimIde(options: SimConnectOptions & { loadDelayMs?: numbe
     return {
       hub,
       ide,
-      dispose() {
+      dispose(): Promise<void> {
         publisher.dispose();
-        ide.dispose();
+        return ide.dispose();
       },
     };
   });
@@ -100,7 +100,7 @@ export async function startSimHub(options: SimHubOptions & { loadDelayMs?: numbe
     server,
     async close() {
       await server.close();
-      sim.dispose();
+      await sim.dispose();
       await sim.ide.files.dispose(); // the store's last snapshots are kept before the workspace may be removed
       await sim.ide.audit.flush();
     },

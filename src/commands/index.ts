@@ -6,6 +6,7 @@ import fileCommands from './file.js';
 import presentationCommands from './presentation.js';
 import whiteboardCommands from './whiteboard.js';
 import modalityCommands from './modality.js';
+import codeCommands from './code.js';
 
 export * from './command.js';
 export type * from '../contract/port.js';
@@ -21,6 +22,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map(
       ...presentationCommands,
       ...whiteboardCommands,
       ...modalityCommands,
+      ...codeCommands,
     ] as Command[]
   ).map((c) => [c.tool.name, c]),
 );

@@ -6,6 +6,7 @@ import fileTools from './file.js';
 import presentationTools from './presentation.js';
 import whiteboardTools from './whiteboard.js';
 import modalityTools from './modality.js';
+import codeTools from './code.js';
 
 export * from './call-context.js';
 export * from './common.js';
@@ -18,6 +19,7 @@ export * from './file.js';
 export * from './presentation.js';
 export * from './whiteboard.js';
 export * from './modality.js';
+export * from './code.js';
 
 /** Every tool the hub serves, in the order tools/list shows them. */
 export const TOOLS: readonly ToolDefinition[] = [
@@ -28,6 +30,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   ...presentationTools,
   ...whiteboardTools,
   ...modalityTools,
+  ...codeTools,
 ];
 
 export const TOOLS_BY_NAME: ReadonlyMap<string, ToolDefinition> = new Map(TOOLS.map((t) => [t.name, t]));

@@ -30,6 +30,9 @@ export const ERROR_CODES = {
   SLIDE_NOT_FOUND: 'The deck has no slide at that index (slides count from 0); the message gives the slide count.',
   SHAPE_NOT_FOUND: 'The whiteboard has no shape with that ID; openspace.whiteboard.read lists them.',
   INVALID_FILE: 'The file is not in the format the tool reads (a whiteboard that is not an Excalidraw scene); the message says where.',
+  LSP_NOT_READY: 'The language server for the file is still starting (or loading the project); retry after retryAfterMs.',
+  LANGUAGE_NOT_SUPPORTED: 'No language server handles files of this type; the message names the servers there are and how to add one.',
+  SYMBOL_NOT_FOUND: 'No symbol of that name is declared in the workspace; the message lists near names, or use openspace.symbols.search.',
   TERMINAL_NOT_FOUND: 'No terminal has that ID or title.',
   TERMINAL_EXITED: "The terminal's process has exited; create a new terminal.",
   CONFIRMATION_REQUIRED:

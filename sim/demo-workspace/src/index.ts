@@ -38,7 +38,7 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
 
   switch (req.method) {
     case 'GET':
-      return send(res, 200, listTasks(session.user, parseLimit(url.searchParams.get('limit') ?? undefined)));
+      return send(res, 200, listTasks(session.user, parseLimit(url.searchParams.get('limit'))));
     case 'POST': {
       const body = await readJson(req);
       return send(res, 201, createTask(session.user, assertString(body.title, 'title')));

@@ -1,0 +1,286 @@
+/**
+ * The CodePort over real language servers (LSP), for an IDE whose files Node can reach: the
+ * simulated IDE (and its in-memory workspace through a mirror on disk). Node only.
+ */
+import { relative, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ToolError } from '../contract/result.js';
+import type {
+  CodePort,
+  Disposable,
+  EditorPort,
+  LspDiagnostic,
+  LspDocumentSymbol,
+  LspLocation,
+  LspPosition,
+  LspRange,
+  LspWorkspaceSymbol,
+  WorkspacePort,
+} from '../contract/port.js';
+import { LanguageServer, type LanguageServerConfig } from './language-server.js';
+
+/** How long a call waits for a starting server before it answers LSP_NOT_READY. */
+export const READY_WAIT_MS = 3000;
+
+export interface LspCodePortOptions {
+  /** The directory the servers see as the workspace (the workspace itself, or its mirror, made when a server first starts). */
+  serverRoot: string | (() => string);
+  workspace: WorkspacePort;
+  editors: EditorPort;
+  servers: LanguageServerConfig[];
+  readyWaitMs?: number;
+}
+
+type LspLocationLike = { uri: string; range: LspRange } | { targetUri: string; targetRange: LspRange; targetSelectionRange: LspRange };
+
+export class LspCodePort implements CodePort, Disposable {
+  private readonly servers = new Map<LanguageServerConfig, LanguageServer>();
+  /** Files written since their server last saw them, with their new text. */
+  private readonly written = new Map<string, string>();
+  private readonly problems = new Map<string, { errors: number; warnings: number }>();
+  private readonly subscription: Disposable;
+  private readonly readyWaitMs: number;
+  private root: string | undefined;
+
+  constructor(private readonly options: LspCodePortOptions) {
+    this.readyWaitMs = options.readyWaitMs ?? READY_WAIT_MS;
+    this.subscription = options.workspace.onFileWritten((path, text) => {
+      if (this.handles(path)) this.written.set(path, text);
+    });
+  }
+
+  private configFor(path: string): LanguageServerConfig | undefined {
+    return this.options.servers.find((c) => c.extensions.some((e) => path.endsWith(e)));
+  }
+
+  handles(path: string): boolean {
+    return this.configFor(path) !== undefined;
+  }
+
+  /** Start the servers now rather than on the first call, and let each load its project (for `npm start`). */
+  async warmUp(): Promise<void> {
+    await Promise.all(
+      this.options.servers.map(async (config) => {
+        const server = this.serverOf(config);
+        await server.start();
+        await this.ensureProject(server);
+      }),
+    );
+  }
+
+  private serverOf(config: LanguageServerConfig): LanguageServer {
+    let server = this.servers.get(config);
+    if (!server) {
+      server = new LanguageServer(config, this.serverRoot);
+      this.servers.set(config, server);
+    }
+    return server;
+  }
+
+  /** The file's server, started and with every changed file synced to it. */
+  private async ready(config: LanguageServerConfig): Promise<LanguageServer> {
+    const server = this.serverOf(config);
+    if (server.failure) throw new ToolError('INTERNAL', server.failure);
+    if (server.state !== 'ready') {
+      let timer: NodeJS.Timeout | undefined;
+      const waited = await Promise.race([
+        server.start().then(
+          () => 'ready' as const,
+          (err: Error) => err,
+        ),
+        new Promise<'waiting'>((resolve) => (timer = setTimeout(() => resolve('waiting'), this.readyWaitMs))),
+      ]);
+      clearTimeout(timer);
+      if (waited instanceof Error) throw new ToolError('INTERNAL', server.failure ?? waited.message);
+      if (waited === 'waiting') {
+        throw new ToolError('LSP_NOT_READY', `The ${config.name} language server is still starting; retry in a second.`, {
+          retryAfterMs: 1000,
+        });
+      }
+    }
+    await this.syncChanged(server);
+    return server;
+  }
+
+  private get serverRoot(): string {
+    const root = this.options.serverRoot;
+    return (this.root ??= typeof root === 'string' ? root : root());
+  }
+
+  private absolute(path: string): string {
+    return path === '' ? this.serverRoot : `${this.serverRoot}/${path}`;
+  }
+
+  private pathOf(uri: string): string | undefined {
+    if (!uri.startsWith('file:')) return undefined;
+    const rel = relative(this.serverRoot, fileURLToPath(uri));
+    if (rel === '' || rel.startsWith('..') || rel.startsWith(sep) || /^[a-zA-Z]:/.test(rel)) return undefined;
+    return rel.split(sep).join('/');
+  }
+
+  private uri(path: string): string {
+    return pathToFileURL(this.absolute(path)).href;
+  }
+
+  /** The text a person sees: the editor's buffer, unsaved changes included, else the file. */
+  private async textOf(path: string): Promise<string> {
+    return this.options.editors.text(path) ?? (await this.options.workspace.readText(path)).text;
+  }
+
+  private async open(server: LanguageServer, path: string): Promise<void> {
+    server.sync(this.absolute(path), await this.textOf(path));
+    this.written.delete(path);
+  }
+
+  /** Give the server what changed since it last looked: files written, and editors' buffers. */
+  private async syncChanged(server: LanguageServer): Promise<void> {
+    for (const [path, text] of this.written) {
+      if (server.synced(this.absolute(path)) === undefined) continue;
+      server.sync(this.absolute(path), this.options.editors.text(path) ?? text);
+      this.written.delete(path);
+    }
+    for (const editor of this.options.editors.list()) {
+      const text = this.options.editors.text(editor.path);
+      if (text !== undefined && server.synced(this.absolute(editor.path)) !== undefined) server.sync(this.absolute(editor.path), text);
+    }
+  }
+
+  /** Servers answer workspace-wide requests for the projects of the files they have open: open one if none is. */
+  private async ensureProject(server: LanguageServer): Promise<void> {
+    if (server.openFiles().length > 0) return;
+    const listed = await this.options.workspace.list('', { recursive: true, limit: 100_000 });
+    for (const file of listed.files) {
+      if (file.type !== 'file' || file.sensitive || this.configFor(file.path) !== server.config) continue;
+      await this.open(server, file.path);
+      return;
+    }
+  }
+
+  private async serverFor(path: string): Promise<LanguageServer> {
+    const config = this.configFor(path);
+    if (!config) throw new ToolError('LANGUAGE_NOT_SUPPORTED', `No language server handles ${path}.`);
+    const server = await this.ready(config);
+    await this.open(server, path);
+    return server;
+  }
+
+  private location(l: LspLocationLike): LspLocation {
+    if ('targetUri' in l) return { path: this.pathOf(l.targetUri), range: l.targetSelectionRange ?? l.targetRange };
+    return { path: this.pathOf(l.uri), range: l.range };
+  }
+
+  async diagnostics(path: string): Promise<LspDiagnostic[]> {
+    const server = await this.serverFor(path);
+    const found = (await server.diagnostics(this.absolute(path))) as LspDiagnostic[];
+    const errors = found.filter((d) => (d.severity ?? 1) === 1).length;
+    const warnings = found.filter((d) => d.severity === 2).length;
+    if (errors + warnings > 0) this.problems.set(path, { errors, warnings });
+    else this.problems.delete(path);
+    return found.map((d) => ({ ...d, severity: d.severity ?? 1 }));
+  }
+
+  async workspaceSymbols(query: string): Promise<LspWorkspaceSymbol[]> {
+    const answers = await Promise.all(
+      this.options.servers.map(async (config) => {
+        const server = await this.ready(config);
+        await this.ensureProject(server);
+        const symbols =
+          (await server.request<Array<{
+            name: string;
+            kind: number;
+            containerName?: string;
+            location: { uri: string; range?: LspRange };
+          }> | null>('workspace/symbol', { query })) ?? [];
+        return symbols.map((s) => ({
+          name: s.name,
+          kind: s.kind,
+          ...(s.containerName ? { containerName: s.containerName } : {}),
+          location: {
+            path: this.pathOf(s.location.uri),
+            range: s.location.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+          },
+        }));
+      }),
+    );
+    return answers.flat();
+  }
+
+  async documentSymbols(path: string): Promise<LspDocumentSymbol[]> {
+    const server = await this.serverFor(path);
+    const symbols =
+      (await server.request<Array<LspDocumentSymbol | { name: string; kind: number; location: { range: LspRange } }> | null>(
+        'textDocument/documentSymbol',
+        { textDocument: { uri: this.uri(path) } },
+      )) ?? [];
+    // Servers without hierarchy answer flat SymbolInformation: each its own range.
+    return symbols.map((s) =>
+      'location' in s ? { name: s.name, kind: s.kind, range: s.location.range, selectionRange: s.location.range } : s,
+    );
+  }
+
+  async definition(path: string, position: LspPosition): Promise<LspLocation[]> {
+    const server = await this.serverFor(path);
+    const answer = await server.request<LspLocationLike | LspLocationLike[] | null>('textDocument/definition', {
+      textDocument: { uri: this.uri(path) },
+      position,
+    });
+    return (answer ? (Array.isArray(answer) ? answer : [answer]) : []).map((l) => this.location(l));
+  }
+
+  async references(path: string, position: LspPosition, includeDeclaration: boolean): Promise<LspLocation[]> {
+    const server = await this.serverFor(path);
+    const answer = await server.request<LspLocationLike[] | null>('textDocument/references', {
+      textDocument: { uri: this.uri(path) },
+      position,
+      context: { includeDeclaration },
+    });
+    return (answer ?? []).map((l) => this.location(l));
+  }
+
+  async hover(path: string, position: LspPosition): Promise<{ contents: string; range?: LspRange } | undefined> {
+    const server = await this.serverFor(path);
+    type Marked = string | { language: string; value: string };
+    const answer = await server.request<{ contents: Marked | Marked[] | { kind: string; value: string }; range?: LspRange } | null>(
+      'textDocument/hover',
+      { textDocument: { uri: this.uri(path) }, position },
+    );
+    if (!answer) return undefined;
+    const part = (m: Marked) => (typeof m === 'string' ? m : `\`\`\`${m.language}\n${m.value}\n\`\`\``);
+    const contents = Array.isArray(answer.contents)
+      ? answer.contents.map(part).join('\n\n')
+      : typeof answer.contents === 'object' && 'kind' in answer.contents
+        ? answer.contents.value
+        : part(answer.contents as Marked);
+    return { contents: contents.trim(), ...(answer.range ? { range: answer.range } : {}) };
+  }
+
+  takeNotice(): string | undefined {
+    const notices = [...this.servers.values()].map((s) => s.takeNotice()).filter((n): n is string => n !== undefined);
+    return notices.length ? notices.join(' ') : undefined;
+  }
+
+  problemCounts(): { errors: number; warnings: number; files: number } {
+    let errors = 0;
+    let warnings = 0;
+    for (const p of this.problems.values()) {
+      errors += p.errors;
+      warnings += p.warnings;
+    }
+    return { errors, warnings, files: this.problems.size };
+  }
+
+  /** The process IDs of the running servers, by name (for tests that crash one). */
+  pids(): Record<string, number> {
+    return Object.fromEntries([...this.servers.values()].filter((s) => s.pid !== undefined).map((s) => [s.config.name, s.pid!]));
+  }
+
+  /** Milliseconds each started server took to answer `initialize`, by name. */
+  startTimes(): Record<string, number> {
+    return Object.fromEntries([...this.servers.values()].filter((s) => s.startMs !== undefined).map((s) => [s.config.name, s.startMs!]));
+  }
+
+  async dispose(): Promise<void> {
+    this.subscription.dispose();
+    await Promise.all([...this.servers.values()].map((s) => s.dispose()));
+  }
+}
