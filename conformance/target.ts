@@ -39,8 +39,10 @@ export interface Target {
   close(): Promise<void>;
 }
 
-export interface TargetOptions
-  extends Pick<SimIdeOptions, 'scriptedResponses' | 'terminal' | 'workspace' | 'consent' | 'languageServers' | 'languageServerReadyWaitMs'> {
+export interface TargetOptions extends Pick<
+  SimIdeOptions,
+  'scriptedResponses' | 'terminal' | 'workspace' | 'consent' | 'languageServers' | 'languageServerReadyWaitMs'
+> {
   publishIntervalMs?: number;
   /**
    * Tool calls per agent turn on a target the suite starts. Default 0 (no limit): specs poll and

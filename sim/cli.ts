@@ -18,6 +18,9 @@ Starts the OpenSpace hub on the simulated IDE.
                            OPENSPACE_TOKEN=<32+ characters> sets the token instead of a generated one
   --allow-origin ORIGIN    a browser origin allowed to call the hub besides its own (repeatable)
   --max-calls-per-turn N   tool calls one agent turn may make (default 50; 0 = no limit)
+  --language-server ENDINGS=COMMAND
+                           a language server for code intelligence besides TypeScript/JavaScript's, e.g.
+                           "py,pyi=pyright-langserver --stdio" (repeatable; it speaks LSP on stdio)
   -h, --help               show this help`;
 
 function fail(message: string): never {
@@ -39,6 +42,7 @@ async function main(): Promise<void> {
         'no-confirm': { type: 'boolean', default: false },
         'allow-origin': { type: 'string', multiple: true, default: [] },
         'max-calls-per-turn': { type: 'string', default: '50' },
+        'language-server': { type: 'string', multiple: true, default: [] },
         help: { type: 'boolean', short: 'h', default: false },
       },
       allowPositionals: false,
@@ -62,6 +66,16 @@ async function main(): Promise<void> {
   for (const origin of values['allow-origin']) {
     if (!/^https?:\/\/[^/\s]+$/.test(origin)) fail(`--allow-origin must be an origin such as http://localhost:5173, not "${origin}"`);
   }
+  const [{ typescriptServer }, { parseLanguageServer, describeServers }] = await Promise.all([
+    import('../src/lsp/typescript.js'),
+    import('../src/lsp/servers.js'),
+  ]);
+  let languageServers;
+  try {
+    languageServers = [typescriptServer(), ...values['language-server'].map(parseLanguageServer)];
+  } catch (err) {
+    fail(`--language-server: ${(err as Error).message}`);
+  }
   const consent = values.consent ? ('granted' as const) : undefined;
   const confirmDangerousCommands = !values['no-confirm'];
 
@@ -72,9 +86,18 @@ async function main(): Promise<void> {
     ]);
     // As over HTTP, the client's initialize and tools/list are answered while the IDE loads; a
     // command waits for it, and an IDE that cannot start ends the process with the reason.
-    const { hub, connected } = connectSimIde({ workspace, terminal, consent, confirmDangerousCommands, maxCallsPerTurn, loadDelayMs: 100 });
+    const { hub, connected } = connectSimIde({
+      workspace,
+      terminal,
+      consent,
+      confirmDangerousCommands,
+      maxCallsPerTurn,
+      languageServers,
+      loadDelayMs: 100,
+    });
     await hub.createMcpServer().connect(new StdioServerTransport());
     const { ide } = await connected.catch((err: Error) => fail(err.message));
+    warmUp(ide.code);
     process.stderr.write(`openspace: MCP over stdio on the simulated IDE, workspace ${ide.workspace.label}\n`);
     return;
   }
@@ -92,6 +115,7 @@ async function main(): Promise<void> {
       auth: !values['no-auth'],
       token: process.env.OPENSPACE_TOKEN || undefined,
       allowedOrigins: values['allow-origin'],
+      languageServers,
       loadDelayMs: 100,
     });
   } catch (err) {
@@ -104,6 +128,7 @@ async function main(): Promise<void> {
       `OpenSpace hub on the simulated IDE is ready.`,
       `  Workspace:     ${sim.ide.workspace.label}`,
       `  Terminals:     ${sim.ide.terminalBackend}`,
+      `  Code:          ${describeServers(languageServers)}`,
       clientConfig(sim.server.mcpUrl, sim.server.instructionsUrl, sim.server.token),
       sim.server.lockFile ? `\nThe URL and token are also in ${sim.server.lockFile} (readable by you only).` : '',
       '',
@@ -111,11 +136,17 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
+  warmUp(sim.ide.code);
   const stop = () => {
     void sim.close().finally(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** Start the language servers now, so an agent's first code question finds them ready; a failure shows in that answer. */
+function warmUp(code: { warmUp(): Promise<void> }): void {
+  code.warmUp().catch(() => undefined);
 }
 
 void main();

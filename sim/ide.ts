@@ -89,7 +89,7 @@ export class SimIde {
           ? () => (this.mirror ??= WorkspaceMirror.create(workspace.fs, workspace.root, files)).dir
           : workspace.root,
       workspace: files,
-      editors,
+      buffers: { text: (path) => editors.text(path), paths: () => editors.list().map((e) => e.path) },
       servers: languageServers.languageServers ?? [typescriptServer()],
       readyWaitMs: languageServers.languageServerReadyWaitMs,
     });

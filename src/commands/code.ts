@@ -233,9 +233,10 @@ async function diagnosticFiles(ide: IdePort, input: string | undefined): Promise
   const listed = await ide.workspace.list(path, { recursive: true, limit: 100_000 });
   const inside = (p: string) => path === '' || p.startsWith(`${path}/`);
   const open = ide.editors.list().map((e) => e.path);
-  const all = [...new Set([...open.filter(inside), ...listed.files.filter((f) => f.type === 'file').map((f) => f.path)])].filter((p) =>
-    code.handles(p),
-  );
+  const all = [];
+  for (const p of new Set([...open.filter(inside), ...listed.files.filter((f) => f.type === 'file').map((f) => f.path)])) {
+    if (await code.handles(p)) all.push(p);
+  }
   const files = [];
   for (const file of all) {
     if (files.length === MAX_DIAGNOSTIC_FILES) return { files, capped: true };

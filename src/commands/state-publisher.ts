@@ -4,7 +4,16 @@ import type { Disposable, IdePort } from '../contract/port.js';
 export function snapshotOf(ide: IdePort): PaneStateSnapshot {
   const { panes, activePaneId, activeContentId } = ide.shell.layout();
   const presentations = ide.presentations.views().map(({ deckPath, slideIndex, playback }) => ({ deckPath, slideIndex, playback }));
-  return { panes, activePaneId, activeContentId, activeEditor: ide.editors.current(), presentations, timestamp: new Date().toISOString() };
+  const problems = ide.code?.problemCounts();
+  return {
+    panes,
+    activePaneId,
+    activeContentId,
+    activeEditor: ide.editors.current(),
+    presentations,
+    ...(problems ? { problems } : {}),
+    timestamp: new Date().toISOString(),
+  };
 }
 
 /**
@@ -27,6 +36,7 @@ export class StatePublisher implements Disposable {
     private readonly schedule: (run: () => void) => void = (run) => queueMicrotask(run),
   ) {
     this.subscriptions = [ide.shell.onLayoutChanged(() => this.changed()), ide.presentations.onViewChanged(() => this.changed())];
+    if (ide.code) this.subscriptions.push(ide.code.onProblemsChanged(() => this.changed()));
     this.changed();
   }
 

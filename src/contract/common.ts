@@ -67,6 +67,8 @@ export const PaneStateSnapshot = z.object({
   activeEditor: z.string().optional(),
   /** The open decks: the slide each shows (from 0) and its playback. */
   presentations: z.array(z.object({ deckPath: z.string(), slideIndex: z.number().int(), playback: z.string() })).optional(),
+  /** Errors and warnings the language servers reported in the files checked so far. */
+  problems: z.object({ errors: z.number().int(), warnings: z.number().int(), files: z.number().int() }).optional(),
   timestamp: z.string(),
 });
 export type PaneStateSnapshot = z.infer<typeof PaneStateSnapshot>;

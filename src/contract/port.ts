@@ -348,7 +348,7 @@ export interface LspWorkspaceSymbol {
  */
 export interface CodePort {
   /** Whether a language server handles the file (by its name's ending). */
-  handles(path: string): boolean;
+  handles(path: string): Promise<boolean>;
   /** Diagnostics of the file's current text, settled. */
   diagnostics(path: string): Promise<LspDiagnostic[]>;
   /** Workspace symbols matching a query, from every server of a language the workspace has. */
@@ -362,6 +362,7 @@ export interface CodePort {
   takeNotice(): string | undefined;
   /** Errors and warnings of the files checked so far, for the live instructions. */
   problemCounts(): { errors: number; warnings: number; files: number };
+  onProblemsChanged(listener: Listener): Disposable;
 }
 
 export interface IdePort {

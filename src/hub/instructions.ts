@@ -39,6 +39,14 @@ function describeState(snapshot: PaneStateSnapshot | undefined): string[] {
   if (decks.length > 0) {
     lines.push(`- Presentations: ${decks.map((d) => `${d.deckPath} (slideIndex ${d.slideIndex}, ${d.playback})`).join(', ')}`);
   }
+  if (snapshot.problems) {
+    const { errors, warnings, files } = snapshot.problems;
+    lines.push(
+      `- Problems: ${errors} ${errors === 1 ? 'error' : 'errors'}, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}` +
+        (files > 0 ? ` in ${files} ${files === 1 ? 'file' : 'files'}` : '') +
+        ' (in the files checked so far; openspace.diagnostics.list checks the workspace)',
+    );
+  }
   const boards = snapshot.panes.flatMap((p) => p.tabs).filter((t) => t.type === 'whiteboard');
   if (boards.length > 0) lines.push(`- Whiteboards: ${boards.map((t) => t.contentId).join(', ')}`);
   lines.push(
@@ -73,6 +81,8 @@ export function renderInstructions({ snapshot, ideConnected, ideName }: Instruct
     'Call tools/list to see all available tools and their schemas.',
     'Every tool answers JSON with "success". On failure, read "error" and "code" (e.g. FILE_NOT_FOUND, EDITOR_NOT_OPEN) and adjust before going on.',
     'Paths are relative to the workspace root. Terminals can be named by their title.',
+    'For code, ask the language server before the shell: openspace.diagnostics.list instead of running the compiler, and ' +
+      'openspace.symbols.search, openspace.code.definition and openspace.code.references (which take a symbol name, e.g. "TaskStore.add") instead of grepping for a definition.',
     '',
     '## Current IDE State',
     ...state,

@@ -8,7 +8,6 @@ import { ToolError } from '../contract/result.js';
 import type {
   CodePort,
   Disposable,
-  EditorPort,
   LspDiagnostic,
   LspDocumentSymbol,
   LspLocation,
@@ -26,9 +25,17 @@ export interface LspCodePortOptions {
   /** The directory the servers see as the workspace (the workspace itself, or its mirror, made when a server first starts). */
   serverRoot: string | (() => string);
   workspace: WorkspacePort;
-  editors: EditorPort;
+  /** The editors' buffers: the text a person sees, unsaved changes included. */
+  buffers: Buffers;
   servers: LanguageServerConfig[];
   readyWaitMs?: number;
+}
+
+export interface Buffers {
+  /** The buffer of an open editor, or undefined when the file is not open. */
+  text(path: string): string | undefined;
+  /** The files open in editors. */
+  paths(): string[];
 }
 
 type LspLocationLike = { uri: string; range: LspRange } | { targetUri: string; targetRange: LspRange; targetSelectionRange: LspRange };
@@ -38,6 +45,7 @@ export class LspCodePort implements CodePort, Disposable {
   /** Files written since their server last saw them, with their new text. */
   private readonly written = new Map<string, string>();
   private readonly problems = new Map<string, { errors: number; warnings: number }>();
+  private readonly problemListeners = new Set<() => void>();
   private readonly subscription: Disposable;
   private readonly readyWaitMs: number;
   private root: string | undefined;
@@ -45,7 +53,7 @@ export class LspCodePort implements CodePort, Disposable {
   constructor(private readonly options: LspCodePortOptions) {
     this.readyWaitMs = options.readyWaitMs ?? READY_WAIT_MS;
     this.subscription = options.workspace.onFileWritten((path, text) => {
-      if (this.handles(path)) this.written.set(path, text);
+      if (this.configFor(path)) this.written.set(path, text);
     });
   }
 
@@ -53,8 +61,13 @@ export class LspCodePort implements CodePort, Disposable {
     return this.options.servers.find((c) => c.extensions.some((e) => path.endsWith(e)));
   }
 
-  handles(path: string): boolean {
+  async handles(path: string): Promise<boolean> {
     return this.configFor(path) !== undefined;
+  }
+
+  /** The endings of the files the servers handle. */
+  extensions(): string[] {
+    return this.options.servers.flatMap((c) => c.extensions);
   }
 
   /** Start the servers now rather than on the first call, and let each load its project (for `npm start`). */
@@ -124,7 +137,7 @@ export class LspCodePort implements CodePort, Disposable {
 
   /** The text a person sees: the editor's buffer, unsaved changes included, else the file. */
   private async textOf(path: string): Promise<string> {
-    return this.options.editors.text(path) ?? (await this.options.workspace.readText(path)).text;
+    return this.options.buffers.text(path) ?? (await this.options.workspace.readText(path)).text;
   }
 
   private async open(server: LanguageServer, path: string): Promise<void> {
@@ -136,12 +149,12 @@ export class LspCodePort implements CodePort, Disposable {
   private async syncChanged(server: LanguageServer): Promise<void> {
     for (const [path, text] of this.written) {
       if (server.synced(this.absolute(path)) === undefined) continue;
-      server.sync(this.absolute(path), this.options.editors.text(path) ?? text);
+      server.sync(this.absolute(path), this.options.buffers.text(path) ?? text);
       this.written.delete(path);
     }
-    for (const editor of this.options.editors.list()) {
-      const text = this.options.editors.text(editor.path);
-      if (text !== undefined && server.synced(this.absolute(editor.path)) !== undefined) server.sync(this.absolute(editor.path), text);
+    for (const path of this.options.buffers.paths()) {
+      const text = this.options.buffers.text(path);
+      if (text !== undefined && server.synced(this.absolute(path)) !== undefined) server.sync(this.absolute(path), text);
     }
   }
 
@@ -174,8 +187,10 @@ export class LspCodePort implements CodePort, Disposable {
     const found = (await server.diagnostics(this.absolute(path))) as LspDiagnostic[];
     const errors = found.filter((d) => (d.severity ?? 1) === 1).length;
     const warnings = found.filter((d) => d.severity === 2).length;
+    const before = this.problems.get(path);
     if (errors + warnings > 0) this.problems.set(path, { errors, warnings });
     else this.problems.delete(path);
+    if ((before?.errors ?? 0) !== errors || (before?.warnings ?? 0) !== warnings) this.problemListeners.forEach((l) => l());
     return found.map((d) => ({ ...d, severity: d.severity ?? 1 }));
   }
 
@@ -267,6 +282,11 @@ export class LspCodePort implements CodePort, Disposable {
       warnings += p.warnings;
     }
     return { errors, warnings, files: this.problems.size };
+  }
+
+  onProblemsChanged(listener: () => void): Disposable {
+    this.problemListeners.add(listener);
+    return { dispose: () => this.problemListeners.delete(listener) };
   }
 
   /** The process IDs of the running servers, by name (for tests that crash one). */

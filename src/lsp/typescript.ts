@@ -4,7 +4,9 @@ import { dirname } from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import type { LanguageServer, LanguageServerConfig } from './language-server.js';
 
-const require = createRequire(import.meta.url);
+// Node's require, for finding installed packages' files: the module's own where it is CommonJS
+// (Theia's backend bundle), else one made from the module's URL.
+const resolve: NodeJS.RequireResolve = typeof require === 'function' ? require.resolve : createRequire(import.meta.url).resolve;
 
 /** tsserver's own diagnostic shape (1-based line and offset). */
 interface TsDiagnostic {
@@ -53,9 +55,11 @@ async function tsserverDiagnostics(server: LanguageServer, file: string): Promis
 }
 
 export function typescriptServer(): LanguageServerConfig {
+  // The TypeScript installed beside the server (OpenSpace's own), not whichever an app nearby has.
+  const serverPackage = resolve('typescript-language-server/package.json');
   return {
     name: 'typescript',
-    command: [process.execPath, require.resolve('typescript-language-server/lib/cli.mjs'), '--stdio'],
+    command: [process.execPath, resolve('typescript-language-server/lib/cli.mjs'), '--stdio'],
     extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'],
     languageIds: {
       '.ts': 'typescript',
@@ -70,7 +74,7 @@ export function typescriptServer(): LanguageServerConfig {
     initializationOptions: {
       hostInfo: 'OpenSpace',
       // A project's own TypeScript when it has one (node_modules/typescript), else the one OpenSpace ships.
-      tsserver: { fallbackPath: dirname(require.resolve('typescript/lib/tsserver.js')), useSyntaxServer: 'never' },
+      tsserver: { fallbackPath: dirname(createRequire(serverPackage).resolve('typescript/lib/tsserver.js')), useSyntaxServer: 'never' },
       // No network here, and no downloads behind a person's back.
       disableAutomaticTypingAcquisition: true,
     },

@@ -20,6 +20,7 @@ import { RemoteWorkspacePort } from './remote-workspace-port.js';
 import { TheiaShellPort } from './theia-shell-port.js';
 import { TheiaSecurityPort } from './theia-security-port.js';
 import { TheiaPresentationPort } from './presentation/theia-presentation-port.js';
+import { TheiaCodePort } from './theia-code-port.js';
 import { TheiaWhiteboardPort } from './whiteboard/theia-whiteboard-port.js';
 import { TheiaTerminalPort } from './theia-terminal-port.js';
 
@@ -41,6 +42,7 @@ export function createIdePort(ctx: interfaces.Context): IdePort {
     workspace: ctx.container.get(RemoteWorkspacePort),
     presentations: ctx.container.get(TheiaPresentationPort),
     whiteboards: ctx.container.get(TheiaWhiteboardPort),
+    code: ctx.container.get(TheiaCodePort),
     security: ctx.container.get(TheiaSecurityPort),
   };
   // Keep every terminal's output (sanitized, redacted) from the first terminal on.

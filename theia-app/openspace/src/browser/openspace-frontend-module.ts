@@ -22,6 +22,7 @@ import { TheiaSecurityPort } from './theia-security-port.js';
 import { TheiaTerminalPort } from './theia-terminal-port.js';
 import { QuickInputPromptUi } from './quick-input-prompts.js';
 import { bindFileView } from './file-views.js';
+import { CodeBackendProxy, createCodeBackendProxy, TheiaCodePort } from './theia-code-port.js';
 import { PresentationWidget } from './presentation/presentation-widget.js';
 import { PresentationOpenHandler, TheiaPresentationPort } from './presentation/theia-presentation-port.js';
 import { WhiteboardWidget } from './whiteboard/whiteboard-widget.js';
@@ -37,6 +38,8 @@ export default new ContainerModule((bind) => {
     .toDynamicValue((ctx) => withFilePolicySettings(createFilesBackendProxy(ctx), ctx.container.get(PreferenceService)))
     .inSingletonScope();
   bind(RemoteWorkspacePort).toSelf().inSingletonScope();
+  bind(CodeBackendProxy).toDynamicValue(createCodeBackendProxy).inSingletonScope();
+  bind(TheiaCodePort).toSelf().inSingletonScope();
   bind(TheiaEditorPort).toSelf().inSingletonScope();
   bind(TheiaTerminalPort).toSelf().inSingletonScope();
   bind(TheiaSecurityPort).toSelf().inSingletonScope();

@@ -42,3 +42,16 @@ export interface FilesBackend {
   /** `policy` absent: the built-in patterns only. */
   call(root: string, method: FilesMethod, args: unknown[], policy?: FilePolicySettings): Promise<FilesOutcome>;
 }
+
+/** RPC path of code intelligence: the language servers run on the Node side, beside the files. */
+export const CODE_PATH = '/services/openspace/code';
+
+export type CodeMethod = 'handles' | 'diagnostics' | 'workspaceSymbols' | 'documentSymbols' | 'definition' | 'references' | 'hover';
+
+/** A code call's answer, with what the servers want said (a restart) and the problem counts after it. */
+export type CodeOutcome = FilesOutcome & { notice?: string; problems: { errors: number; warnings: number; files: number } };
+
+export interface CodeBackend {
+  /** `buffers`: the window's open editors and their text, unsaved changes included, for the servers to see. */
+  call(root: string, method: CodeMethod, args: unknown[], buffers: Record<string, string>): Promise<CodeOutcome>;
+}

@@ -17,6 +17,7 @@ import { createHubRouter } from '../../../../src/hub/router.js';
 import { WorkspaceFiles } from '../../../../src/store/workspace-files.js';
 import {
   BRIDGE_PATH,
+  CODE_PATH,
   FILES_PATH,
   type BridgeBackend,
   type BridgeFrontend,
@@ -26,6 +27,7 @@ import {
   type FilesOutcome,
 } from '../common/protocol.js';
 import { CallFilePolicy } from './call-file-policy.js';
+import { CodeBackendImpl } from './code-backend.js';
 
 /** The workspace Theia opened, as a directory path. */
 async function openedWorkspace(server: WorkspaceServer): Promise<string | undefined> {
@@ -129,7 +131,7 @@ export class FilesBackendImpl implements FilesBackend {
     try {
       if (!FILE_METHODS.has(method)) throw new ToolError('INVALID_ARGUMENT', `Unknown file method ${method}.`);
       const policy = this.policies.compile(settings);
-      const files = await this.workspace(root);
+      const files = await this.workspaceFor(root);
       const fn = files[method] as (...a: unknown[]) => Promise<unknown>;
       return { ok: true, value: await this.policies.run(policy, () => fn.apply(files, args)) };
     } catch (err) {
@@ -139,7 +141,7 @@ export class FilesBackendImpl implements FilesBackend {
   }
 
   /** Only the workspace Theia opened may be served, whatever a frontend asks for. */
-  private async workspace(root: string): Promise<WorkspaceFiles> {
+  async workspaceFor(root: string): Promise<WorkspaceFiles> {
     const openedPath = await openedWorkspace(this.workspaceServer);
     if (!openedPath || nodeFs.realpathSync(openedPath) !== nodeFs.realpathSync(root)) {
       throw new ToolError('PATH_OUTSIDE_WORKSPACE', `${root} is not the workspace this IDE opened.`);
@@ -170,5 +172,12 @@ export default new ContainerModule((bind) => {
   bind(FilesBackendImpl).toSelf().inSingletonScope();
   bind(ConnectionHandler)
     .toDynamicValue((ctx) => new RpcConnectionHandler(FILES_PATH, () => ctx.container.get(FilesBackendImpl)))
+    .inSingletonScope();
+  bind(CodeBackendImpl)
+    .toDynamicValue((ctx) => new CodeBackendImpl((root) => ctx.container.get(FilesBackendImpl).workspaceFor(root)))
+    .inSingletonScope();
+  bind(BackendApplicationContribution).toService(CodeBackendImpl);
+  bind(ConnectionHandler)
+    .toDynamicValue((ctx) => new RpcConnectionHandler(CODE_PATH, () => ctx.container.get(CodeBackendImpl)))
     .inSingletonScope();
 });

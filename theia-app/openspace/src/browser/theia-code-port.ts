@@ -1,0 +1,97 @@
+import { Emitter } from '@theia/core/lib/common/event';
+import { ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
+import { inject, injectable, type interfaces } from '@theia/core/shared/inversify';
+import { ToolError } from '../../../../src/contract/index.js';
+import type {
+  CodePort,
+  Disposable,
+  LspDiagnostic,
+  LspDocumentSymbol,
+  LspLocation,
+  LspPosition,
+  LspRange,
+  LspWorkspaceSymbol,
+} from '../../../../src/contract/port.js';
+import { CODE_PATH, type CodeBackend, type CodeMethod } from '../common/protocol.js';
+import { ContentIds } from './content-ids.js';
+import { TheiaEditorPort } from './theia-editor-port.js';
+
+export const CodeBackendProxy = Symbol('CodeBackendProxy');
+
+export function createCodeBackendProxy(ctx: interfaces.Context): CodeBackend {
+  return ServiceConnectionProvider.createProxy<CodeBackend>(ctx.container, CODE_PATH);
+}
+
+/**
+ * Code intelligence for the agent's tools in Theia: the language servers run in the backend (the
+ * simulated IDE's LSP client, src/lsp); each call brings the window's editor buffers along, so the
+ * answers are about the text the person sees.
+ */
+@injectable()
+export class TheiaCodePort implements CodePort {
+  @inject(CodeBackendProxy) protected readonly backend!: CodeBackend;
+  @inject(ContentIds) protected readonly ids!: ContentIds;
+  @inject(TheiaEditorPort) protected readonly editors!: TheiaEditorPort;
+  private notice: string | undefined;
+  private problems = { errors: 0, warnings: 0, files: 0 };
+  private readonly problemsChanged = new Emitter<void>();
+
+  handles(path: string): Promise<boolean> {
+    return this.call('handles', [path]);
+  }
+
+  diagnostics(path: string): Promise<LspDiagnostic[]> {
+    return this.call('diagnostics', [path]);
+  }
+
+  workspaceSymbols(query: string): Promise<LspWorkspaceSymbol[]> {
+    return this.call('workspaceSymbols', [query]);
+  }
+
+  documentSymbols(path: string): Promise<LspDocumentSymbol[]> {
+    return this.call('documentSymbols', [path]);
+  }
+
+  definition(path: string, position: LspPosition): Promise<LspLocation[]> {
+    return this.call('definition', [path, position]);
+  }
+
+  references(path: string, position: LspPosition, includeDeclaration: boolean): Promise<LspLocation[]> {
+    return this.call('references', [path, position, includeDeclaration]);
+  }
+
+  hover(path: string, position: LspPosition): Promise<{ contents: string; range?: LspRange } | undefined> {
+    return this.call('hover', [path, position]);
+  }
+
+  takeNotice(): string | undefined {
+    const notice = this.notice;
+    this.notice = undefined;
+    return notice;
+  }
+
+  problemCounts(): { errors: number; warnings: number; files: number } {
+    return this.problems;
+  }
+
+  onProblemsChanged(listener: () => void): Disposable {
+    return this.problemsChanged.event(listener);
+  }
+
+  private async call<T>(method: CodeMethod, args: unknown[]): Promise<T> {
+    const buffers: Record<string, string> = {};
+    for (const editor of this.editors.list()) {
+      const text = this.editors.text(editor.path);
+      if (text !== undefined) buffers[editor.path] = text;
+    }
+    const outcome = await this.backend.call(this.ids.rootPath, method, args, buffers);
+    if (outcome.notice) this.notice = outcome.notice;
+    const { errors, warnings, files } = outcome.problems;
+    if (errors !== this.problems.errors || warnings !== this.problems.warnings || files !== this.problems.files) {
+      this.problems = outcome.problems;
+      this.problemsChanged.fire();
+    }
+    if (!outcome.ok) throw new ToolError(outcome.code, outcome.message, outcome.details);
+    return outcome.value as T;
+  }
+}

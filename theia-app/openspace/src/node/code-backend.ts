@@ -1,0 +1,72 @@
+import { realpathSync } from 'node:fs';
+import type { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
+import { ToolError } from '../../../../src/contract/index.js';
+import { LspCodePort } from '../../../../src/lsp/lsp-code-port.js';
+import { typescriptServer } from '../../../../src/lsp/typescript.js';
+import type { CodeBackend, CodeMethod, CodeOutcome } from '../common/protocol.js';
+import type { WorkspaceFiles } from '../../../../src/store/workspace-files.js';
+
+const CODE_METHODS = new Set<CodeMethod>([
+  'handles',
+  'diagnostics',
+  'workspaceSymbols',
+  'documentSymbols',
+  'definition',
+  'references',
+  'hover',
+]);
+
+/**
+ * Code intelligence for the window's agent tools: the same language servers and the same LSP
+ * client as the simulated IDE's, run here beside the workspace's files, seeing the window's
+ * unsaved editor buffers, which come with every call.
+ */
+export class CodeBackendImpl implements CodeBackend, BackendApplicationContribution {
+  /** `workspaceFor`: the workspace's files, as the file tools see them (only the workspace Theia opened). */
+  constructor(private readonly workspaceFor: (root: string) => Promise<WorkspaceFiles>) {}
+  private readonly ports = new Map<string, Promise<LspCodePort>>();
+  private buffers: Record<string, string> = {};
+
+  async call(root: string, method: CodeMethod, args: unknown[], buffers: Record<string, string>): Promise<CodeOutcome> {
+    let port: LspCodePort | undefined;
+    try {
+      if (!CODE_METHODS.has(method)) throw new ToolError('INVALID_ARGUMENT', `Unknown code method ${method}.`);
+      port = await this.port(root);
+      this.buffers = buffers;
+      const fn = port[method] as (...a: unknown[]) => Promise<unknown>;
+      const value = await fn.apply(port, args);
+      return { ok: true, value, notice: port.takeNotice(), problems: port.problemCounts() };
+    } catch (err) {
+      const problems = port?.problemCounts() ?? { errors: 0, warnings: 0, files: 0 };
+      if (err instanceof ToolError) return { ok: false, code: err.code, message: err.message, details: err.details, problems };
+      return {
+        ok: false,
+        code: 'INTERNAL',
+        message: `Internal error: ${err instanceof Error ? err.message : String(err)}`,
+        details: {},
+        problems,
+      };
+    }
+  }
+
+  private port(root: string): Promise<LspCodePort> {
+    let port = this.ports.get(root);
+    if (!port) {
+      port = this.workspaceFor(root).then(
+        (workspace) =>
+          new LspCodePort({
+            serverRoot: realpathSync(root),
+            workspace,
+            buffers: { text: (path) => this.buffers[path], paths: () => Object.keys(this.buffers) },
+            servers: [typescriptServer()],
+          }),
+      );
+      this.ports.set(root, port);
+    }
+    return port;
+  }
+
+  async onStop(): Promise<void> {
+    await Promise.all([...this.ports.values()].map(async (port) => (await port).dispose()));
+  }
+}
