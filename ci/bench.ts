@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { connectAgent } from '../conformance/client.js';
 import { BOARD, DECK, openDeckAndBoard } from '../conformance/fixtures/deck-and-board.js';
 import { TOOLS } from '../src/contract/index.js';
+import { benchCode } from './bench-code.js';
 import { benchSearch } from './bench-search.js';
 import { benchSecurity } from './bench-security.js';
 import { benchStartup } from './bench-startup.js';
@@ -313,6 +314,8 @@ async function main(): Promise<void> {
   const search = await benchSearch();
   // Start-up as a client that spawns its server over stdio sees it, beside a bare SDK server.
   const startup = theia ? undefined : await benchStartup();
+  // Code intelligence on a generated 2,000-file TypeScript project (the simulated IDE on disk).
+  const code = theia ? undefined : await benchCode();
 
   const ready = stats(readies);
   const f = (n: unknown) => (n as number).toFixed(2);
@@ -340,7 +343,7 @@ async function main(): Promise<void> {
   writeFileSync(
     fileURLToPath(new URL(`../reports/bench-${values.target}.json`, import.meta.url)),
     JSON.stringify(
-      { target: values.target, samples: SAMPLES, date: new Date().toISOString(), rows, readyMs: readies, store, search, startup },
+      { target: values.target, samples: SAMPLES, date: new Date().toISOString(), rows, readyMs: readies, store, search, startup, code },
       null,
       2,
     ),
