@@ -62,7 +62,7 @@ export async function benchCode(samples = 100) {
   const sim = await startSimHub({ workspace: { kind: 'disk', root: project }, consent: 'granted', maxCallsPerTurn: 0, lockFile: false });
   const agent = await connectAgent({ mcpUrl: sim.server.mcpUrl, token: sim.server.token }, 'bench-code');
   const target = 'packages/pkg20/src/mod25.ts';
-  let firstAnswerMs = 0;
+  let firstAnswerMs: number | undefined;
   const rows: Array<{ op: string; p50: number; p99: number; pingP50: number; pingP99: number }> = [];
   try {
     // The first answer: the server starts and loads the project.
@@ -115,7 +115,7 @@ export async function benchCode(samples = 100) {
   console.log(
     `\nCode intelligence on a generated ${PACKAGES * MODULES}-file TypeScript project (simulated IDE on disk, typescript-language-server)\n`,
   );
-  console.log(`hub start to the first diagnostics answer (server start and project load): ${firstAnswerMs.toFixed(0)} ms\n`);
+  console.log(`hub start to the first diagnostics answer (server start and project load): ${firstAnswerMs?.toFixed(0)} ms\n`);
   console.log('| operation | p50 ms | p99 ms | ping p50 | ×ping p50 | ×ping p99 |');
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const r of rows)
