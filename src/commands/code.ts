@@ -23,11 +23,6 @@ const MAX_LINE_TEXT = 300;
 /** The most outline symbols one answer holds. */
 const MAX_OUTLINE_SYMBOLS = 2000;
 
-function codePort(ide: IdePort): CodePort {
-  if (!ide.code) throw new ToolError('LANGUAGE_NOT_SUPPORTED', 'This IDE has no language servers, so it has no code intelligence.');
-  return ide.code;
-}
-
 function kindName(kind: number): SymbolKind {
   return KINDS[kind - 1] ?? 'variable';
 }
@@ -43,7 +38,8 @@ function toRange(range: LspRange): CodeRange {
 
 /**
  * The lines of workspace files as the person sees them (an editor's unsaved text first), read once
- * per answer. A file the agent may not read (a sensitive one) has none: hits in it are left out.
+ * per answer. A file the agent may not read (a sensitive one) has none, even while a person has it
+ * open: hits in it are left out.
  */
 class Lines {
   private readonly files = new Map<string, Promise<string[] | undefined>>();
@@ -52,9 +48,9 @@ class Lines {
   of(path: string): Promise<string[] | undefined> {
     let lines = this.files.get(path);
     if (!lines) {
-      const buffer = this.ide.editors.text(path);
-      lines = (buffer !== undefined ? Promise.resolve(buffer) : this.ide.workspace.readText(path).then((r) => r.text)).then(
-        (text) => text.split(/\r?\n/),
+      // The read is the check (SENSITIVE_FILE by the person's settings); the buffer, if any, is what they see.
+      lines = this.ide.workspace.readText(path).then(
+        ({ text }) => (this.ide.editors.text(path) ?? text).split(/\r?\n/),
         () => undefined,
       );
       this.files.set(path, lines);
@@ -83,22 +79,18 @@ class Lines {
   }
 }
 
-/** Check an agent's path: inside the workspace, a file, readable by agents (not sensitive), of a language a server handles. */
+/**
+ * Check an agent's path: inside the workspace, a file, readable by agents (not sensitive, by the
+ * person's settings). Whether a server handles it, the code port says (LANGUAGE_NOT_SUPPORTED).
+ */
 async function codeFile(ide: IdePort, input: string): Promise<string> {
   const path = await ide.workspace.resolve(input);
-  if (ide.editors.text(path) === undefined) await ide.workspace.readText(path);
-  if (!codePort(ide).handles(path)) {
-    throw new ToolError('LANGUAGE_NOT_SUPPORTED', `No language server handles ${path}; ${serversHint()}`);
-  }
+  await ide.workspace.readText(path);
   return path;
 }
 
-function serversHint(): string {
-  return 'OpenSpace ships one for TypeScript and JavaScript; others are added by configuration (see the README, "Language servers").';
-}
-
 function notice(ide: IdePort): { notice?: string } {
-  const text = ide.code?.takeNotice();
+  const text = ide.code.takeNotice();
   return text ? { notice: text } : {};
 }
 
@@ -182,7 +174,7 @@ async function resolveTarget(ide: IdePort, args: { path?: string; line?: number;
   }
   const parts = args.symbol.split('.');
   const name = parts.pop()!;
-  const code = codePort(ide);
+  const code = ide.code;
   const lines = new Lines(ide);
   const outlines = new Outlines(code);
   const found = await code.workspaceSymbols(name);
@@ -225,29 +217,25 @@ async function resolveTarget(ide: IdePort, args: { path?: string; line?: number;
   };
 }
 
-/** The files a diagnostics.list covers: one file, or the language files under a directory (open editors first). */
+/**
+ * The files a diagnostics.list covers: one file, or the files under a directory that a server
+ * handles and agents may read, those open in an editor first.
+ */
 async function diagnosticFiles(ide: IdePort, input: string | undefined): Promise<{ files: string[]; capped: boolean }> {
   const path = input === undefined ? '' : await ide.workspace.resolve(input);
   if (path !== '' && (await ide.workspace.stat(path)).type === 'file') return { files: [await codeFile(ide, path)], capped: false };
-  const code = codePort(ide);
-  const listed = await ide.workspace.list(path, { recursive: true, limit: 100_000 });
-  const inside = (p: string) => path === '' || p.startsWith(`${path}/`);
-  const open = ide.editors.list().map((e) => e.path);
-  const all = [];
-  for (const p of new Set([...open.filter(inside), ...listed.files.filter((f) => f.type === 'file').map((f) => f.path)])) {
-    if (await code.handles(p)) all.push(p);
-  }
-  const files = [];
-  for (const file of all) {
-    if (files.length === MAX_DIAGNOSTIC_FILES) return { files, capped: true };
-    if (await new Lines(ide).of(file)) files.push(file);
-  }
-  return { files, capped: listed.truncated };
+  const [listed, endings] = await Promise.all([ide.workspace.list(path, { recursive: true, limit: 100_000 }), ide.code.fileEndings()]);
+  const open = new Set(ide.editors.list().map((e) => e.path));
+  const all = listed.files
+    .filter((f) => f.type === 'file' && !f.sensitive && endings.some((e) => f.path.endsWith(e)))
+    .map((f) => f.path)
+    .sort((a, b) => Number(open.has(b)) - Number(open.has(a)));
+  return { files: all.slice(0, MAX_DIAGNOSTIC_FILES), capped: listed.truncated || all.length > MAX_DIAGNOSTIC_FILES };
 }
 
 export default [
   defineCommand(diagnosticsList, async (ide, args) => {
-    const code = codePort(ide);
+    const code = ide.code;
     const { files, capped } = await diagnosticFiles(ide, args.path);
     const least = SEVERITIES.indexOf(args.severity ?? 'hint');
     const limit = args.limit ?? 100;
@@ -283,7 +271,7 @@ export default [
 
   defineCommand(symbolsSearch, async (ide, args) => {
     const limit = args.limit ?? 50;
-    const symbols = (await codePort(ide).workspaceSymbols(args.query))
+    const symbols = (await ide.code.workspaceSymbols(args.query))
       .map((s) => ({ ...s, kindName: kindName(s.kind) }))
       .filter((s) => !args.kind || s.kindName === args.kind);
     const query = args.query.toLowerCase();
@@ -291,7 +279,7 @@ export default [
       name === args.query ? 0 : name.toLowerCase() === query ? 1 : name.toLowerCase().startsWith(query) ? 2 : 3;
     symbols.sort((a, b) => closeness(a.name) - closeness(b.name) || rank(a.kindName) - rank(b.kindName));
     const lines = new Lines(ide);
-    const outlines = new Outlines(codePort(ide));
+    const outlines = new Outlines(ide.code);
     const answered = [];
     for (const s of symbols) {
       const at = await lines.locate(s.location);
@@ -307,20 +295,20 @@ export default [
   defineCommand(symbolsOutline, async (ide, args) => {
     const path = await codeFile(ide, args.path);
     const budget = { left: MAX_OUTLINE_SYMBOLS };
-    const symbols = outline(await codePort(ide).documentSymbols(path), budget);
+    const symbols = outline(await ide.code.documentSymbols(path), budget);
     return { path, symbols, truncated: budget.left === 0, ...notice(ide) };
   }),
 
   defineCommand(codeDefinition, async (ide, args) => {
     const target = await resolveTarget(ide, args);
-    const { found, outsideWorkspace } = await new Lines(ide).locateAll(await codePort(ide).definition(target.path, target.position));
+    const { found, outsideWorkspace } = await new Lines(ide).locateAll(await ide.code.definition(target.path, target.position));
     return { definitions: found, outsideWorkspace, ...(target.symbol ? { symbol: target.symbol } : {}), ...notice(ide) };
   }),
 
   defineCommand(codeReferences, async (ide, args) => {
     const target = await resolveTarget(ide, args);
     const limit = args.limit ?? 200;
-    const locations = await codePort(ide).references(target.path, target.position, args.includeDeclaration ?? true);
+    const locations = await ide.code.references(target.path, target.position, args.includeDeclaration ?? true);
     const { found, outsideWorkspace } = await new Lines(ide).locateAll(locations);
     return {
       references: found.slice(0, limit),
@@ -334,7 +322,7 @@ export default [
 
   defineCommand(codeHover, async (ide, args) => {
     const target = await resolveTarget(ide, args);
-    const hover = await codePort(ide).hover(target.path, target.position);
+    const hover = await ide.code.hover(target.path, target.position);
     return {
       contents: hover?.contents ?? '',
       ...(hover?.range ? { range: toRange(hover.range) } : {}),

@@ -4,14 +4,14 @@ import type { Disposable, IdePort } from '../contract/port.js';
 export function snapshotOf(ide: IdePort): PaneStateSnapshot {
   const { panes, activePaneId, activeContentId } = ide.shell.layout();
   const presentations = ide.presentations.views().map(({ deckPath, slideIndex, playback }) => ({ deckPath, slideIndex, playback }));
-  const problems = ide.code?.problemCounts();
+  const problems = ide.code.problemCounts();
   return {
     panes,
     activePaneId,
     activeContentId,
     activeEditor: ide.editors.current(),
     presentations,
-    ...(problems ? { problems } : {}),
+    problems,
     timestamp: new Date().toISOString(),
   };
 }
@@ -35,8 +35,11 @@ export class StatePublisher implements Disposable {
     private readonly intervalMs = 1000,
     private readonly schedule: (run: () => void) => void = (run) => queueMicrotask(run),
   ) {
-    this.subscriptions = [ide.shell.onLayoutChanged(() => this.changed()), ide.presentations.onViewChanged(() => this.changed())];
-    if (ide.code) this.subscriptions.push(ide.code.onProblemsChanged(() => this.changed()));
+    this.subscriptions = [
+      ide.shell.onLayoutChanged(() => this.changed()),
+      ide.presentations.onViewChanged(() => this.changed()),
+      ide.code.onProblemsChanged(() => this.changed()),
+    ];
     this.changed();
   }
 

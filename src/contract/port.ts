@@ -347,8 +347,8 @@ export interface LspWorkspaceSymbol {
  * handles, LSP_NOT_READY while its server starts.
  */
 export interface CodePort {
-  /** Whether a language server handles the file (by its name's ending). */
-  handles(path: string): Promise<boolean>;
+  /** The file-name endings the language servers handle (".ts", ".py" …). */
+  fileEndings(): Promise<string[]>;
   /** Diagnostics of the file's current text, settled. */
   diagnostics(path: string): Promise<LspDiagnostic[]>;
   /** Workspace symbols matching a query, from every server of a language the workspace has. */
@@ -372,7 +372,6 @@ export interface IdePort {
   readonly workspace: WorkspacePort;
   readonly presentations: PresentationPort;
   readonly whiteboards: WhiteboardPort;
-  /** Absent where the IDE has no language servers. */
-  readonly code?: CodePort;
+  readonly code: CodePort;
   readonly security?: SecurityPort;
 }

@@ -83,8 +83,6 @@ export class LanguageServer {
   private disposed = false;
   /** What happened to the server that the next answer should say (a crash and restart). */
   private notice: string | undefined;
-  /** Milliseconds from start to the answer to `initialize`. */
-  startMs: number | undefined;
 
   constructor(
     readonly config: LanguageServerConfig,
@@ -104,7 +102,6 @@ export class LanguageServer {
     if (this.disposed) return Promise.reject(new Error(`the ${this.config.name} language server was shut down`));
     if (this.ready) return this.ready;
     this.state_ = 'starting';
-    const started = performance.now();
     const [program, ...args] = this.config.command;
     const child = spawn(program!, args, { cwd: this.rootDir, stdio: ['pipe', 'pipe', 'pipe'] });
     this.process = child;
@@ -162,7 +159,6 @@ export class LanguageServer {
     };
     this.ready = Promise.race([initialize(), exited]).then(
       () => {
-        this.startMs = performance.now() - started;
         if (this.process === child) this.state_ = 'ready';
       },
       (err: Error) => {
@@ -236,9 +232,9 @@ export class LanguageServer {
     return this.docs.get(pathToFileURL(file).href)?.text;
   }
 
-  /** Files synced to the server. */
-  openFiles(): string[] {
-    return [...this.docs.keys()];
+  /** Whether any document is synced to the server. */
+  hasDocuments(): boolean {
+    return this.docs.size > 0;
   }
 
   async request<R>(method: string, params: unknown): Promise<R> {
@@ -255,10 +251,6 @@ export class LanguageServer {
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  get serverCapabilities(): ServerCapabilities {
-    return this.capabilities;
   }
 
   /** The diagnostics of a synced document as they are for its text now. */

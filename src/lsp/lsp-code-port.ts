@@ -42,8 +42,10 @@ type LspLocationLike = { uri: string; range: LspRange } | { targetUri: string; t
 
 export class LspCodePort implements CodePort, Disposable {
   private readonly servers = new Map<LanguageServerConfig, LanguageServer>();
-  /** Files written since their server last saw them, with their new text. */
+  /** Files a server has open that were written since it last saw them, with their new text. */
   private readonly written = new Map<string, string>();
+  /** Servers whose workspace has no file of theirs to load a project from (checked once). */
+  private readonly projectless = new Set<LanguageServer>();
   private readonly problems = new Map<string, { errors: number; warnings: number }>();
   private readonly problemListeners = new Set<() => void>();
   private readonly subscription: Disposable;
@@ -53,7 +55,10 @@ export class LspCodePort implements CodePort, Disposable {
   constructor(private readonly options: LspCodePortOptions) {
     this.readyWaitMs = options.readyWaitMs ?? READY_WAIT_MS;
     this.subscription = options.workspace.onFileWritten((path, text) => {
-      if (this.configFor(path)) this.written.set(path, text);
+      const config = this.configFor(path);
+      const server = config && this.servers.get(config);
+      // A file no server has open is read when it is first asked about.
+      if (server?.synced(this.absolute(path)) !== undefined) this.written.set(path, text);
     });
   }
 
@@ -61,12 +66,7 @@ export class LspCodePort implements CodePort, Disposable {
     return this.options.servers.find((c) => c.extensions.some((e) => path.endsWith(e)));
   }
 
-  async handles(path: string): Promise<boolean> {
-    return this.configFor(path) !== undefined;
-  }
-
-  /** The endings of the files the servers handle. */
-  extensions(): string[] {
+  async fileEndings(): Promise<string[]> {
     return this.options.servers.flatMap((c) => c.extensions);
   }
 
@@ -148,8 +148,9 @@ export class LspCodePort implements CodePort, Disposable {
   /** Give the server what changed since it last looked: files written, and editors' buffers. */
   private async syncChanged(server: LanguageServer): Promise<void> {
     for (const [path, text] of this.written) {
-      if (server.synced(this.absolute(path)) === undefined) continue;
-      server.sync(this.absolute(path), this.options.buffers.text(path) ?? text);
+      if (this.configFor(path) !== server.config) continue;
+      // Unless the server restarted meanwhile, and opens the file afresh when asked about it.
+      if (server.synced(this.absolute(path)) !== undefined) server.sync(this.absolute(path), this.options.buffers.text(path) ?? text);
       this.written.delete(path);
     }
     for (const path of this.options.buffers.paths()) {
@@ -160,18 +161,22 @@ export class LspCodePort implements CodePort, Disposable {
 
   /** Servers answer workspace-wide requests for the projects of the files they have open: open one if none is. */
   private async ensureProject(server: LanguageServer): Promise<void> {
-    if (server.openFiles().length > 0) return;
+    if (server.hasDocuments() || this.projectless.has(server)) return;
     const listed = await this.options.workspace.list('', { recursive: true, limit: 100_000 });
-    for (const file of listed.files) {
-      if (file.type !== 'file' || file.sensitive || this.configFor(file.path) !== server.config) continue;
-      await this.open(server, file.path);
-      return;
-    }
+    const first = listed.files.find((f) => f.type === 'file' && !f.sensitive && this.configFor(f.path) === server.config);
+    if (first) await this.open(server, first.path);
+    else this.projectless.add(server);
   }
 
   private async serverFor(path: string): Promise<LanguageServer> {
     const config = this.configFor(path);
-    if (!config) throw new ToolError('LANGUAGE_NOT_SUPPORTED', `No language server handles ${path}.`);
+    if (!config) {
+      throw new ToolError(
+        'LANGUAGE_NOT_SUPPORTED',
+        `No language server handles ${path}; there are servers for ${this.options.servers.map((c) => c.extensions.join(' ')).join(', ')}. ` +
+          'Others are added by configuration (see the README, "Language servers").',
+      );
+    }
     const server = await this.ready(config);
     await this.open(server, path);
     return server;
@@ -292,11 +297,6 @@ export class LspCodePort implements CodePort, Disposable {
   /** The process IDs of the running servers, by name (for tests that crash one). */
   pids(): Record<string, number> {
     return Object.fromEntries([...this.servers.values()].filter((s) => s.pid !== undefined).map((s) => [s.config.name, s.pid!]));
-  }
-
-  /** Milliseconds each started server took to answer `initialize`, by name. */
-  startTimes(): Record<string, number> {
-    return Object.fromEntries([...this.servers.values()].filter((s) => s.startMs !== undefined).map((s) => [s.config.name, s.startMs!]));
   }
 
   async dispose(): Promise<void> {

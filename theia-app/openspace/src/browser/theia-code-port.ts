@@ -33,11 +33,17 @@ export class TheiaCodePort implements CodePort {
   @inject(ContentIds) protected readonly ids!: ContentIds;
   @inject(TheiaEditorPort) protected readonly editors!: TheiaEditorPort;
   private notice: string | undefined;
+  private endings: Promise<string[]> | undefined;
   private problems = { errors: 0, warnings: 0, files: 0 };
   private readonly problemsChanged = new Emitter<void>();
 
-  handles(path: string): Promise<boolean> {
-    return this.call('handles', [path]);
+  /** Asked of the backend once: its servers are fixed when it starts. */
+  fileEndings(): Promise<string[]> {
+    this.endings ??= this.call<string[]>('fileEndings', []).catch((err: unknown) => {
+      this.endings = undefined;
+      throw err;
+    });
+    return this.endings;
   }
 
   diagnostics(path: string): Promise<LspDiagnostic[]> {

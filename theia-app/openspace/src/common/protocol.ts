@@ -46,7 +46,7 @@ export interface FilesBackend {
 /** RPC path of code intelligence: the language servers run on the Node side, beside the files. */
 export const CODE_PATH = '/services/openspace/code';
 
-export type CodeMethod = 'handles' | 'diagnostics' | 'workspaceSymbols' | 'documentSymbols' | 'definition' | 'references' | 'hover';
+export type CodeMethod = 'fileEndings' | 'diagnostics' | 'workspaceSymbols' | 'documentSymbols' | 'definition' | 'references' | 'hover';
 
 /** A code call's answer, with what the servers want said (a restart) and the problem counts after it. */
 export type CodeOutcome = FilesOutcome & { notice?: string; problems: { errors: number; warnings: number; files: number } };

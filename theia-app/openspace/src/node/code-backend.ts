@@ -7,7 +7,7 @@ import type { CodeBackend, CodeMethod, CodeOutcome } from '../common/protocol.js
 import type { WorkspaceFiles } from '../../../../src/store/workspace-files.js';
 
 const CODE_METHODS = new Set<CodeMethod>([
-  'handles',
+  'fileEndings',
   'diagnostics',
   'workspaceSymbols',
   'documentSymbols',
@@ -25,14 +25,15 @@ export class CodeBackendImpl implements CodeBackend, BackendApplicationContribut
   /** `workspaceFor`: the workspace's files, as the file tools see them (only the workspace Theia opened). */
   constructor(private readonly workspaceFor: (root: string) => Promise<WorkspaceFiles>) {}
   private readonly ports = new Map<string, Promise<LspCodePort>>();
-  private buffers: Record<string, string> = {};
+  /** The buffers the window sent with its latest call, per workspace root. */
+  private readonly buffers = new Map<string, Record<string, string>>();
 
   async call(root: string, method: CodeMethod, args: unknown[], buffers: Record<string, string>): Promise<CodeOutcome> {
     let port: LspCodePort | undefined;
     try {
       if (!CODE_METHODS.has(method)) throw new ToolError('INVALID_ARGUMENT', `Unknown code method ${method}.`);
       port = await this.port(root);
-      this.buffers = buffers;
+      this.buffers.set(root, buffers);
       const fn = port[method] as (...a: unknown[]) => Promise<unknown>;
       const value = await fn.apply(port, args);
       return { ok: true, value, notice: port.takeNotice(), problems: port.problemCounts() };
@@ -57,7 +58,7 @@ export class CodeBackendImpl implements CodeBackend, BackendApplicationContribut
           new LspCodePort({
             serverRoot: realpathSync(root),
             workspace,
-            buffers: { text: (path) => this.buffers[path], paths: () => Object.keys(this.buffers) },
+            buffers: { text: (path) => this.buffers.get(root)?.[path], paths: () => Object.keys(this.buffers.get(root) ?? {}) },
             servers: [typescriptServer()],
           }),
       );
