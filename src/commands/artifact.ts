@@ -48,15 +48,11 @@ export async function replaceArtifact(ide: IdePort, artifact: Artifact, text: st
     );
   }
   const after = guardUnsavedWork(ide, artifact.path, options.force, options.tool);
-  const how = writeOptions(options.tool, options.context);
-  const written =
-    artifact.text === ''
-      ? await ide.workspace.writeText(artifact.path, text, how)
-      : await ide.workspace.patch(
-          artifact.path,
-          { baseVersion: artifact.version, operations: [{ type: 'replace_text', oldText: artifact.text, newText: text }] },
-          how,
-        );
+  // Only over the version read: the store answers CONFLICT if anyone changed the file since.
+  const written = await ide.workspace.writeText(artifact.path, text, {
+    ...writeOptions(options.tool, options.context),
+    baseVersion: artifact.version,
+  });
   await after();
   return written.version;
 }

@@ -14,6 +14,7 @@ import {
 import type { DeckView, IdePort, Placement } from '../contract/port.js';
 import { newDeck, parseDeck, serializeDeck, slideContentProblem, slides, withSlide, type Deck } from '../models/deck.js';
 import { defineCommand } from './command.js';
+import { writeOptions } from './file.js';
 import { readArtifact, replaceArtifact, requireAbsent, type Artifact } from './artifact.js';
 
 export const DEFAULT_INTERVAL_MS = 5000;
@@ -123,7 +124,7 @@ export const presentationCreateCommand = defineCommand(presentationCreate, async
   });
   const path = await requireAbsent(ide, args.deckPath);
   const text = newDeck(args.title, args.slides, args.theme);
-  const { version } = await ide.workspace.writeText(path, text, { tool: presentationCreate.name, context });
+  const { version } = await ide.workspace.writeText(path, text, writeOptions(presentationCreate.name, context));
   return { deckPath: path, slideCount: parseDeck(text).segments.length, version };
 });
 

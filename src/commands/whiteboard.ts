@@ -19,6 +19,7 @@ import { boardTitle, live, newScene, parseScene, requireShape, serializeScene, s
 import { addShape, deleteShape, updateShape } from '../models/board-edit.js';
 import { boundsOf, layoutBoard } from '../models/board-layout.js';
 import { defineCommand } from './command.js';
+import { writeOptions } from './file.js';
 import { readArtifact, replaceArtifact, requireAbsent, type Artifact } from './artifact.js';
 
 interface LoadedBoard extends Artifact {
@@ -85,7 +86,11 @@ export const whiteboardReadCommand = defineCommand(whiteboardRead, async (ide, a
 
 export const whiteboardCreateCommand = defineCommand(whiteboardCreate, async (ide, args, context) => {
   const path = await requireAbsent(ide, args.whiteboardId);
-  const { version } = await ide.workspace.writeText(path, serializeScene(newScene(args.title)), { tool: whiteboardCreate.name, context });
+  const { version } = await ide.workspace.writeText(
+    path,
+    serializeScene(newScene(args.title)),
+    writeOptions(whiteboardCreate.name, context),
+  );
   return { whiteboardId: path, version };
 });
 

@@ -173,6 +173,12 @@ export interface WriteOptions {
   tool?: string;
 }
 
+/** What writeText takes besides who writes. */
+export interface WriteTextOptions extends WriteOptions {
+  /** Write only if the file is at this version now (checked in the file's write queue), else CONFLICT with currentVersion. */
+  baseVersion?: string;
+}
+
 /** The workspace's files, with the path guard applied on the side that owns the disk. */
 export interface WorkspacePort {
   /**
@@ -185,7 +191,7 @@ export interface WorkspacePort {
   /** Throws FILE_NOT_FOUND, NOT_A_FILE, BINARY_FILE. `version`: the content hash of the whole file. */
   readText(path: string): Promise<{ text: string; size: number; version: string }>;
   /** Atomic create-or-replace, creating parent directories; kept as a snapshot and audited. */
-  writeText(path: string, text: string, options?: WriteOptions): Promise<{ bytes: number; created: boolean; version: string }>;
+  writeText(path: string, text: string, options?: WriteTextOptions): Promise<{ bytes: number; created: boolean; version: string }>;
   /**
    * Apply patch operations to the file if it is still at baseVersion (else CONFLICT with
    * currentVersion), atomically; RANGE_INVALID when an operation does not fit the base version.

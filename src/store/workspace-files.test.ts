@@ -77,6 +77,20 @@ for (const [kind, makeEnv] of kinds) {
         expect(env.read('new/deep/file.txt')).toBe('bye');
       });
 
+      it('with baseVersion, writes only over that version: else CONFLICT with currentVersion, the file as it was', async () => {
+        env.write('deck.md', 'one');
+        const { version } = await env.files.readText('deck.md');
+        env.write('deck.md', 'two');
+        const stale = await errorOf(env.files.writeText('deck.md', 'three', { baseVersion: version }));
+        expect(stale.code).toBe('CONFLICT');
+        expect(stale.details.currentVersion).toBe(versionOf(Buffer.from('two')));
+        expect(env.read('deck.md')).toBe('two');
+        const current = (await env.files.readText('deck.md')).version;
+        expect((await env.files.writeText('deck.md', 'three', { baseVersion: current })).created).toBe(false);
+        expect(env.read('deck.md')).toBe('three');
+        expect(await codeOf(env.files.writeText('gone.md', 'x', { baseVersion: current }))).toBe('CONFLICT');
+      });
+
       it('replaces the file by rename: a hard link keeps the old content, and no temp file is left', async () => {
         env.write('dir/a.txt', 'old');
         env.link('dir/a.txt', 'dir/old-link.txt');

@@ -6,7 +6,7 @@
  */
 import nodePath from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import type { Disposable, FileStat, SearchOptions, WorkspacePort, WriteOptions } from '../contract/port.js';
+import type { Disposable, FileStat, SearchOptions, WorkspacePort, WriteOptions, WriteTextOptions } from '../contract/port.js';
 import type { FileInfo, PatchOperation, SearchMatch, SnapshotInfo } from '../contract/index.js';
 import { ToolError } from '../contract/result.js';
 import type { AuditSink } from '../security/audit-log.js';
@@ -177,7 +177,11 @@ export class WorkspaceFiles implements WorkspacePort {
     return { text: data.toString('utf8'), size: data.length, version: file.version };
   }
 
-  async writeText(path: string, text: string, options: WriteOptions = {}): Promise<{ bytes: number; created: boolean; version: string }> {
+  async writeText(
+    path: string,
+    text: string,
+    options: WriteTextOptions = {},
+  ): Promise<{ bytes: number; created: boolean; version: string }> {
     const resolved = await this.guard.resolve(path);
     await this.refuseProtected(resolved, path);
     const result = await this.store
@@ -185,6 +189,7 @@ export class WorkspaceFiles implements WorkspacePort {
         rel: await this.physicalRel(resolved, path),
         display: resolved.relative,
         writer: writerOf(options, 'openspace.file.write'),
+        baseVersion: options.baseVersion,
         produce: () => Buffer.from(text, 'utf8'),
       })
       .catch((err: unknown) => {

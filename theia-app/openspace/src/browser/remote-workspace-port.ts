@@ -2,15 +2,15 @@ import { Emitter } from '@theia/core/lib/common/event';
 import { ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
 import { inject, injectable, interfaces } from '@theia/core/shared/inversify';
 import { ToolError, type FileInfo, type PatchOperation, type SearchMatch, type SnapshotInfo } from '../../../../src/contract/index.js';
-import type { Disposable, FileStat, SearchOptions, WorkspacePort, WriteOptions } from '../../../../src/contract/port.js';
+import type { Disposable, FileStat, SearchOptions, WorkspacePort, WriteOptions, WriteTextOptions } from '../../../../src/contract/port.js';
 import { FILES_PATH, type FilesBackend, type FilesMethod } from '../common/protocol.js';
 import { ContentIds } from './content-ids.js';
 
 export const FilesBackendProxy = Symbol('FilesBackendProxy');
 
-function plain(options: WriteOptions): WriteOptions {
+function plain<O extends WriteOptions>(options: O): O {
   const context = options.context && { sessionId: options.context.sessionId, clientName: options.context.clientName };
-  return { tool: options.tool, context };
+  return { ...options, context };
 }
 
 export function createFilesBackendProxy(ctx: interfaces.Context): FilesBackend {
@@ -37,7 +37,11 @@ export class RemoteWorkspacePort implements WorkspacePort {
   }
 
   // Options cross the RPC as plain data (the context without its `ask`).
-  async writeText(path: string, text: string, options: WriteOptions = {}): Promise<{ bytes: number; created: boolean; version: string }> {
+  async writeText(
+    path: string,
+    text: string,
+    options: WriteTextOptions = {},
+  ): Promise<{ bytes: number; created: boolean; version: string }> {
     const result = await this.call<{ bytes: number; created: boolean; version: string }>('writeText', [path, text, plain(options)]);
     this.written.fire({ path: await this.resolve(path), text });
     return result;
