@@ -1,4 +1,5 @@
 import type { DeckView, Disposable, Listener, Placement, Playback, PresentationPort, WorkspacePort } from '../src/contract/port.js';
+import { DEFAULT_INTERVAL_MS } from '../src/contract/presentation.js';
 import { parseDeck } from '../src/models/deck.js';
 import type { SimLayout } from './layout.js';
 
@@ -39,7 +40,7 @@ export class SimPresentations implements PresentationPort, Disposable {
     let deck = this.decks.get(deckPath);
     if (!deck) {
       const { text } = await this.workspace.readText(deckPath);
-      deck = { slideIndex: 0, slideCount: parseDeck(text).segments.length, playback: 'stopped', intervalMs: 5000 };
+      deck = { slideIndex: 0, slideCount: parseDeck(text).segments.length, playback: 'stopped', intervalMs: DEFAULT_INTERVAL_MS };
       this.decks.set(deckPath, deck);
     }
     const title = deckPath.split('/').pop() ?? deckPath;

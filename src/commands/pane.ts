@@ -1,4 +1,15 @@
-import { paneClose, paneFocus, paneList, paneOpen, paneResize, ToolError, type PaneInfo, type TabInfo } from '../contract/index.js';
+import {
+  BOARD_SUFFIX,
+  DECK_SUFFIX,
+  paneClose,
+  paneFocus,
+  paneList,
+  paneOpen,
+  paneResize,
+  ToolError,
+  type PaneInfo,
+  type TabInfo,
+} from '../contract/index.js';
 import { defineCommand } from './command.js';
 import { requireFile } from './file.js';
 import type { IdePort } from '../contract/port.js';
@@ -66,7 +77,7 @@ export const paneOpenCommand = defineCommand(paneOpen, async (ide, args) => {
   const contentId = terminal?.terminalId ?? (await requireFile(ide, args.contentId));
   const opened = !ide.shell.isOpen(contentId);
   if (args.type === 'presentation' || args.type === 'whiteboard') {
-    const suffix = args.type === 'presentation' ? '.deck.md' : '.whiteboard.json';
+    const suffix = args.type === 'presentation' ? DECK_SUFFIX : BOARD_SUFFIX;
     if (!contentId.endsWith(suffix)) {
       throw new ToolError('INVALID_ARGUMENT', `A ${args.type} is a ${suffix} file; "${contentId}" is not.`, { fields: ['contentId'] });
     }

@@ -1,4 +1,6 @@
 import {
+  DECK_SUFFIX,
+  DEFAULT_INTERVAL_MS,
   MAX_LIST_ENTRIES,
   presentationCreate,
   presentationList,
@@ -16,8 +18,6 @@ import { newDeck, parseDeck, serializeDeck, slideContentProblem, slides, withSli
 import { defineCommand } from './command.js';
 import { writeOptions } from './file.js';
 import { readArtifact, replaceArtifact, requireAbsent, type Artifact } from './artifact.js';
-
-export const DEFAULT_INTERVAL_MS = 5000;
 
 interface LoadedDeck extends Artifact {
   deck: Deck;
@@ -82,7 +82,7 @@ async function show(ide: IdePort, loaded: LoadedDeck, slideIndex: number | undef
 
 export const presentationListCommand = defineCommand(presentationList, async (ide) => {
   const { files, truncated } = await ide.workspace.list('', { recursive: true, limit: MAX_LIST_ENTRIES });
-  const paths = files.filter((f) => f.type === 'file' && f.name.endsWith('.deck.md') && !f.sensitive).map((f) => f.path);
+  const paths = files.filter((f) => f.type === 'file' && f.name.endsWith(DECK_SUFFIX) && !f.sensitive).map((f) => f.path);
   const decks = await Promise.all(
     paths.map(async (path) => {
       const loaded = await loadDeck(ide, path);

@@ -1,4 +1,5 @@
 import {
+  BOARD_SUFFIX,
   MAX_LIST_ENTRIES,
   ToolError,
   whiteboardAddShape,
@@ -58,7 +59,7 @@ function requireOpen(ide: IdePort, path: string): void {
 export const whiteboardListCommand = defineCommand(whiteboardList, async (ide) => {
   const { files, truncated } = await ide.workspace.list('', { recursive: true, limit: MAX_LIST_ENTRIES });
   const open = new Set(ide.whiteboards.openBoards());
-  const paths = files.filter((f) => f.type === 'file' && f.name.endsWith('.whiteboard.json') && !f.sensitive).map((f) => f.path);
+  const paths = files.filter((f) => f.type === 'file' && f.name.endsWith(BOARD_SUFFIX) && !f.sensitive).map((f) => f.path);
   const whiteboards = await Promise.all(
     paths.map(async (path) => {
       const board = await loadBoard(ide, path).catch(() => undefined);

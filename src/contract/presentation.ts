@@ -5,6 +5,26 @@ import { defineTool } from './tool.js';
 /** Content that is shown in a tab and closed when the session that opened it ends. */
 const opensTab = (r: { opened: boolean; deckPath: string }) => (r.opened ? [{ kind: 'tab' as const, id: r.deckPath }] : []);
 
+/** A deck is a file whose name ends so. */
+export const DECK_SUFFIX = '.deck.md';
+/** The reveal.js themes a deck may name. */
+export const DECK_THEMES = [
+  'black',
+  'white',
+  'league',
+  'beige',
+  'night',
+  'serif',
+  'simple',
+  'solarized',
+  'moon',
+  'dracula',
+  'sky',
+  'blood',
+] as const;
+/** How long each slide shows while a deck plays, unless play says. */
+export const DEFAULT_INTERVAL_MS = 5000;
+
 export const DeckPath = z
   .string()
   .min(1)
@@ -92,10 +112,7 @@ export const presentationCreate = defineTool({
     deckPath: DeckPath,
     title: z.string().min(1).max(200),
     slides: z.array(SlideContent).max(MAX_SLIDES).optional().describe('Each slide as markdown, in order'),
-    theme: z
-      .enum(['black', 'white', 'league', 'beige', 'night', 'serif', 'simple', 'solarized', 'moon', 'dracula', 'sky', 'blood'])
-      .optional()
-      .describe('reveal.js theme (default "black")'),
+    theme: z.enum(DECK_THEMES).optional().describe('reveal.js theme (default "black")'),
   }),
   output: z.object({ deckPath: z.string(), slideCount: z.number().int(), version: Version }),
   budget: 'simple',

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { Version } from './file.js';
 import { defineTool } from './tool.js';
 
+/** A board is a file whose name ends so. */
+export const BOARD_SUFFIX = '.whiteboard.json';
+
 export const WhiteboardId = z
   .string()
   .min(1)

@@ -164,21 +164,6 @@ export function trimSlide(content: string): string {
   return content.replace(/^(?:[ \t]*\r?\n)+/, '').replace(/[ \t\r\n]+$/, '');
 }
 
-export const DECK_THEMES = [
-  'black',
-  'white',
-  'league',
-  'beige',
-  'night',
-  'serif',
-  'simple',
-  'solarized',
-  'moon',
-  'dracula',
-  'sky',
-  'blood',
-] as const;
-
 /** A new deck's text: front matter with the title and theme, then the slides (a template when none are given). */
 export function newDeck(title: string, slideContents: string[] | undefined, theme = 'black'): string {
   const contents = slideContents && slideContents.length > 0 ? slideContents : templateSlides(title);

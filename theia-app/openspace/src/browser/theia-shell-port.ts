@@ -26,14 +26,14 @@ interface Pane {
   boxes: Element[];
 }
 
+/** How long view work lets a command's answer travel before it starts, unless another command comes first. */
+const ANSWER_TRAVEL_MS = 30;
+
 /**
  * PaneService (FR-3.1) over Theia's ApplicationShell: panes are tab bars — `main-N` in the editor
  * area, `bottom`/`bottom-N` in the bottom panel, `left` and `right` for the side panels — with
  * geometry in percent of the window measured from the DOM.
  */
-/** How long view work lets a command's answer travel before it starts, unless another command comes first. */
-const ANSWER_TRAVEL_MS = 30;
-
 @injectable()
 export class TheiaShellPort implements ShellPort {
   @inject(ApplicationShell) protected readonly shell!: ApplicationShell;

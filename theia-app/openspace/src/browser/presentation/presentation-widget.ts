@@ -4,11 +4,12 @@ import 'reveal.js/reveal.css';
 import { BaseWidget, type Message } from '@theia/core/lib/browser/widgets/widget';
 import { Emitter } from '@theia/core/lib/common/event';
 import type { Disposable, Playback, WorkspacePort } from '../../../../../src/contract/port.js';
+import { DECK_THEMES, DEFAULT_INTERVAL_MS } from '../../../../../src/contract/presentation.js';
 import { renderDeck } from './deck-html.js';
 
 /** The `<link>` of the reveal.js theme the shown deck asks for (theme CSS is global; the app serves the files). */
 const THEME_LINK = 'openspace-reveal-theme';
-const THEMES = new Set(['black', 'white', 'league', 'beige', 'night', 'serif', 'simple', 'solarized', 'moon', 'dracula', 'sky', 'blood']);
+const THEMES: ReadonlySet<string> = new Set(DECK_THEMES);
 
 export interface DeckState {
   slideIndex: number;
@@ -29,7 +30,7 @@ export class PresentationWidget extends BaseWidget {
     return `openspace:presentation:${path}`;
   }
 
-  readonly state: DeckState = { slideIndex: 0, slideCount: 1, playback: 'stopped', intervalMs: 5000 };
+  readonly state: DeckState = { slideIndex: 0, slideCount: 1, playback: 'stopped', intervalMs: DEFAULT_INTERVAL_MS };
   private readonly changed = new Emitter<void>();
   readonly onViewChanged = this.changed.event;
   private readonly revealNode = document.createElement('div');
@@ -43,7 +44,7 @@ export class PresentationWidget extends BaseWidget {
   constructor(
     readonly path: string,
     private readonly workspace: WorkspacePort,
-    onDiskChange: (listener: () => void) => Disposable,
+    onFileText: (listener: (text: string) => void) => Disposable,
   ) {
     super();
     this.id = PresentationWidget.idFor(path);
@@ -58,8 +59,7 @@ export class PresentationWidget extends BaseWidget {
     this.revealNode.appendChild(this.slidesNode);
     this.node.appendChild(this.revealNode);
     this.toDispose.push(this.changed);
-    this.toDispose.push(workspace.onFileWritten((written, text) => written === path && this.render(text)));
-    this.toDispose.push(onDiskChange(() => void this.reload()));
+    this.toDispose.push(onFileText((text) => !this.isDisposed && this.render(text)));
   }
 
   /** Show a slide (clamped to the deck once it is read); reveal.js restarts the auto-slide countdown. */
@@ -102,11 +102,6 @@ export class PresentationWidget extends BaseWidget {
       this.deck.sync();
     }
     this.goTo(this.state.slideIndex);
-  }
-
-  private async reload(): Promise<void> {
-    const { text } = await this.workspace.readText(this.path).catch(() => ({ text: undefined }));
-    if (text !== undefined && !this.isDisposed) this.render(text);
   }
 
   private applyTheme(): void {

@@ -2,7 +2,8 @@ import { inject, injectable } from '@theia/core/shared/inversify';
 import { Emitter } from '@theia/core/lib/common/event';
 import { WidgetManager } from '@theia/core/lib/browser/widget-manager';
 import type { DeckView, Disposable, Listener, Placement, Playback, PresentationPort } from '../../../../../src/contract/port.js';
-import { FileViewOpenHandler } from '../file-views.js';
+import { FileViewOpenHandler, placeView, shownView } from '../file-views.js';
+import { DECK_SUFFIX } from '../../../../../src/contract/presentation.js';
 import { TheiaShellPort } from '../theia-shell-port.js';
 import { PresentationWidget } from './presentation-widget.js';
 
@@ -11,7 +12,7 @@ import { PresentationWidget } from './presentation-widget.js';
 export class PresentationOpenHandler extends FileViewOpenHandler<PresentationWidget> {
   readonly id = PresentationWidget.FACTORY_ID;
   readonly label = 'Presentation';
-  protected readonly suffix = '.deck.md';
+  protected readonly suffix = DECK_SUFFIX;
 }
 
 /** Deck views over Theia's shell: one PresentationWidget per deck, made by the widget manager. */
@@ -29,10 +30,7 @@ export class TheiaPresentationPort implements PresentationPort {
       widget.disposed.connect(() => this.changed.fire());
     }
     widget.goTo(options.slideIndex);
-    await this.shell.place(widget, 'main', options.placement ?? {}, { waitForFocus: false });
-    // Focused after the answer; the next command waits for it (settled).
-    this.shell.activateSoon(widget);
-    return { paneId: this.shell.paneOf(widget)! };
+    return placeView(this.shell, widget, options.placement);
   }
 
   view(deckPath: string): DeckView | undefined {
@@ -65,7 +63,6 @@ export class TheiaPresentationPort implements PresentationPort {
   private readonly watched = new WeakSet<PresentationWidget>();
 
   private shown(deckPath: string): PresentationWidget | undefined {
-    const widget = this.widgets.tryGetWidget<PresentationWidget>(PresentationWidget.FACTORY_ID, { path: deckPath });
-    return widget && !widget.isDisposed && !this.shell.isClosing(widget) ? widget : undefined;
+    return shownView(this.widgets, this.shell, PresentationWidget, deckPath);
   }
 }

@@ -1,7 +1,8 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { WidgetManager } from '@theia/core/lib/browser/widget-manager';
 import type { Camera, Placement, WhiteboardPort } from '../../../../../src/contract/port.js';
-import { FileViewOpenHandler } from '../file-views.js';
+import { BOARD_SUFFIX } from '../../../../../src/contract/whiteboard.js';
+import { FileViewOpenHandler, placeView, shownView } from '../file-views.js';
 import { TheiaShellPort } from '../theia-shell-port.js';
 import { WhiteboardWidget } from './whiteboard-widget.js';
 import type { Bounds } from '../../../../../src/models/board-layout.js';
@@ -11,7 +12,7 @@ import type { Bounds } from '../../../../../src/models/board-layout.js';
 export class WhiteboardOpenHandler extends FileViewOpenHandler<WhiteboardWidget> {
   readonly id = WhiteboardWidget.FACTORY_ID;
   readonly label = 'Whiteboard';
-  protected readonly suffix = '.whiteboard.json';
+  protected readonly suffix = BOARD_SUFFIX;
 }
 
 /** Whiteboard views over Theia's shell: one Excalidraw widget per board, made by the widget manager. */
@@ -22,10 +23,7 @@ export class TheiaWhiteboardPort implements WhiteboardPort {
 
   async open(whiteboardId: string, placement?: Placement): Promise<{ paneId: string }> {
     const widget = await this.widgets.getOrCreateWidget<WhiteboardWidget>(WhiteboardWidget.FACTORY_ID, { path: whiteboardId });
-    await this.shell.place(widget, 'main', placement ?? {}, { waitForFocus: false });
-    // Focused after the answer; the next command waits for it (settled).
-    this.shell.activateSoon(widget);
-    return { paneId: this.shell.paneOf(widget)! };
+    return placeView(this.shell, widget, placement);
   }
 
   openBoards(): string[] {
@@ -53,7 +51,6 @@ export class TheiaWhiteboardPort implements WhiteboardPort {
 
   /** The board's widget while a tab shows it. */
   shown(whiteboardId: string): WhiteboardWidget | undefined {
-    const widget = this.widgets.tryGetWidget<WhiteboardWidget>(WhiteboardWidget.FACTORY_ID, { path: whiteboardId });
-    return widget && !widget.isDisposed && !this.shell.isClosing(widget) && this.shell.paneOf(widget) !== undefined ? widget : undefined;
+    return shownView(this.widgets, this.shell, WhiteboardWidget, whiteboardId);
   }
 }

@@ -51,7 +51,7 @@ export class WhiteboardWidget extends ReactWidget {
   constructor(
     readonly path: string,
     private readonly workspace: WorkspacePort,
-    onDiskChange: (listener: () => void) => Disposable,
+    onFileText: (listener: (text: string) => void) => Disposable,
   ) {
     super();
     this.id = WhiteboardWidget.idFor(path);
@@ -64,15 +64,7 @@ export class WhiteboardWidget extends ReactWidget {
     this.apiReady = new Promise((resolve) => (this.resolveApi = resolve));
     this.resized.observe(this.node);
     this.toDispose.push({ dispose: () => this.resized.disconnect() });
-    this.toDispose.push(workspace.onFileWritten((written, text) => written === path && this.fileChanged(text)));
-    this.toDispose.push(
-      onDiskChange(() => {
-        void workspace.readText(path).then(
-          ({ text }) => !this.isDisposed && this.fileChanged(text),
-          () => undefined,
-        );
-      }),
-    );
+    this.toDispose.push(onFileText((text) => !this.isDisposed && this.fileChanged(text)));
     void this.load();
   }
 
