@@ -4,11 +4,11 @@
  * as Excalidraw does, so an open editor takes them.
  */
 import { ToolError } from '../contract/index.js';
-import { live, requireShape, type Element, type Meaning, type Scene, type ShapeSpec, type ShapeUpdates } from './board.js';
+import { live, requireShape, type Element, type Meaning, type NodeType, type Scene, type ShapeSpec, type ShapeUpdates } from './board.js';
 
 /** How each semantic type is drawn with Excalidraw's primitives, and its default size. */
 const LOOKS: Record<
-  string,
+  NodeType,
   { element: 'rectangle' | 'ellipse' | 'diamond' | 'text'; width: number; height: number; style?: Partial<Element> }
 > = {
   box: { element: 'rectangle', width: 160, height: 80 },
@@ -231,7 +231,7 @@ export function addShape(scene: Scene, spec: ShapeSpec, path: string): string {
       fields: ['shape.from', 'shape.to'],
     });
   }
-  const look = LOOKS[spec.type]!;
+  const look = LOOKS[spec.type as NodeType]; // the schema allows node types and the connectors handled above
   const spot = spec.x !== undefined && spec.y !== undefined ? { x: spec.x, y: spec.y } : freeSpot(scene);
   const meaning: Meaning = { type: spec.type };
   if (spec.label !== undefined) meaning.label = spec.label;

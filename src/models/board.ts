@@ -6,10 +6,10 @@
  * attached when a person drags either. Elements a person drew without meaning read as their
  * Excalidraw type. Browser-safe, no IDE imports.
  */
-import { ToolError, type ShapeInfo } from '../contract/index.js';
+import { ToolError, type CONNECTOR_TYPES, type NODE_TYPES, type ShapeInfo } from '../contract/index.js';
 
-export type NodeType = (typeof import('../contract/whiteboard.js').NODE_TYPES)[number];
-export type ConnectorType = 'arrow' | 'line';
+export type NodeType = (typeof NODE_TYPES)[number];
+export type ConnectorType = (typeof CONNECTOR_TYPES)[number];
 
 /** An Excalidraw element: the fields read here, every other field kept as it is. */
 export interface Element {
