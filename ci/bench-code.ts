@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { connectAgent } from '../conformance/client.js';
+import { percentile } from '../conformance/report/model.js';
 import { startSimHub } from '../sim/start.js';
 
 const PROJECT_VERSION = 'code-project-1';
@@ -50,11 +51,7 @@ function makeProject(): string {
   return dir;
 }
 
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
-  return { p50: at(0.5), p99: at(0.99) };
-}
+const stats = (samples: number[]) => ({ p50: percentile(samples, 50), p99: percentile(samples, 99) });
 
 export async function benchCode(samples = 100) {
   const project = makeProject();
