@@ -131,6 +131,12 @@ describe('US-3.4 agent creates a presentation and opens it', () => {
       'INVALID_ARGUMENT',
     );
     expect(split.error).toMatch(/new slide/);
+    const openFence = await ctx.agent.fails(
+      'openspace.presentation.update_slide',
+      { deckPath, slideIndex: 0, content: '# Code\n\n```ts\nconst a = 1;' },
+      'INVALID_ARGUMENT',
+    );
+    expect(openFence.error).toMatch(/code fence/);
     expect((await ctx.agent.ok('openspace.file.read', { path: deckPath })).content).toBe(after.content);
     await ctx.agent.ok('openspace.pane.close', { contentId: deckPath });
   });

@@ -93,6 +93,15 @@ describe('the .deck.md model', () => {
     expect(slideContentProblem('# A\n\n----')).toBeUndefined();
   });
 
+  it('refuses slide content that leaves a code fence open (it would swallow the slides after it)', () => {
+    expect(slideContentProblem('```?')).toMatch(/code fence/);
+    expect(slideContentProblem('# A\n\n~~~ts\nconst a = 1;')).toMatch(/code fence/);
+    expect(slideContentProblem('# A\n\n```ts\nconst a = 1;\n```')).toBeUndefined();
+    // The counterexample fast-check found: a two-slide deck lost its second slide.
+    const deck = parseDeck('\n---\n');
+    expect(parseDeck(serializeDeck(withSlide(deck, 0, '```?'))).segments).toHaveLength(1);
+  });
+
   it('writes new decks with the title and theme in the front matter, and a 4-slide template without slides', () => {
     const text = newDeck('Architecture: Overview', undefined);
     const deck = parseDeck(text);

@@ -150,6 +150,10 @@ export function slideContentProblem(content: string): string | undefined {
   if (parsed.frontMatter !== '' || parsed.segments.length > 1) {
     return 'content holds a line of only "---", which would start a new slide; one call updates one slide';
   }
+  // A code fence left open would take the separators after the slide, and the slides after it, as code.
+  if (parseDeck(`${content}\n---\n`).segments.length !== 2) {
+    return 'content opens a code fence (``` or ~~~) it does not close, which would swallow the slides after it; close the fence';
+  }
   return undefined;
 }
 
