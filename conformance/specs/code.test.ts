@@ -117,10 +117,38 @@ describe('diagnostics.list', () => {
       // Nothing was saved: the file on disk is as it was.
       expect((await ctx.agent.ok('openspace.file.read', { path: FORMAT })).content).toBe(content);
     } finally {
-      sim.editors.personEdits(FORMAT, content);
+      // Closed without saving: the file is what is on disk again, for the server too.
       await ctx.agent.ok('openspace.editor.close', { path: FORMAT, force: true });
     }
     expect((await ctx.agent.ok('openspace.diagnostics.list', { path: FORMAT })).diagnostics).toEqual([]);
+  });
+
+  it("another file's unsaved changes count, until its editor is closed without saving", async (t) => {
+    const sim = ctx.target.sim;
+    if (!sim) return t.skip("needs a person's unsaved edit of a TypeScript file: the simulated IDE's probe (Theia's is an E2E)");
+    await ctx.agent.ok('openspace.editor.open', { path: STORE });
+    const { content } = await ctx.agent.ok('openspace.file.read', { path: STORE });
+    sim.editors.personEdits(STORE, content.replace('  pending(): Task[] {', '  open(): Task[] {'));
+    try {
+      const answer = await ctx.agent.ok('openspace.diagnostics.list', { path: APP });
+      expect(answer.diagnostics).toEqual([
+        expect.objectContaining({
+          code: 2339,
+          message: "Property 'pending' does not exist on type 'TaskStore'.",
+          range: expect.objectContaining({ startLine: 10 }),
+        }),
+        expect.objectContaining({
+          code: 2339,
+          message: "Property 'pending' does not exist on type 'TaskStore'.",
+          range: expect.objectContaining({ startLine: 11 }),
+        }),
+        expect.objectContaining({ code: 2304, range: expect.objectContaining({ startLine: 12 }) }),
+      ]);
+    } finally {
+      await ctx.agent.ok('openspace.editor.close', { path: STORE, force: true });
+    }
+    // The server has the saved text again: the two errors the file has on disk.
+    expect((await ctx.agent.ok('openspace.diagnostics.list', { path: APP })).diagnostics).toEqual([SUMMARY_ERROR, TO_UPPER_ERROR]);
   });
 });
 

@@ -346,6 +346,18 @@ export interface LspWorkspaceSymbol {
   location: LspLocation;
 }
 
+/** A completion a server offers: what to show, and the text that replaces `range` (the word at the position when absent). */
+export interface LspCompletion {
+  label: string;
+  kind?: number;
+  detail?: string;
+  documentation?: string;
+  sortText?: string;
+  filterText?: string;
+  insertText: string;
+  range?: LspRange;
+}
+
 /**
  * Code intelligence from the workspace's language servers, in LSP's terms (0-based positions) with
  * workspace-relative paths. Every file asked about is given to its server with the text the person

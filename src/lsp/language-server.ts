@@ -58,6 +58,7 @@ const CAPABILITIES: ClientCapabilities = {
     definition: { linkSupport: false },
     references: {},
     hover: { contentFormat: ['markdown', 'plaintext'] },
+    completion: { completionItem: { snippetSupport: false, documentationFormat: ['markdown', 'plaintext'] }, contextSupport: false },
     documentSymbol: { hierarchicalDocumentSymbolSupport: true },
   },
   workspace: { symbol: {}, workspaceFolders: true, configuration: false },

@@ -8,6 +8,7 @@ import { ToolError } from '../contract/result.js';
 import type {
   CodePort,
   Disposable,
+  LspCompletion,
   LspDiagnostic,
   LspDocumentSymbol,
   LspLocation,
@@ -42,8 +43,10 @@ type LspLocationLike = { uri: string; range: LspRange } | { targetUri: string; t
 
 export class LspCodePort implements CodePort, Disposable {
   private readonly servers = new Map<LanguageServerConfig, LanguageServer>();
-  /** Files a server has open that were written since it last saw them, with their new text. */
-  private readonly written = new Map<string, string>();
+  /** Files a server has open whose text may have changed since it last saw them (written, changed on disk, or an editor closed unsaved). */
+  private readonly stale = new Set<string>();
+  /** The files open in editors at the last sync. */
+  private bufferPaths = new Set<string>();
   /** Servers whose workspace has no file of theirs to load a project from (checked once). */
   private readonly projectless = new Set<LanguageServer>();
   private readonly problems = new Map<string, { errors: number; warnings: number }>();
@@ -54,12 +57,16 @@ export class LspCodePort implements CodePort, Disposable {
 
   constructor(private readonly options: LspCodePortOptions) {
     this.readyWaitMs = options.readyWaitMs ?? READY_WAIT_MS;
-    this.subscription = options.workspace.onFileWritten((path, text) => {
+    this.subscription = options.workspace.onFileWritten((path) => this.filesChanged([path]));
+  }
+
+  /** Files changed outside the editors (on disk, by another program): the servers that have them open read them again. */
+  filesChanged(paths: string[]): void {
+    for (const path of paths) {
       const config = this.configFor(path);
-      const server = config && this.servers.get(config);
       // A file no server has open is read when it is first asked about.
-      if (server?.synced(this.absolute(path)) !== undefined) this.written.set(path, text);
-    });
+      if (config && this.servers.get(config)?.synced(this.absolute(path)) !== undefined) this.stale.add(path);
+    }
   }
 
   private configFor(path: string): LanguageServerConfig | undefined {
@@ -68,6 +75,11 @@ export class LspCodePort implements CodePort, Disposable {
 
   async fileEndings(): Promise<string[]> {
     return this.options.servers.flatMap((c) => c.extensions);
+  }
+
+  /** The language ID of each file ending a server handles (for an editor to name the files' language). */
+  async languages(): Promise<Record<string, string>> {
+    return Object.fromEntries(this.options.servers.flatMap((c) => c.extensions.map((e) => [e, c.languageIds?.[e] ?? e.slice(1)])));
   }
 
   /** Start the servers now rather than on the first call, and let each load its project (for `npm start`). */
@@ -142,18 +154,25 @@ export class LspCodePort implements CodePort, Disposable {
 
   private async open(server: LanguageServer, path: string): Promise<void> {
     server.sync(this.absolute(path), await this.textOf(path));
-    this.written.delete(path);
+    this.stale.delete(path);
   }
 
-  /** Give the server what changed since it last looked: files written, and editors' buffers. */
+  /** Give the server what changed since it last looked: files changed, editors closed, and editors' buffers. */
   private async syncChanged(server: LanguageServer): Promise<void> {
-    for (const [path, text] of this.written) {
+    const open = new Set(this.options.buffers.paths());
+    // A closed editor's file is what is on disk again, whatever its buffer held.
+    this.filesChanged([...this.bufferPaths].filter((path) => !open.has(path)));
+    this.bufferPaths = open;
+    for (const path of this.stale) {
       if (this.configFor(path) !== server.config) continue;
+      this.stale.delete(path);
       // Unless the server restarted meanwhile, and opens the file afresh when asked about it.
-      if (server.synced(this.absolute(path)) !== undefined) server.sync(this.absolute(path), this.options.buffers.text(path) ?? text);
-      this.written.delete(path);
+      if (server.synced(this.absolute(path)) === undefined) continue;
+      const text = await this.textOf(path).catch(() => undefined);
+      // A deleted file stays as the server last saw it; nothing asks about it by path any more.
+      if (text !== undefined) server.sync(this.absolute(path), text);
     }
-    for (const path of this.options.buffers.paths()) {
+    for (const path of open) {
       const text = this.options.buffers.text(path);
       if (text !== undefined && server.synced(this.absolute(path)) !== undefined) server.sync(this.absolute(path), text);
     }
@@ -272,6 +291,35 @@ export class LspCodePort implements CodePort, Disposable {
         ? answer.contents.value
         : part(answer.contents as Marked);
     return { contents: contents.trim(), ...(answer.range ? { range: answer.range } : {}) };
+  }
+
+  /** Completions at a position, for a person's editor (no tool answers them). */
+  async completion(path: string, position: LspPosition): Promise<{ incomplete: boolean; items: LspCompletion[] }> {
+    const server = await this.serverFor(path);
+    type Edit = { newText: string; range?: LspRange; insert?: LspRange; replace?: LspRange };
+    type Item = Omit<LspCompletion, 'documentation' | 'insertText' | 'range'> & {
+      documentation?: string | { value: string };
+      insertText?: string;
+      textEdit?: Edit;
+    };
+    const answer = await server.request<Item[] | { isIncomplete: boolean; items: Item[] } | null>('textDocument/completion', {
+      textDocument: { uri: this.uri(path) },
+      position,
+    });
+    const items = Array.isArray(answer) ? answer : (answer?.items ?? []);
+    return {
+      incomplete: !Array.isArray(answer) && !!answer?.isIncomplete,
+      items: items.map(({ label, kind, detail, documentation, sortText, filterText, insertText, textEdit }) => ({
+        label,
+        ...(kind !== undefined ? { kind } : {}),
+        ...(detail ? { detail } : {}),
+        ...(documentation ? { documentation: typeof documentation === 'string' ? documentation : documentation.value } : {}),
+        ...(sortText ? { sortText } : {}),
+        ...(filterText ? { filterText } : {}),
+        insertText: textEdit?.newText ?? insertText ?? label,
+        ...(textEdit ? { range: textEdit.range ?? textEdit.replace ?? textEdit.insert } : {}),
+      })),
+    };
   }
 
   takeNotice(): string | undefined {

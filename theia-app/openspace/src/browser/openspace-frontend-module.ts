@@ -22,6 +22,7 @@ import { TheiaSecurityPort } from './theia-security-port.js';
 import { TheiaTerminalPort } from './theia-terminal-port.js';
 import { QuickInputPromptUi } from './quick-input-prompts.js';
 import { bindFileView } from './file-views.js';
+import { CodeFeatures } from './code-features.js';
 import { CodeBackendProxy, createCodeBackendProxy, TheiaCodePort } from './theia-code-port.js';
 import { PresentationWidget } from './presentation/presentation-widget.js';
 import { PresentationOpenHandler, TheiaPresentationPort } from './presentation/theia-presentation-port.js';
@@ -40,6 +41,8 @@ export default new ContainerModule((bind) => {
   bind(RemoteWorkspacePort).toSelf().inSingletonScope();
   bind(CodeBackendProxy).toDynamicValue(createCodeBackendProxy).inSingletonScope();
   bind(TheiaCodePort).toSelf().inSingletonScope();
+  bind(CodeFeatures).toSelf().inSingletonScope();
+  bind(FrontendApplicationContribution).toService(CodeFeatures);
   bind(TheiaEditorPort).toSelf().inSingletonScope();
   bind(TheiaTerminalPort).toSelf().inSingletonScope();
   bind(TheiaSecurityPort).toSelf().inSingletonScope();

@@ -5,6 +5,7 @@ import { ToolError } from '../../../../src/contract/index.js';
 import type {
   CodePort,
   Disposable,
+  LspCompletion,
   LspDiagnostic,
   LspDocumentSymbol,
   LspLocation,
@@ -23,7 +24,7 @@ export function createCodeBackendProxy(ctx: interfaces.Context): CodeBackend {
 }
 
 /**
- * Code intelligence for the agent's tools in Theia: the language servers run in the backend (the
+ * Code intelligence in Theia, for the agent's tools and the person's editors (CodeFeatures): the language servers run in the backend (the
  * simulated IDE's LSP client, src/lsp); each call brings the window's editor buffers along, so the
  * answers are about the text the person sees.
  */
@@ -68,6 +69,20 @@ export class TheiaCodePort implements CodePort {
 
   hover(path: string, position: LspPosition): Promise<{ contents: string; range?: LspRange } | undefined> {
     return this.call('hover', [path, position]);
+  }
+
+  /** The language ID of each file ending the servers handle. */
+  languages(): Promise<Record<string, string>> {
+    return this.call('languages', []);
+  }
+
+  completion(path: string, position: LspPosition): Promise<{ incomplete: boolean; items: LspCompletion[] }> {
+    return this.call('completion', [path, position]);
+  }
+
+  /** Files changed on disk, workspace-relative: the servers read again those they have open. */
+  filesChanged(paths: string[]): Promise<void> {
+    return this.backend.filesChanged(this.ids.rootPath, paths);
   }
 
   takeNotice(): string | undefined {

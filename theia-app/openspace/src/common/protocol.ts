@@ -46,7 +46,17 @@ export interface FilesBackend {
 /** RPC path of code intelligence: the language servers run on the Node side, beside the files. */
 export const CODE_PATH = '/services/openspace/code';
 
-export type CodeMethod = 'fileEndings' | 'diagnostics' | 'workspaceSymbols' | 'documentSymbols' | 'definition' | 'references' | 'hover';
+/** The agent tools' methods (CodePort's), and what the person's editors ask besides: the languages and completions. */
+export type CodeMethod =
+  | 'fileEndings'
+  | 'languages'
+  | 'diagnostics'
+  | 'workspaceSymbols'
+  | 'documentSymbols'
+  | 'definition'
+  | 'references'
+  | 'hover'
+  | 'completion';
 
 /** A code call's answer, with what the servers want said (a restart) and the problem counts after it. */
 export type CodeOutcome = FilesOutcome & { notice?: string; problems: { errors: number; warnings: number; files: number } };
@@ -54,4 +64,6 @@ export type CodeOutcome = FilesOutcome & { notice?: string; problems: { errors: 
 export interface CodeBackend {
   /** `buffers`: the window's open editors and their text, unsaved changes included, for the servers to see. */
   call(root: string, method: CodeMethod, args: unknown[], buffers: Record<string, string>): Promise<CodeOutcome>;
+  /** Files that changed on disk (workspace-relative): the servers read again those they have open. */
+  filesChanged(root: string, paths: string[]): Promise<void>;
 }

@@ -8,12 +8,14 @@ import type { WorkspaceFiles } from '../../../../src/store/workspace-files.js';
 
 const CODE_METHODS = new Set<CodeMethod>([
   'fileEndings',
+  'languages',
   'diagnostics',
   'workspaceSymbols',
   'documentSymbols',
   'definition',
   'references',
   'hover',
+  'completion',
 ]);
 
 /**
@@ -48,6 +50,12 @@ export class CodeBackendImpl implements CodeBackend, BackendApplicationContribut
         problems,
       };
     }
+  }
+
+  async filesChanged(root: string, paths: string[]): Promise<void> {
+    // Only a workspace whose servers run has documents to read again.
+    const port = this.ports.get(root);
+    if (port) (await port).filesChanged(paths);
   }
 
   private port(root: string): Promise<LspCodePort> {
