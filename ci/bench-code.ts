@@ -10,7 +10,7 @@
  * calls it, so definitions and references cross files. Made once under the system's temporary
  * directory, keyed by PROJECT_VERSION.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
