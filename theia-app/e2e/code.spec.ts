@@ -25,7 +25,7 @@ async function pointAt(page: Page, file: string, lineText: string, column: numbe
   return { x: box.x + (column - 0.5) * charWidth, y: box.y + box.height / 2 };
 }
 
-test('a person opens a file with errors: squiggles under both, and both in the Problems view, as the agent lists them', async () => {
+test('a person opens a file with errors: coloured as TypeScript, squiggles under both, both in the Problems view, as the agent lists them', async () => {
   const { page } = ide.theia;
   // The shell takes keys once it has loaded.
   await expect(async () => {
@@ -38,6 +38,12 @@ test('a person opens a file with errors: squiggles under both, and both in the P
   // The first answer waits for the server to start and load the project.
   await expect(squiggles(page, APP)).toHaveCount(2, { timeout: 30_000 });
   await expect(page.locator('#theia-statusBar')).toContainText('TypeScript');
+  // Coloured as TypeScript: a keyword, a variable and a class name each in a colour of its own.
+  const colours = await editor(page, APP)
+    .locator('.view-line', { hasText: 'const store = new TaskStore();' })
+    .locator('span > span')
+    .evaluateAll((spans) => Object.fromEntries(spans.map((s) => [s.textContent!.trim(), getComputedStyle(s).color])));
+  expect(new Set([colours['const'], colours['store'], colours['TaskStore']]).size).toBe(3);
   // The status bar counts them; a click on the count opens the Problems view.
   await expect(page.locator('#status-bar-problem-marker-status')).toHaveAttribute('aria-label', /2 Errors/);
   await page.locator('#status-bar-problem-marker-status').click();

@@ -8,6 +8,7 @@ import { ProtocolToMonacoConverter } from '@theia/monaco/lib/browser/protocol-to
 import * as monaco from '@theia/monaco-editor-core';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 import type { LspDocumentSymbol, LspLocation, LspPosition } from '../../../../src/contract/port.js';
+import { languageConfiguration, languageName } from './code-languages.js';
 import { ContentIds } from './content-ids.js';
 import { TheiaCodePort } from './theia-code-port.js';
 
@@ -17,13 +18,6 @@ const OWNER = 'openspace';
 const SETTLE_MS = 250;
 /** How soon to ask again when the server is still starting. */
 const RETRY_MS = 1000;
-/** The names Theia shows for the languages (the status bar, "Change Language Mode"). */
-const NAMES: Record<string, string> = {
-  typescript: 'TypeScript',
-  typescriptreact: 'TypeScript JSX',
-  javascript: 'JavaScript',
-  javascriptreact: 'JavaScript JSX',
-};
 /** LSP's completion kinds (from 1) by name, as Monaco's enum has them (from 0, in another order). */
 const COMPLETION_KINDS = [
   'Text',
@@ -104,7 +98,10 @@ export class CodeFeatures implements FrontendApplicationContribution {
     const endings = new Map<string, string[]>();
     for (const [ending, id] of Object.entries(this.languages)) endings.set(id, [...(endings.get(id) ?? []), ending]);
     for (const [id, extensions] of endings) {
-      if (!known.has(id)) monaco.languages.register({ id, extensions, aliases: [NAMES[id] ?? id] });
+      if (known.has(id)) continue;
+      monaco.languages.register({ id, extensions, aliases: [languageName(id)] });
+      const configuration = languageConfiguration(id);
+      if (configuration) monaco.languages.setLanguageConfiguration(id, configuration);
     }
     for (const model of monaco.editor.getModels()) {
       const id = this.languageOf(model.uri.path);

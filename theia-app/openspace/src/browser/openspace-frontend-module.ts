@@ -4,6 +4,7 @@ import { CommandContribution } from '@theia/core/lib/common/command';
 import { ContainerModule } from '@theia/core/shared/inversify';
 import { PreferenceContribution } from '@theia/core/lib/common/preferences/preference-schema';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
+import { LanguageGrammarDefinitionContribution } from '@theia/monaco/lib/browser/textmate';
 import { OpenSpacePreferenceDefaults } from '../common/preferences.js';
 import {
   BridgeConnector,
@@ -23,6 +24,7 @@ import { TheiaTerminalPort } from './theia-terminal-port.js';
 import { QuickInputPromptUi } from './quick-input-prompts.js';
 import { bindFileView } from './file-views.js';
 import { CodeFeatures } from './code-features.js';
+import { CodeGrammars } from './code-languages.js';
 import { CodeBackendProxy, createCodeBackendProxy, TheiaCodePort } from './theia-code-port.js';
 import { PresentationWidget } from './presentation/presentation-widget.js';
 import { PresentationOpenHandler, TheiaPresentationPort } from './presentation/theia-presentation-port.js';
@@ -43,6 +45,8 @@ export default new ContainerModule((bind) => {
   bind(TheiaCodePort).toSelf().inSingletonScope();
   bind(CodeFeatures).toSelf().inSingletonScope();
   bind(FrontendApplicationContribution).toService(CodeFeatures);
+  bind(CodeGrammars).toSelf().inSingletonScope();
+  bind(LanguageGrammarDefinitionContribution).toService(CodeGrammars);
   bind(TheiaEditorPort).toSelf().inSingletonScope();
   bind(TheiaTerminalPort).toSelf().inSingletonScope();
   bind(TheiaSecurityPort).toSelf().inSingletonScope();
