@@ -1,5 +1,6 @@
 /**
- * npm run theia -- --workspace DIR [--port N]      (npm run theia:build: install and build only)
+ * npm run theia -- --workspace DIR [--port N] [--language-server ENDINGS=COMMAND]…
+ *                                                  (npm run theia:build: install and build only)
  * Installs the Theia app on first use, builds it when its sources changed, and starts Theia on
  * 127.0.0.1 with the OpenSpace hub mounted on the same port; prints the client configuration.
  */
@@ -10,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { lockFilePath, readLockFile } from '../src/hub/auth.js';
 import { clientConfig } from '../src/hub/client-config.js';
+import { describeServers, LANGUAGE_SERVERS_ENV, parseLanguageServer } from '../src/lsp/servers.js';
+import { typescriptServer } from '../src/lsp/typescript.js';
 
 export const THEIA_APP = fileURLToPath(new URL('../theia-app', import.meta.url));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -73,14 +76,19 @@ export function startTheia(
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { workspace: { type: 'string' }, port: { type: 'string', default: '3000' }, build: { type: 'boolean', default: false } },
+    options: {
+      workspace: { type: 'string' },
+      port: { type: 'string', default: '3000' },
+      build: { type: 'boolean', default: false },
+      'language-server': { type: 'string', multiple: true, default: [] },
+    },
   });
   if (values.build) {
     prepareTheia();
     return;
   }
   if (!values.workspace) {
-    process.stderr.write('Usage: npm run theia -- --workspace DIR [--port N]\n');
+    process.stderr.write('Usage: npm run theia -- --workspace DIR [--port N] [--language-server ENDINGS=COMMAND]…\n');
     process.exit(2);
   }
   const workspace = resolve(values.workspace);
@@ -88,8 +96,15 @@ async function main(): Promise<void> {
     process.stderr.write(`openspace: --workspace ${values.workspace} is not a directory\n`);
     process.exit(2);
   }
+  let servers;
+  try {
+    servers = values['language-server'].map(parseLanguageServer);
+  } catch (err) {
+    process.stderr.write(`openspace: --language-server: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
   prepareTheia();
-  const { child, origin } = startTheia(workspace, Number(values.port));
+  const { child, origin } = startTheia(workspace, Number(values.port), 'inherit', { [LANGUAGE_SERVERS_ENV]: JSON.stringify(servers) });
   const url = await origin;
   const lock = await readLockFile(Number(new URL(url).port), 10_000);
   process.stdout.write(
@@ -97,6 +112,7 @@ async function main(): Promise<void> {
       'OpenSpace on Theia is ready.',
       `  Open the IDE:  ${url}`,
       `  Workspace:     ${workspace}`,
+      `  Code:          ${describeServers([typescriptServer(), ...servers])}`,
       clientConfig(`${url}/mcp`, `${url}/openspace/instructions`, lock?.authToken),
       lock ? `\nThe URL and token are also in ${lockFilePath(Number(new URL(url).port))} (readable by you only).` : '',
       '',

@@ -36,6 +36,8 @@ export interface Target {
   sim?: SimIde;
   /** The browser page showing the IDE, when the target is Theia. */
   page?: import('playwright-core').Page;
+  /** The TypeScript language server's process, when the suite started the target. */
+  typescriptServerPid?(): Promise<number | undefined>;
   close(): Promise<void>;
 }
 
@@ -79,6 +81,7 @@ export async function startTarget(options: TargetOptions = {}): Promise<Target> 
       headers: authHeaders(sim.server.token),
       workspaceDir: options.workspace?.kind === 'disk' ? options.workspace.root : dir,
       sim: sim.ide,
+      typescriptServerPid: async () => sim.ide.code.pids().typescript,
       async close() {
         await sim.close();
         if (dir) await rm(dir, { recursive: true, force: true });
@@ -90,6 +93,8 @@ export async function startTarget(options: TargetOptions = {}): Promise<Target> 
     const theia = await startTheiaTarget(FIXTURE_WORKSPACE, {
       maxCallsPerTurn: options.maxCallsPerTurn,
       sessionIdleMs: options.sessionIdleMs,
+      languageServers: options.languageServers,
+      languageServerReadyWaitMs: options.languageServerReadyWaitMs,
     });
     return {
       name: 'theia',
@@ -99,6 +104,7 @@ export async function startTarget(options: TargetOptions = {}): Promise<Target> 
       headers: authHeaders(theia.token),
       workspaceDir: theia.workspace,
       page: theia.page,
+      typescriptServerPid: () => theia.childPid('typescript-language-server'),
       close: () => theia.close(),
     };
   }

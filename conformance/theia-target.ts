@@ -3,12 +3,14 @@
  * fixture workspace, and a headless Chromium window showing it (agent tools need a window: the
  * CommandBridge lives in the frontend). Build it first with `npm run theia:build`.
  */
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTheia } from '../ci/theia.js';
 import { lockDir, readLockFile } from '../src/hub/auth.js';
+import type { LanguageServerConfig } from '../src/lsp/language-server.js';
+import { LANGUAGE_SERVERS_ENV, READY_WAIT_ENV } from '../src/lsp/servers.js';
 import { AGENT_CONSENT_SETTING, CONSENT_VERSION } from '../src/security/consent.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -29,6 +31,8 @@ export interface TheiaTarget {
   workspace: string;
   browser: Browser;
   page: Page;
+  /** The process id of a process Theia's backend started whose command line holds `match`. */
+  childPid(match: string): Promise<number | undefined>;
   close(): Promise<void>;
 }
 
@@ -61,6 +65,10 @@ export interface TheiaTargetOptions {
   sessionIdleMs?: number;
   /** Start Theia with no folder open (the fixture is still copied, and `workspace` names the copy). */
   noFolder?: boolean;
+  /** Language servers beside TypeScript's (as `npm run theia -- --language-server` gives them). */
+  languageServers?: LanguageServerConfig[];
+  /** How long a code call waits for a starting server before LSP_NOT_READY (default 3 s). */
+  languageServerReadyWaitMs?: number;
 }
 
 /**
@@ -88,6 +96,8 @@ export async function startTheiaTarget(fixture: string, options: TheiaTargetOpti
     THEIA_CONFIG_DIR: config,
     OPENSPACE_MAX_CALLS_PER_TURN: String(options.maxCallsPerTurn ?? 0),
     ...(options.sessionIdleMs !== undefined && { OPENSPACE_SESSION_IDLE_MS: String(options.sessionIdleMs) }),
+    ...(options.languageServers && { [LANGUAGE_SERVERS_ENV]: JSON.stringify(options.languageServers) }),
+    ...(options.languageServerReadyWaitMs !== undefined && { [READY_WAIT_ENV]: String(options.languageServerReadyWaitMs) }),
   });
   // Drain the backend's stderr (a full pipe would block it); keep its tail for a failure's message.
   let stderr = '';
@@ -107,6 +117,7 @@ export async function startTheiaTarget(fixture: string, options: TheiaTargetOpti
     workspace,
     browser,
     page,
+    childPid: (match) => descendantPid(child.pid!, match),
     async close() {
       await browser.close();
       child.kill('SIGTERM');
@@ -115,4 +126,26 @@ export async function startTheiaTarget(fixture: string, options: TheiaTargetOpti
       await rm(config, { recursive: true, force: true });
     },
   };
+}
+
+/** The first process under `root` (children, theirs, …) whose command line holds `match`; Linux's /proc. */
+async function descendantPid(root: number, match: string): Promise<number | undefined> {
+  const parents = new Map<number, number>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // pid (comm) state ppid …; comm may hold spaces and parentheses, so read after the last ')'.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (ppid) parents.set(Number(entry), ppid);
+  }
+  const under = (pid: number): boolean => {
+    for (let p = parents.get(pid); p; p = parents.get(p)) if (p === root) return true;
+    return false;
+  };
+  for (const pid of parents.keys()) {
+    if (!under(pid)) continue;
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes(match)) return pid;
+  }
+  return undefined;
 }

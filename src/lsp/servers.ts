@@ -55,3 +55,19 @@ export function parseLanguageServer(spec: string): LanguageServerConfig {
 export function describeServers(servers: LanguageServerConfig[]): string {
   return servers.map((s) => `${s.name} (${s.extensions.join(' ')})`).join(', ');
 }
+
+/** How Theia's launcher hands configured servers to its backend: JSON of their configurations. */
+export const LANGUAGE_SERVERS_ENV = 'OPENSPACE_LANGUAGE_SERVERS';
+/** How long a code call waits for a starting server there (tests shorten it). */
+export const READY_WAIT_ENV = 'OPENSPACE_LSP_READY_WAIT_MS';
+
+/** The servers configured beside TypeScript's, from the environment (a launcher wrote it: an invalid value is a bug, and fails loudly). */
+export function configuredServers(env: NodeJS.ProcessEnv = process.env): LanguageServerConfig[] {
+  const json = env[LANGUAGE_SERVERS_ENV];
+  if (!json) return [];
+  const servers = JSON.parse(json) as LanguageServerConfig[];
+  if (!Array.isArray(servers) || servers.some((s) => !Array.isArray(s.command) || !Array.isArray(s.extensions))) {
+    throw new Error(`${LANGUAGE_SERVERS_ENV} must be a JSON array of language server configurations, not ${json}`);
+  }
+  return servers;
+}

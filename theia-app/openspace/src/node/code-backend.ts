@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import type { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
 import { ToolError } from '../../../../src/contract/index.js';
 import { LspCodePort } from '../../../../src/lsp/lsp-code-port.js';
+import { configuredServers, READY_WAIT_ENV } from '../../../../src/lsp/servers.js';
 import { typescriptServer } from '../../../../src/lsp/typescript.js';
 import type { CodeBackend, CodeMethod, CodeOutcome } from '../common/protocol.js';
 import type { WorkspaceFiles } from '../../../../src/store/workspace-files.js';
@@ -27,6 +28,8 @@ export class CodeBackendImpl implements CodeBackend, BackendApplicationContribut
   /** `workspaceFor`: the workspace's files, as the file tools see them (only the workspace Theia opened). */
   constructor(private readonly workspaceFor: (root: string) => Promise<WorkspaceFiles>) {}
   private readonly ports = new Map<string, Promise<LspCodePort>>();
+  /** TypeScript's server, and those `npm run theia -- --language-server …` adds. */
+  private readonly servers = [typescriptServer(), ...configuredServers()];
   /** The buffers the window sent with its latest call, per workspace root. */
   private readonly buffers = new Map<string, Record<string, string>>();
 
@@ -67,7 +70,8 @@ export class CodeBackendImpl implements CodeBackend, BackendApplicationContribut
             serverRoot: realpathSync(root),
             workspace,
             buffers: { text: (path) => this.buffers.get(root)?.[path], paths: () => Object.keys(this.buffers.get(root) ?? {}) },
-            servers: [typescriptServer()],
+            servers: this.servers,
+            readyWaitMs: Number(process.env[READY_WAIT_ENV]) || undefined,
           }),
       );
       this.ports.set(root, port);
