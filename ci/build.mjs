@@ -5,7 +5,7 @@ import { build } from 'esbuild';
 rmSync('dist', { recursive: true, force: true });
 
 await build({
-  entryPoints: { 'openspace-sim': 'sim/cli.ts' },
+  entryPoints: { 'openspace-sim': 'sim/cli.ts', openspace: 'src/init/cli.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   bundle: true,

@@ -59,6 +59,32 @@ function describeState(snapshot: PaneStateSnapshot | undefined): string[] {
   return lines;
 }
 
+/**
+ * Which openspace tools to use instead of an agent's built-in ones, and why (Oxide §5's table, in
+ * OpenSpace's tools): in the instructions, and in the CLAUDE.md/AGENTS.md section `openspace init` writes.
+ */
+export const TOOL_PREFERENCES: [use: string, insteadOf: string, why: string][] = [
+  ['openspace.editor.read_file', 'reading the file from disk', 'it reads the editor, unsaved changes included'],
+  [
+    'openspace.file.patch',
+    'rewriting a file',
+    "the person sees the edit land in the open editor, and a stale base version answers CONFLICT instead of losing the person's work",
+  ],
+  [
+    'openspace.diagnostics.list',
+    'running the compiler',
+    'structured errors from the language server at once, for the text the person sees',
+  ],
+  [
+    'openspace.symbols.search, openspace.code.definition and openspace.code.references',
+    'grepping for a definition',
+    'they are language-aware and take a symbol name such as "TaskStore.add"',
+  ],
+  ['openspace.file.list and openspace.file.search', 'ls, find and grep -r', 'they honour .gitignore and never show a sensitive file'],
+  ['openspace.editor.open with a line', 'naming a place in prose', 'the person sees it: the editor opens there'],
+  ['openspace.terminal.*', 'a shell of your own', 'commands run in a terminal the person can see, behind the dangerous-command check'],
+];
+
 /** The tool families of the catalog in its order, e.g. "pane, editor, terminal and file". */
 const FAMILIES = ((families: string[]) => `${families.slice(0, -1).join(', ')} and ${families.at(-1)}`)([
   ...new Set(TOOLS.map((t) => t.name.split('.')[1]!)),
@@ -81,8 +107,9 @@ export function renderInstructions({ snapshot, ideConnected, ideName }: Instruct
     'Call tools/list to see all available tools and their schemas.',
     'Every tool answers JSON with "success". On failure, read "error" and "code" (e.g. FILE_NOT_FOUND, EDITOR_NOT_OPEN) and adjust before going on.',
     'Paths are relative to the workspace root. Terminals can be named by their title.',
-    'For code, ask the language server before the shell: openspace.diagnostics.list instead of running the compiler, and ' +
-      'openspace.symbols.search, openspace.code.definition and openspace.code.references (which take a symbol name, e.g. "TaskStore.add") instead of grepping for a definition.',
+    '',
+    '## Prefer these tools to your built-in ones',
+    ...TOOL_PREFERENCES.map(([use, insteadOf, why]) => `- ${use} instead of ${insteadOf}: ${why}.`),
     '',
     '## Current IDE State',
     ...state,
