@@ -66,6 +66,17 @@ export default defineConfig({
           env: { OPENSPACE_SIM_WORKSPACE: 'disk' },
         },
       },
+      // Real Claude Code and OpenCode against a scripted model (npm run test:agents; not in npm test).
+      {
+        test: {
+          ...shared,
+          name: 'agents',
+          include: ['conformance/agents/**/*.test.ts'],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

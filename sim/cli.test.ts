@@ -53,7 +53,8 @@ describe('npm start (the simulated IDE CLI)', () => {
     expect(output).toContain('"mcpServers"');
     expect(output).toContain(`"Authorization": "Bearer ${token}"`);
     expect(output).toContain('"type": "remote"');
-    expect(output).toContain(`"${instructionsUrl}?access_token=${token}"`);
+    // Not the instructions URL with the token: OpenCode would send it to the model's provider.
+    expect(output).not.toContain('access_token=');
     expect(output).toContain('Workspace:     demo (in memory)');
 
     // The lock file holds the URL and the token, readable by the owner only.
@@ -147,6 +148,16 @@ describe('npm start (the simulated IDE CLI)', () => {
     } finally {
       await agent.close();
     }
+  });
+
+  it('over stdio, ends when its client closes stdin, language servers and all', async () => {
+    const child = spawn(process.execPath, [CLI, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    await new Promise<void>((resolve) => child.stderr!.on('data', (d: Buffer) => d.toString().includes('MCP over stdio') && resolve()));
+    const started = Date.now();
+    child.stdin!.end();
+    const { code } = await exitOf(child);
+    expect(code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('explains bad options and exits with status 2', async () => {

@@ -96,6 +96,18 @@ async function main(): Promise<void> {
       loadDelayMs: 100,
     });
     await hub.createMcpServer().connect(new StdioServerTransport());
+    // The client closing our stdin (it exited, or was killed) ends the hub and its language servers.
+    // (An IDE that cannot start exits with its reason below instead.)
+    process.stdin.once(
+      'end',
+      () =>
+        void connected
+          .then(({ ide }) => ide.dispose())
+          .then(
+            () => process.exit(0),
+            () => {},
+          ),
+    );
     const { ide } = await connected.catch((err: Error) => fail(err.message));
     warmUp(ide.code);
     process.stderr.write(`openspace: MCP over stdio on the simulated IDE, workspace ${ide.workspace.label}\n`);

@@ -2,11 +2,11 @@
 export function clientConfig(mcpUrl: string, instructionsUrl: string, token?: string): string {
   const headers = token === undefined ? undefined : { Authorization: `Bearer ${token}` };
   const mcpJson = { mcpServers: { openspace: { type: 'http', url: mcpUrl, ...(headers && { headers }) } } };
-  const instructions = token === undefined ? instructionsUrl : `${instructionsUrl}?access_token=${token}`;
   const opencodeJson = {
     $schema: 'https://opencode.ai/config.json',
+    // No instructions URL: OpenCode takes the hub's instructions from MCP's initialize, and would put
+    // the URL, token and all, into the system prompt it sends the model's provider.
     mcp: { openspace: { type: 'remote', url: mcpUrl, enabled: true, ...(headers && { headers }) } },
-    instructions: [instructions],
   };
   const header = token === undefined ? '' : ` --header "Authorization: Bearer ${token}"`;
   return [

@@ -44,10 +44,6 @@ function section(): string {
   ].join('\n');
 }
 
-function instructionsUrl(mcpUrl: string, token: string): string {
-  return `${new URL(mcpUrl).origin}/openspace/instructions?access_token=${token}`;
-}
-
 /** Claude Code's entry in `.mcp.json` (it expands `${VAR}` in url, headers, command and args). */
 export function claudeServer(hub: HubConnection): Record<string, unknown> {
   if (hub.kind === 'stdio') return { type: 'stdio', command: hub.command, args: hub.args };
@@ -130,25 +126,19 @@ export function planInit(hub: HubConnection, read: (path: string) => string | un
     ...config,
     mcpServers: { ...objectAt('.mcp.json', config, 'mcpServers'), [SERVER_NAME]: claudeServer(hub) },
   }));
-  const opencodeJson = planJson(
-    'opencode.json',
-    read('opencode.json'),
-    'OpenCode: the openspace MCP server and its instructions',
-    (config) => {
-      const merged: Record<string, unknown> = {
-        $schema: 'https://opencode.ai/config.json',
-        ...config,
-        mcp: { ...objectAt('opencode.json', config, 'mcp'), [SERVER_NAME]: opencodeServer(hub) },
-      };
-      if (hub.kind === 'http') {
-        const others = Array.isArray(config.instructions)
-          ? config.instructions.filter((i) => !String(i).includes('/openspace/instructions'))
-          : [];
-        merged.instructions = [...others, instructionsUrl(hub.mcpUrl, '{env:OPENSPACE_TOKEN}')];
-      }
-      return merged;
-    },
-  );
+  const opencodeJson = planJson('opencode.json', read('opencode.json'), 'OpenCode: the openspace MCP server', (config) => {
+    const merged: Record<string, unknown> = {
+      $schema: 'https://opencode.ai/config.json',
+      ...config,
+      mcp: { ...objectAt('opencode.json', config, 'mcp'), [SERVER_NAME]: opencodeServer(hub) },
+    };
+    // OpenCode takes the hub's instructions from MCP's initialize. An instructions URL (from a
+    // pasted config) would repeat them, and hand the access token in it to the model's provider.
+    if (Array.isArray(config.instructions)) {
+      merged.instructions = config.instructions.filter((i) => !String(i).includes('/openspace/instructions'));
+    }
+    return merged;
+  });
   return [
     mcpJson,
     opencodeJson,

@@ -111,8 +111,13 @@ async function init(args: string[]): Promise<void> {
     await mkdir(dirname(join(dir, file.path)), { recursive: true });
     await writeFile(join(dir, file.path), file.content);
   }
+  const askFirst =
+    hub.kind === 'stdio' && !values.consent
+      ? '\nThat hub asks the agent for consent before working in the project (MCP elicitation); a headless\n' +
+        'agent (claude -p, opencode run) cannot answer and gets CONSENT_REQUIRED: run init again with --consent.\n'
+      : '';
   process.stdout.write(
-    `Written: ${changes.map((file) => file.path).join(', ')}.\n` +
+    `Written: ${changes.map((file) => file.path).join(', ')}.\n${askFirst}` +
       (hub.kind === 'http'
         ? '\nThe agents send the token from OPENSPACE_TOKEN. Give the hub and the agent the same one, e.g.\n' +
           '  export OPENSPACE_TOKEN=$(openssl rand -hex 32)   # then start the hub (npm start), and the agent, from this shell\n' +

@@ -27,16 +27,15 @@ describe('planInit', () => {
     expect(JSON.parse(plan[1]!.content)).toEqual({
       $schema: 'https://opencode.ai/config.json',
       mcp: { openspace: { type: 'remote', url: HUB.mcpUrl, enabled: true, headers: { Authorization: 'Bearer {env:OPENSPACE_TOKEN}' } } },
-      instructions: ['http://127.0.0.1:3100/openspace/instructions?access_token={env:OPENSPACE_TOKEN}'],
     });
     expect(plan[2]!.content).toContain('| running the compiler | `openspace.diagnostics.list` |');
   });
 
-  it("merges into a person's configs, keeping their servers, settings, instructions and indentation", () => {
+  it("merges into a person's configs, keeping their servers, settings, instructions and indentation; a tokened instructions URL goes", () => {
     const mcp = '{\n    "mcpServers": {\n        "github": { "command": "gh-mcp" }\n    }\n}\n';
     const opencode = JSON.stringify({
       model: 'anthropic/claude',
-      instructions: ['docs/rules.md'],
+      instructions: ['docs/rules.md', 'http://127.0.0.1:3100/openspace/instructions?access_token=q3V9'],
       mcp: { db: { type: 'local', command: ['db'] } },
     });
     const plan = planInit(HUB, files({ '.mcp.json': mcp, 'opencode.json': opencode }));
@@ -46,10 +45,8 @@ describe('planInit', () => {
     const merged = JSON.parse(plan[1]!.content);
     expect(merged.model).toBe('anthropic/claude');
     expect(Object.keys(merged.mcp)).toEqual(['db', 'openspace']);
-    expect(merged.instructions).toEqual([
-      'docs/rules.md',
-      'http://127.0.0.1:3100/openspace/instructions?access_token={env:OPENSPACE_TOKEN}',
-    ]);
+    // The hub's instructions come through MCP; an instructions URL with a token in it goes.
+    expect(merged.instructions).toEqual(['docs/rules.md']);
   });
 
   it("appends the section after a person's text, and a second plan over the result changes nothing", () => {
@@ -77,7 +74,6 @@ describe('planInit', () => {
     expect(JSON.parse(plan[0]!.content).mcpServers.openspace).toEqual({ type: 'stdio', command: 'node', args: stdio.args });
     const opencode = JSON.parse(plan[1]!.content);
     expect(opencode.mcp.openspace).toEqual({ type: 'local', command: ['node', ...stdio.args], enabled: true });
-    expect(opencode.instructions).toBeUndefined();
   });
 
   it('refuses, naming the file, a config that is not JSON or has a server list that is not an object', () => {
