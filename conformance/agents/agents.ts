@@ -81,6 +81,12 @@ export async function runAgent(bin: string, args: string[], cwd: string, env: No
   return run;
 }
 
+/** What a run adds to an agent's own arguments (before them) and environment: the agent pane's launch, say. */
+export interface Extra {
+  args?: string[];
+  env?: Record<string, string>;
+}
+
 /** What a failed expectation should show of a run. */
 export const describeRun = (run: AgentRun) =>
   `exit ${run.code} after ${run.durationMs} ms\nstderr:\n${tail(run.stderr)}\nstdout:\n${tail(run.stdout)}`;
@@ -91,10 +97,11 @@ export const describeRun = (run: AgentRun) =>
  * server allowed by name (else each call is denied, there being nobody to ask). In -p mode the
  * project's .mcp.json servers need no approval.
  */
-export function claudeCode(home: string, modelUrl: string, token: string) {
+export function claudeCode(home: string, modelUrl: string, token: string, extra: Extra = {}) {
   const env = {
     ...baseEnv(home),
     OPENSPACE_TOKEN: token,
+    ...extra.env,
     ANTHROPIC_BASE_URL: modelUrl,
     ANTHROPIC_API_KEY: 'scripted-model-key',
     ENABLE_TOOL_SEARCH: 'false',
@@ -104,14 +111,19 @@ export function claudeCode(home: string, modelUrl: string, token: string) {
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
   };
   return (cwd: string, prompt: string) =>
-    runAgent(agentBin('claude'), ['-p', prompt, '--allowedTools', 'mcp__openspace', '--output-format', 'json'], cwd, env);
+    runAgent(
+      agentBin('claude'),
+      [...(extra.args ?? []), '-p', prompt, '--allowedTools', 'mcp__openspace', '--output-format', 'json'],
+      cwd,
+      env,
+    );
 }
 
 /**
  * OpenCode, `opencode run`, against the OpenAI-compatible model at `modelUrl`: a provider of its
  * own in the throwaway HOME's global config (the project's opencode.json stays init's alone).
  */
-export async function opencode(home: string, modelUrl: string, token: string) {
+export async function opencode(home: string, modelUrl: string, token: string, extra: Extra = {}) {
   const config = join(home, '.config');
   await mkdir(join(config, 'opencode'), { recursive: true });
   await writeFile(
@@ -142,6 +154,7 @@ export async function opencode(home: string, modelUrl: string, token: string) {
     OPENCODE_DISABLE_MODELS_FETCH: '1',
     OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
     OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+    ...extra.env,
   };
   return (cwd: string, prompt: string) =>
     runAgent(agentBin('opencode'), ['run', '--model', `scripted/${OPENAI_MODEL_ID}`, prompt], resolve(cwd), env);

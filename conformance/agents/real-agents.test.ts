@@ -18,6 +18,8 @@ import { claudeCode, describeRun, opencode, openspaceInit, type AgentRun } from 
 import { anthropicToolResults, startAnthropicModel } from './anthropic-model.js';
 import { openaiSystemPrompt, openaiToolResults, startOpenaiModel } from './openai-model.js';
 import type { Script, ScriptedModel, ScriptStep } from './script.js';
+import { agentLaunch } from '../../src/init/agent-launch.js';
+import { AGENT_BIN } from './agents.js';
 
 const claudeName = (tool: string) => `mcp__openspace__${tool.replaceAll('.', '_')}`;
 const opencodeName = (tool: string) => `openspace_${tool.replaceAll('.', '_')}`;
@@ -154,5 +156,55 @@ describe('over stdio, with the configs `openspace init --stdio --consent` wrote'
     expectConversation(openai, run, script);
     expect(await readFile(join(project, 'stdio/opencode.txt'), 'utf8')).toBe('Written by opencode over stdio.\n');
     expect(openaiToolResults(openai.conversation().at(-1)!)[2]).toContain('FILE_NOT_FOUND');
+  });
+});
+
+// Theia's agent pane starts the person's CLI with the hub's config in its environment and arguments
+// (theia-app/openspace/src/node/agent-launch.ts); in a project with no config of its own, the real
+// CLIs started that way drive the hub.
+describe("with the agent pane's launch: no config in the project, the hub's in the CLI's environment", () => {
+  let hub: SimHub;
+  let workspace: string;
+  const token = randomBytes(32).toString('hex');
+
+  beforeAll(async () => {
+    workspace = await tempDir('openspace-agents-pane-', true);
+    hub = await startSimHub({ workspace: { kind: 'disk', root: workspace }, consent: 'granted', token, lockFile: false });
+  });
+  afterAll(() => hub?.close());
+
+  const launch = (cli: string) => {
+    const started = agentLaunch(cli, [], { mcpUrl: hub.server.mcpUrl, token }, AGENT_BIN);
+    if (!started.ok) throw new Error(started.message);
+    return started;
+  };
+  const steps = (agent: string) => [
+    { tool: 'openspace.file.write', arguments: { path: `pane/${agent}.txt`, content: `Written by ${agent} from the pane.\n` } },
+    { tool: 'openspace.editor.open', arguments: { path: `pane/${agent}.txt`, line: 1 } },
+    { tool: 'openspace.file.read', arguments: { path: `missing/${agent}.txt` } },
+  ];
+
+  it('Claude Code, given --mcp-config', async () => {
+    const { shellArgs, env } = launch('claude');
+    expect(JSON.stringify(shellArgs)).not.toContain(token);
+    const script = steps('claude');
+    const anthropic = await model(startAnthropicModel, { steps: script, finalText: 'Done.', agentToolName: claudeName });
+    const run = await claudeCode(await home(), anthropic.url, '', { args: shellArgs, env })(workspace, PROMPT);
+
+    expectConversation(anthropic, run, script);
+    expect(await readFile(join(workspace, 'pane/claude.txt'), 'utf8')).toBe('Written by claude from the pane.\n');
+    expect(anthropicToolResults(anthropic.conversation().at(-1)!)[2]!.text).toContain('FILE_NOT_FOUND');
+  });
+
+  it('OpenCode, given OPENCODE_CONFIG_CONTENT', async () => {
+    const { shellArgs, env } = launch('opencode');
+    expect(shellArgs).toEqual([]);
+    const script = steps('opencode');
+    const openai = await model(startOpenaiModel, { steps: script, finalText: 'Done.', agentToolName: opencodeName });
+    const run = await (await opencode(await home(), openai.url, '', { env }))(workspace, PROMPT);
+
+    expectConversation(openai, run, script);
+    expect(await readFile(join(workspace, 'pane/opencode.txt'), 'utf8')).toBe('Written by opencode from the pane.\n');
+    expect(JSON.stringify(openai.requests), 'the access token reached the model').not.toContain(token);
   });
 });

@@ -30,6 +30,7 @@ import { PresentationWidget } from './presentation/presentation-widget.js';
 import { PresentationOpenHandler, TheiaPresentationPort } from './presentation/theia-presentation-port.js';
 import { WhiteboardWidget } from './whiteboard/whiteboard-widget.js';
 import { TheiaWhiteboardPort, WhiteboardOpenHandler } from './whiteboard/theia-whiteboard-port.js';
+import { AgentPane, AgentPaneBackendProxy, createAgentPaneBackendProxy } from './agent-pane.js';
 import './style/openspace.css';
 
 export default new ContainerModule((bind) => {
@@ -62,4 +63,8 @@ export default new ContainerModule((bind) => {
   bind(BridgeConnector).toDynamicValue(createBridgeConnector).inSingletonScope();
   bind(BridgeContribution).toSelf().inSingletonScope();
   bind(FrontendApplicationContribution).toService(BridgeContribution);
+  bind(AgentPaneBackendProxy).toDynamicValue(createAgentPaneBackendProxy).inSingletonScope();
+  bind(AgentPane).toSelf().inSingletonScope();
+  bind(CommandContribution).toService(AgentPane);
+  bind(FrontendApplicationContribution).toService(AgentPane);
 });

@@ -11,6 +11,8 @@ export const CONFIRM_DANGEROUS_COMMANDS = 'openspace.security.confirmDangerousCo
 export const SENSITIVE_FILE_PATTERNS = 'openspace.security.sensitiveFilePatterns';
 export const PROTECTED_FILE_PATTERNS = 'openspace.security.protectedFilePatterns';
 export const COMMAND_FAILURE_NOTIFICATIONS = 'openspace.notifications.commandFailures';
+export const AGENT_COMMAND = 'openspace.agent.command';
+export const AGENT_ARGS = 'openspace.agent.args';
 export type CommandFailureNotifications = 'all' | 'errors' | 'disabled';
 
 export const openSpacePreferenceSchema: PreferenceSchema = {
@@ -50,6 +52,23 @@ export const openSpacePreferenceSchema: PreferenceSchema = {
       description:
         'The version of the OpenSpace agent-consent notice you accepted with "Don\'t show this again". Empty: you are asked ' +
         'on the first agent command in each window. Clear it to be asked again.',
+    },
+    // What runs on the person's machine, so user scope only: a repository cannot choose it.
+    [AGENT_COMMAND]: {
+      type: 'string',
+      default: 'opencode',
+      scope: PreferenceScope.User,
+      description:
+        'The agent CLI the agent pane (Ctrl+L) runs: a name on PATH (opencode, claude, …) or a path. It starts in the workspace ' +
+        "with this IDE's MCP server configured (OpenCode and Claude Code through their own config; any CLI through " +
+        'OPENSPACE_MCP_URL and OPENSPACE_TOKEN in its environment).',
+    },
+    [AGENT_ARGS]: {
+      type: 'array',
+      items: { type: 'string' },
+      default: [],
+      scope: PreferenceScope.User,
+      description: 'Arguments the agent pane passes to its CLI, e.g. ["--model", "anthropic/claude-sonnet-4"].',
     },
     [COMMAND_FAILURE_NOTIFICATIONS]: {
       type: 'string',

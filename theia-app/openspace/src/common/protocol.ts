@@ -1,4 +1,5 @@
 import type { CallContext, ErrorCode, PaneStateSnapshot, ToolResult } from '../../../../src/contract/index.js';
+import type { AgentLaunch } from '../../../../src/init/agent-launch.js';
 
 /** RPC path of the CommandBridge: the backend (hub) calls into a frontend window. */
 export const BRIDGE_PATH = '/services/openspace/bridge';
@@ -66,4 +67,12 @@ export interface CodeBackend {
   call(root: string, method: CodeMethod, args: unknown[], buffers: Record<string, string>): Promise<CodeOutcome>;
   /** Files that changed on disk (workspace-relative): the servers read again those they have open. */
   filesChanged(root: string, paths: string[]): Promise<void>;
+}
+
+/** RPC path of the agent pane's launcher: where the agent CLI is, and the hub's config for it. */
+export const AGENT_PANE_PATH = '/services/openspace/agent-pane';
+
+export interface AgentPaneBackend {
+  /** `command` as the person set it (a name on PATH or a path), with its extra arguments. */
+  launch(command: string, args: string[]): Promise<AgentLaunch>;
 }

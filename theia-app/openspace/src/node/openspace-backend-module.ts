@@ -16,8 +16,10 @@ import { AUDIT_LOG_FILE, NdjsonAuditLog } from '../../../../src/security/audit-l
 import { createHubRouter } from '../../../../src/hub/router.js';
 import { WorkspaceFiles } from '../../../../src/store/workspace-files.js';
 import {
+  AGENT_PANE_PATH,
   BRIDGE_PATH,
   CODE_PATH,
+  type AgentPaneBackend,
   FILES_PATH,
   type BridgeBackend,
   type BridgeFrontend,
@@ -28,6 +30,7 @@ import {
 } from '../common/protocol.js';
 import { CallFilePolicy } from './call-file-policy.js';
 import { CodeBackendImpl } from './code-backend.js';
+import { agentLaunch, type AgentLaunch } from '../../../../src/init/agent-launch.js';
 
 /** The workspace Theia opened, as a directory path. */
 async function openedWorkspace(server: WorkspaceServer): Promise<string | undefined> {
@@ -68,8 +71,14 @@ export class HubContribution implements BackendApplicationContribution {
   @inject(OpenSpaceHub) protected readonly openspace!: OpenSpaceHub;
   @inject(EarlyExpressMiddleware) protected readonly early!: EarlyExpressMiddleware;
   @inject(WorkspaceServer) protected readonly workspaceServer!: WorkspaceServer;
-  /** The access token agents must send; none with OPENSPACE_NO_AUTH=1. OPENSPACE_SESSION_IDLE_MS: idle session lifetime. */
-  private readonly token = process.env.OPENSPACE_NO_AUTH === '1' ? undefined : generateToken();
+  /**
+   * The access token agents must send: OPENSPACE_TOKEN when set (as configs `openspace init` wrote
+   * expect; 32 characters at least), else a new one; none with OPENSPACE_NO_AUTH=1.
+   * OPENSPACE_SESSION_IDLE_MS: idle session lifetime.
+   */
+  readonly token = process.env.OPENSPACE_NO_AUTH === '1' ? undefined : (tokenFromEnv() ?? generateToken());
+  /** The hub's MCP endpoint, once the server listens. */
+  mcpUrl: string | undefined;
   private removeLock: (() => Promise<void>) | undefined;
 
   initialize(): void {
@@ -86,6 +95,7 @@ export class HubContribution implements BackendApplicationContribution {
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
     const root = await openedWorkspace(this.workspaceServer);
+    this.mcpUrl = `${url}/mcp`;
     this.removeLock = await writeLockFile(address.port, {
       pid: process.pid,
       ideName: 'Theia OpenSpace IDE',
@@ -99,6 +109,25 @@ export class HubContribution implements BackendApplicationContribution {
 
   onStop(): void {
     void this.removeLock?.();
+  }
+}
+
+function tokenFromEnv(): string | undefined {
+  const token = process.env.OPENSPACE_TOKEN;
+  if (!token) return undefined;
+  if (token.length < 32) throw new Error('OPENSPACE_TOKEN must be at least 32 characters long.');
+  return token;
+}
+
+/** Where the agent pane's CLI is, and the hub's URL and token for it (src/init/agent-launch.ts). */
+@injectable()
+export class AgentPaneBackendImpl implements AgentPaneBackend {
+  @inject(HubContribution) protected readonly hubContribution!: HubContribution;
+
+  async launch(command: string, args: string[]): Promise<AgentLaunch> {
+    const { mcpUrl, token } = this.hubContribution;
+    if (!mcpUrl) return { ok: false, message: 'The OpenSpace hub is not listening yet; try again in a moment.' };
+    return agentLaunch(command, args, { mcpUrl, token });
   }
 }
 
@@ -179,5 +208,9 @@ export default new ContainerModule((bind) => {
   bind(BackendApplicationContribution).toService(CodeBackendImpl);
   bind(ConnectionHandler)
     .toDynamicValue((ctx) => new RpcConnectionHandler(CODE_PATH, () => ctx.container.get(CodeBackendImpl)))
+    .inSingletonScope();
+  bind(AgentPaneBackendImpl).toSelf().inSingletonScope();
+  bind(ConnectionHandler)
+    .toDynamicValue((ctx) => new RpcConnectionHandler(AGENT_PANE_PATH, () => ctx.container.get(AgentPaneBackendImpl)))
     .inSingletonScope();
 });
