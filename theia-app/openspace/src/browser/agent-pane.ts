@@ -99,7 +99,7 @@ export class AgentPane implements CommandContribution, FrontendApplicationContri
     }
     const widget = await this.terminals.newTerminal({
       id: AGENT_PANE_ID,
-      title: `Agent: ${command}`,
+      title: `Agent: ${command.split('/').pop()}`,
       shellPath: launch.shellPath,
       shellArgs: launch.shellArgs,
       env: launch.env,
@@ -109,5 +109,7 @@ export class AgentPane implements CommandContribution, FrontendApplicationContri
     });
     await widget.start();
     await this.terminals.open(widget, { widgetOptions: { area: 'right' }, mode: 'activate' });
+    // Room for an agent's TUI: the right panel opens at 40% of the window, as a chat panel would.
+    this.shell.resize(Math.round(window.innerWidth * 0.4), 'right');
   }
 }
