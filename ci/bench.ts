@@ -210,6 +210,7 @@ async function main(): Promise<void> {
     { name: 'terminal.send', kind: 'simple', run: () => call('openspace.terminal.send', { terminalId: 'bench', text: 'true' }) },
     { name: 'terminal.read_output', kind: 'simple', run: () => call('openspace.terminal.read_output', { terminalId: 'bench' }) },
     { name: 'pane.list', kind: 'complex', run: () => call('openspace.pane.list', {}) },
+    { name: 'context.get', kind: 'simple', run: () => call('openspace.context.get', {}) },
     { name: 'file.search', kind: 'complex', run: () => call('openspace.file.search', { query: 'TODO' }) },
     {
       name: 'presentation.navigate',

@@ -119,6 +119,14 @@ export class SimEditors implements EditorPort, Disposable {
     this.layout.setDirty(path, model.text !== model.savedText);
   }
 
+  /** Select text with the mouse: the cursor ends at `end`, the editor is focused. */
+  async personSelects(path: string, start: Position, end: Position): Promise<void> {
+    const model = this.require(path);
+    model.selection = { start, end };
+    this.moveTo(model, end);
+    await this.layout.focusContent(path);
+  }
+
   /** Save the buffer to disk, as Ctrl+S does. */
   async personSaves(path: string): Promise<void> {
     const model = this.require(path);

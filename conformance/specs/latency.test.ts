@@ -231,6 +231,8 @@ const WORKLOADS: Record<string, Workload> = {
   },
   'openspace.modality.list': { before: openDeckAndBoard, prepare: () => ({}) },
   'openspace.modality.focus': { before: openDeckAndBoard, prepare: (i) => ({ modalityId: i % 2 ? 'presentation' : 'whiteboard' }) },
+  // The whole context with an editor, a deck and a board open.
+  'openspace.context.get': { before: openDeckAndBoard, prepare: () => ({}) },
   // Code intelligence on the fixture's code/ project, the language server warm: diagnostics of a
   // file just written (untimed), with and without an error by turns.
   'openspace.diagnostics.list': {

@@ -7,6 +7,7 @@ import presentationCommands from './presentation.js';
 import whiteboardCommands from './whiteboard.js';
 import modalityCommands from './modality.js';
 import codeCommands from './code.js';
+import contextCommands from './context.js';
 
 export * from './command.js';
 export type * from '../contract/port.js';
@@ -23,6 +24,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map(
       ...whiteboardCommands,
       ...modalityCommands,
       ...codeCommands,
+      ...contextCommands,
     ] as Command[]
   ).map((c) => [c.tool.name, c]),
 );

@@ -70,18 +70,28 @@ export class TerminalOutput {
  */
 export class TerminalScreens implements Disposable {
   private readonly screens = new Map<string, TerminalOutput>();
+  private readonly lastOutput = new Map<string, number>();
   private readonly subscription: Disposable;
 
   constructor(
     private readonly port: TerminalPort,
     private readonly options: TerminalOutputOptions = {},
   ) {
-    this.subscription = port.onOutput((terminalId, data) => this.screen(terminalId).write(data));
+    this.subscription = port.onOutput((terminalId, data) => {
+      this.lastOutput.set(terminalId, Date.now());
+      this.screen(terminalId).write(data);
+    });
   }
 
   /** Total complete lines the terminal has printed (0 before its first output). */
   cursor(terminalId: string): number {
     return this.screens.get(terminalId)?.cursor() ?? 0;
+  }
+
+  /** When the terminal last printed, as an ISO time; undefined before its first output. */
+  lastActivity(terminalId: string): string | undefined {
+    const at = this.lastOutput.get(terminalId);
+    return at === undefined ? undefined : new Date(at).toISOString();
   }
 
   read(terminalId: string, options: { lines: number; since?: number }): TerminalRead {
@@ -91,6 +101,7 @@ export class TerminalScreens implements Disposable {
   /** Drop a terminal's output: it was closed, or its ID is about to name a new terminal. */
   forget(terminalId: string): void {
     this.screens.delete(terminalId);
+    this.lastOutput.delete(terminalId);
   }
 
   dispose(): void {

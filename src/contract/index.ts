@@ -7,6 +7,7 @@ import presentationTools from './presentation.js';
 import whiteboardTools from './whiteboard.js';
 import modalityTools from './modality.js';
 import codeTools from './code.js';
+import contextTools from './context.js';
 
 export * from './call-context.js';
 export * from './common.js';
@@ -20,6 +21,7 @@ export * from './presentation.js';
 export * from './whiteboard.js';
 export * from './modality.js';
 export * from './code.js';
+export * from './context.js';
 
 /** Every tool the hub serves, in the order tools/list shows them. */
 export const TOOLS: readonly ToolDefinition[] = [
@@ -31,6 +33,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   ...whiteboardTools,
   ...modalityTools,
   ...codeTools,
+  ...contextTools,
 ];
 
 export const TOOLS_BY_NAME: ReadonlyMap<string, ToolDefinition> = new Map(TOOLS.map((t) => [t.name, t]));

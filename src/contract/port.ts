@@ -181,6 +181,8 @@ export interface WriteTextOptions extends WriteOptions {
 
 /** The workspace's files, with the path guard applied on the side that owns the disk. */
 export interface WorkspacePort {
+  /** The workspace's absolute path; undefined when the IDE has no folder open. */
+  rootPath(): string | undefined;
   /**
    * Check a path an agent gave and return it workspace-relative and normalised ("" is the root).
    * Throws PATH_OUTSIDE_WORKSPACE (also for symlinks leading out) or INVALID_ARGUMENT.

@@ -152,6 +152,10 @@ export class WorkspaceFiles implements WorkspacePort {
     return this.guard.root;
   }
 
+  rootPath(): string {
+    return this.root;
+  }
+
   async resolve(path: string): Promise<string> {
     return (await this.guard.resolve(path)).relative;
   }

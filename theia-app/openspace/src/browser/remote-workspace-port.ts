@@ -24,6 +24,10 @@ export class RemoteWorkspacePort implements WorkspacePort {
   @inject(ContentIds) protected readonly ids!: ContentIds;
   private readonly written = new Emitter<{ path: string; text: string }>();
 
+  rootPath(): string | undefined {
+    return this.ids.rootUri?.path.fsPath();
+  }
+
   resolve(path: string): Promise<string> {
     return this.call('resolve', [path]);
   }
