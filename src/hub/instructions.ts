@@ -80,7 +80,7 @@ export const TOOL_PREFERENCES: [use: string, insteadOf: string, why: string][] =
     'grepping for a definition',
     'they are language-aware and take a symbol name such as "TaskStore.add"',
   ],
-  ['openspace.file.list and openspace.file.search', 'ls, find and grep -r', 'they honour .gitignore and never show a sensitive file'],
+  ['openspace.file.list', 'ls and find', 'it honours .gitignore and never shows a sensitive file'],
   ['openspace.editor.open with a line', 'naming a place in prose', 'the person sees it: the editor opens there'],
   ['openspace.terminal.*', 'a shell of your own', 'commands run in a terminal the person can see, behind the dangerous-command check'],
 ];
