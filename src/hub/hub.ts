@@ -249,7 +249,7 @@ export class Hub {
     const clientName = server.getClientVersion()?.name;
     if (!server.getClientCapabilities()?.elicitation) return { sessionId, clientName };
     // Sent on the tool call's own stream; no answer within ASK_TIMEOUT_MS counts as a no.
-    const ask = async (message: string): Promise<boolean> => {
+    const ask = async (message: string, timeoutMs = ASK_TIMEOUT_MS): Promise<boolean | undefined> => {
       try {
         const answer = await server.elicitInput(
           {
@@ -260,11 +260,12 @@ export class Hub {
               required: ['allow'],
             },
           },
-          { relatedRequestId: requestId, timeout: ASK_TIMEOUT_MS },
+          { relatedRequestId: requestId, timeout: timeoutMs },
         );
+        if (answer.action === 'cancel') return undefined;
         return answer.action === 'accept' && answer.content?.allow === true;
       } catch {
-        return false;
+        return undefined;
       }
     };
     return { sessionId, clientName, ask };
