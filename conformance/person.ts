@@ -68,7 +68,7 @@ export async function personDecides(ctx: TargetContext, t: TestContext, proposal
     sim.review.personDecides(proposalId, accept);
   } else if (page) {
     // The proposal's diff tab, then the button in its toolbar.
-    const tab = page.locator(`.p-TabBar-tab[title*="(${proposalId})"]`).first();
+    const tab = page.locator('.lm-TabBar-tab', { hasText: `(${proposalId})` }).first();
     await tab.waitFor({ timeout: 10_000 });
     await tab.click();
     await page
@@ -80,12 +80,13 @@ export async function personDecides(ctx: TargetContext, t: TestContext, proposal
   }
 }
 
-/** The person opens a file themselves (Quick Open in Theia). */
+/** The person opens a file themselves (in Theia: Go → Go to File…, which works wherever the keyboard focus is). */
 export async function personOpens(ctx: TargetContext, t: TestContext, path: string): Promise<void> {
   const { sim, page } = ctx.target;
   if (sim) return sim.editors.personOpens(path);
   if (!page) return void t.skip("needs a person's hand: only the simulated IDE and Theia offer one");
-  await page.keyboard.press('ControlOrMeta+p');
+  await page.locator('.lm-MenuBar-itemLabel', { hasText: /^Go$/ }).click();
+  await page.locator('.lm-Menu-itemLabel', { hasText: 'Go to File' }).click();
   await page.keyboard.type(path);
   await page.locator('.quick-input-list .monaco-list-row').first().waitFor();
   await page.keyboard.press('Enter');

@@ -8,6 +8,8 @@ import { PreferenceService } from '@theia/core/lib/common/preferences/preference
 import { inject, injectable, interfaces } from '@theia/core/shared/inversify';
 import { COMMANDS, runCommand } from '../../../../src/commands/index.js';
 import { terminalScreens } from '../../../../src/commands/terminal-output.js';
+import { ideEvents } from '../../../../src/commands/event-log.js';
+import { proposals } from '../../../../src/commands/review.js';
 import type { IdePort } from '../../../../src/contract/port.js';
 import type { CallContext, ErrorCode, Failure, ToolResult } from '../../../../src/contract/index.js';
 import { StatePublisher } from '../../../../src/commands/state-publisher.js';
@@ -23,6 +25,7 @@ import { TheiaPresentationPort } from './presentation/theia-presentation-port.js
 import { TheiaCodePort } from './theia-code-port.js';
 import { TheiaWhiteboardPort } from './whiteboard/theia-whiteboard-port.js';
 import { TheiaTerminalPort } from './theia-terminal-port.js';
+import { TheiaReviewPort } from './theia-review-port.js';
 
 export const TheiaIdePort = Symbol('TheiaIdePort');
 
@@ -43,10 +46,14 @@ export function createIdePort(ctx: interfaces.Context): IdePort {
     presentations: ctx.container.get(TheiaPresentationPort),
     whiteboards: ctx.container.get(TheiaWhiteboardPort),
     code: ctx.container.get(TheiaCodePort),
+    review: ctx.container.get(TheiaReviewPort),
     security: ctx.container.get(TheiaSecurityPort),
   };
-  // Keep every terminal's output (sanitized, redacted) from the first terminal on.
+  // Keep every terminal's output (sanitized, redacted) from the first terminal on, the person's
+  // doings from the start, and hear their decisions on proposals.
   terminalScreens(ide);
+  ideEvents(ide);
+  proposals(ide);
   return ide;
 }
 
