@@ -117,18 +117,14 @@ export class TheiaReviewPort implements ReviewPort, ResourceResolver, CommandCon
   }
 
   registerToolbarItems(registry: TabBarToolbarRegistry): void {
-    registry.registerItem({
-      id: ACCEPT_COMMAND.id,
-      command: ACCEPT_COMMAND.id,
-      icon: ACCEPT_COMMAND.iconClass,
-      tooltip: 'Accept Proposed Change',
-      priority: 0,
-    });
+    // Words, not icons: the person decides about their file.
+    const accept = { command: ACCEPT_COMMAND.id, text: 'Accept', tooltip: 'Accept: write the proposed change to the file' };
+    registry.registerItem({ id: ACCEPT_COMMAND.id, ...accept, priority: 0 });
     registry.registerItem({
       id: REJECT_COMMAND.id,
       command: REJECT_COMMAND.id,
-      icon: REJECT_COMMAND.iconClass,
-      tooltip: 'Reject Proposed Change',
+      text: 'Reject',
+      tooltip: 'Reject: leave the file as it is',
       priority: 1,
     });
   }
