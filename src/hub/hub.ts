@@ -18,6 +18,7 @@ import { redactArguments, type AuditSink } from '../security/audit-log.js';
 import { BridgeRegistry, executeWithTimeout, NO_BRIDGE } from './bridge.js';
 import { SessionResources, type CleanupReport } from './session-resources.js';
 import { HubState } from './state.js';
+import { serveLiveResources } from './live-resources.js';
 
 export const HUB_VERSION = '0.1.0';
 
@@ -184,12 +185,23 @@ export class Hub {
   createMcpServer(): Server {
     const server = new Server(
       { name: 'openspace-hub', title: 'OpenSpace', version: HUB_VERSION },
-      { capabilities: { tools: { listChanged: false } }, instructions: this.state.instructions, jsonSchemaValidator: lazyValidator },
+      {
+        capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: false } },
+        instructions: this.state.instructions,
+        jsonSchemaValidator: lazyValidator,
+      },
     );
     let queue: Promise<unknown> = Promise.resolve();
     let pending = 0;
     let sessionId: string | undefined;
+    const stopResources = serveLiveResources(
+      server,
+      this.state,
+      (tool, args, context) => this.callTool(tool, args, context),
+      (id) => this.callContext(server, id),
+    );
     server.onclose = () => {
+      stopResources();
       if (sessionId !== undefined) void this.endSession(sessionId);
     };
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedToolDefinitions() }));
