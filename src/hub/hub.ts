@@ -47,6 +47,13 @@ interface SessionCalls {
   clientName?: string;
 }
 
+/** An MCP session that completed initialize and has not ended: what an IDE shows as "agent connected". */
+export interface ConnectedSession {
+  sessionId: string;
+  clientName?: string;
+  connectedAt: string;
+}
+
 /** Calls waiting across all sessions at which the hub logs a warning (NFR-3.1.4). */
 export const QUEUE_WARNING_DEPTH = 50;
 
@@ -97,6 +104,8 @@ export class Hub {
   private readonly sessions = new Map<string, SessionCalls>();
   private readonly resources = new SessionResources();
   private readonly cleanups = new Set<Promise<unknown>>();
+  private readonly connected = new Map<string, ConnectedSession>();
+  private readonly sessionListeners = new Set<(sessions: ConnectedSession[]) => void>();
   private inFlight = 0;
 
   /** Tool calls waiting or running, all sessions together. */
@@ -130,6 +139,7 @@ export class Hub {
   endSession(sessionId: string): Promise<CleanupReport> {
     const clientName = this.sessions.get(sessionId)?.clientName;
     this.sessions.delete(sessionId);
+    if (this.connected.delete(sessionId)) this.sessionsChanged();
     if (!this.resources.has(sessionId) || !this.bridges.current) {
       return this.resources.release(sessionId, async () => NO_BRIDGE);
     }
@@ -138,6 +148,22 @@ export class Hub {
     this.cleanups.add(done);
     void done.finally(() => this.cleanups.delete(done));
     return done;
+  }
+
+  /** The agents connected now, oldest first. */
+  connectedSessions(): ConnectedSession[] {
+    return [...this.connected.values()];
+  }
+
+  /** Fires with the connected sessions whenever one connects or ends. */
+  onSessionsChanged(listener: (sessions: ConnectedSession[]) => void): () => void {
+    this.sessionListeners.add(listener);
+    return () => this.sessionListeners.delete(listener);
+  }
+
+  private sessionsChanged(): void {
+    const sessions = this.connectedSessions();
+    for (const listener of this.sessionListeners) listener(sessions);
   }
 
   /** Resolves when the cleanups of ended sessions have finished. */
@@ -200,6 +226,11 @@ export class Hub {
       (tool, args, context) => this.callTool(tool, args, context),
       (id) => this.callContext(server, id),
     );
+    server.oninitialized = () => {
+      sessionId ??= server.transport?.sessionId ?? 'stdio';
+      this.connected.set(sessionId, { sessionId, clientName: server.getClientVersion()?.name, connectedAt: new Date().toISOString() });
+      this.sessionsChanged();
+    };
     server.onclose = () => {
       stopResources();
       if (sessionId !== undefined) void this.endSession(sessionId);

@@ -32,6 +32,7 @@ import { WhiteboardWidget } from './whiteboard/whiteboard-widget.js';
 import { TheiaWhiteboardPort, WhiteboardOpenHandler } from './whiteboard/theia-whiteboard-port.js';
 import { AgentPane, AgentPaneBackendProxy, createAgentPaneBackendProxy } from './agent-pane.js';
 import { TheiaReviewPort } from './theia-review-port.js';
+import { AgentStatus } from './agent-status.js';
 import { ResourceResolver } from '@theia/core/lib/common/resource';
 import { TabBarToolbarContribution } from '@theia/core/lib/browser/shell/tab-bar-toolbar';
 import './style/openspace.css';
@@ -58,6 +59,8 @@ export default new ContainerModule((bind) => {
   bind(TheiaPresentationPort).toSelf().inSingletonScope();
   bindFileView(bind, WhiteboardWidget, WhiteboardOpenHandler);
   bind(TheiaWhiteboardPort).toSelf().inSingletonScope();
+  bind(AgentStatus).toSelf().inSingletonScope();
+  bind(CommandContribution).toService(AgentStatus);
   bind(TheiaReviewPort).toSelf().inSingletonScope();
   bind(ResourceResolver).toService(TheiaReviewPort);
   bind(CommandContribution).toService(TheiaReviewPort);
