@@ -50,7 +50,8 @@ const READS: Record<string, [tool: string, args: Record<string, unknown>]> = {
 /** What a new snapshot changed, of the resources. */
 function changedResources(before: PaneStateSnapshot | undefined, after: PaneStateSnapshot): string[] {
   if (!before) return [CONTEXT_URI, EVENTS_URI];
-  const shape = ({ timestamp: _t, problems: _p, ...rest }: PaneStateSnapshot) => JSON.stringify(rest);
+  // Not the time of publishing, nor problem counts (the context does not hold them).
+  const shape = (snapshot: PaneStateSnapshot) => JSON.stringify({ ...snapshot, timestamp: undefined, problems: undefined });
   const changed: string[] = [];
   if (shape(before) !== shape(after)) changed.push(CONTEXT_URI);
   if (before.eventsCursor !== after.eventsCursor) changed.push(EVENTS_URI);
