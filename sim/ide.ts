@@ -55,6 +55,8 @@ export interface SimIdeOptions {
    * the person API (review.personDecides).
    */
   proposals?: ProposalDecision;
+  /** Whether agents may read the terminals its person opened (terminals.personOpens); default no. */
+  personTerminalReads?: 'allow' | 'refuse';
 }
 
 /**
@@ -69,6 +71,8 @@ export class SimIde {
   readonly whiteboards: SimWhiteboards;
   readonly code: LspCodePort;
   readonly review: SimReview;
+  /** The person's answer when an agent wants to read a terminal they opened (the simulated IDE has no dialog). */
+  personTerminalReads: 'allow' | 'refuse';
   private mirror: WorkspaceMirror | undefined;
   private constructor(
     readonly workspace: LoadedWorkspace,
@@ -82,7 +86,7 @@ export class SimIde {
     /** The workspace's .openspace/audit.ndjson (in the memfs volume for an in-memory workspace): the hub's call lines and the store's write lines. */
     readonly audit: NdjsonAuditLog,
     ringBuffer: SimIdeOptions['ringBuffer'],
-    languageServers: Pick<SimIdeOptions, 'languageServers' | 'languageServerReadyWaitMs' | 'proposals'>,
+    languageServers: Pick<SimIdeOptions, 'languageServers' | 'languageServerReadyWaitMs' | 'proposals' | 'personTerminalReads'>,
   ) {
     // No person at the simulated IDE: dangerous commands and consent are asked at the agent's side
     // (MCP elicitation) when the client can, and are refused otherwise.
@@ -93,6 +97,7 @@ export class SimIde {
     this.presentations = new SimPresentations(layout, files);
     this.whiteboards = new SimWhiteboards(layout);
     this.review = new SimReview(layout, languageServers.proposals);
+    this.personTerminalReads = languageServers.personTerminalReads ?? 'refuse';
     // Language servers read a project from disk: an in-memory workspace gets a mirror there.
     this.code = new LspCodePort({
       serverRoot:
@@ -117,6 +122,7 @@ export class SimIde {
         confirmDangerousCommands: () => confirmDangerousCommands,
         protectedPaths: () => (path) => files.policy.isProtected(path),
         agentConsent: (context) => gate.check(context),
+        terminalReadConsent: async () => this.personTerminalReads === 'allow',
       },
     };
     terminalScreens(this.port, ringBuffer);

@@ -81,6 +81,10 @@ export const TerminalInfo = z.object({
   cwd: z.string().describe('Workspace-relative working directory at creation ("" is the root)'),
   running: z.boolean(),
   exitCode: z.number().int().optional(),
+  personal: z
+    .literal(true)
+    .optional()
+    .describe("Set on a terminal the person opened themselves (not through OpenSpace): reading its output needs the person's permission"),
 });
 export type TerminalInfo = z.infer<typeof TerminalInfo>;
 

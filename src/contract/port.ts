@@ -250,6 +250,11 @@ export interface SecurityPort {
   /** Ask the person (e.g. "Agent wants to run: rm -rf build — deletes files recursively"); true for Allow. Absent when there is no one to ask. */
   confirm?(message: string): Promise<boolean>;
   /**
+   * Whether the person lets the agent read the output of a terminal they opened themselves
+   * (`personal`), asking them if the IDE can: for that terminal, or for all. Absent: allowed.
+   */
+  terminalReadConsent?(terminal: TerminalInfo, context: CallContext): Promise<boolean>;
+  /**
    * NFR-3.8.2: whether the person allows agents to run commands in this workspace, asking them the
    * first time if the IDE can (a dialog, or `context.ask` at the agent's side). Absent: always allowed.
    */

@@ -12,6 +12,8 @@ import { TheiaShellPort } from './theia-shell-port.js';
 interface Captured {
   widget: TerminalWidget;
   cwd: string;
+  /** Opened through the port (by an agent, or a person's OpenSpace command); the rest are the person's own. */
+  openedByOpenSpace?: boolean;
 }
 
 /**
@@ -44,7 +46,9 @@ export class TheiaTerminalPort implements TerminalPort {
       useServerTitle: false,
       destroyTermOnClose: true,
     });
-    this.capture(widget, options.cwd).cwd = options.cwd;
+    const captured = this.capture(widget, options.cwd);
+    captured.cwd = options.cwd;
+    captured.openedByOpenSpace = true;
     await widget.start();
     // The agent gets the terminal once its shell runs; its tab is added right after the answer,
     // before any other command runs.
@@ -111,6 +115,7 @@ export class TheiaTerminalPort implements TerminalPort {
       cwd: terminal.cwd,
       running: exit === undefined,
       ...(exit?.code !== undefined ? { exitCode: exit.code } : {}),
+      ...(!terminal.openedByOpenSpace && { personal: true as const }),
     };
   }
 
