@@ -7,8 +7,10 @@
  * Noise control: selection changes are folded into one event per file 500 ms after the person's
  * last move, edits into one per file a second after the last keystroke, diagnostics changes into
  * one per 2 s. Editors report only what a person did (EditorPort.onActivity); opens, closes and
- * layout changes come from the layout, where what an agent's call does shows too: those within an
- * agent call, or AGENT_ECHO_MS after it, are the agent's and not logged.
+ * layout changes come from the layout, where what an agent's call does shows too: a layout change
+ * within an agent call, or AGENT_ECHO_MS after it, is the agent's. The layout is compared when the
+ * IDE publishes it to the hub (StatePublisher, at most once a second, when the window is idle), so
+ * that no layout is measured for events while a command runs.
  */
 import { EVENT_LOG_CAPACITY, type EventType, type IdeEvent } from '../contract/index.js';
 import type { Disposable, IdePort, PaneLayout } from '../contract/port.js';
@@ -129,8 +131,10 @@ export class IdeEvents implements Disposable {
   readonly log = new EventLog();
   private agentCalls = 0;
   private agentCallEnded = -Infinity;
-  private openEditors: Set<string>;
-  private layoutShape: string;
+  private openEditors: Set<string> | undefined;
+  private layoutShape = '';
+  /** A person changed the layout since it was last observed. */
+  private personChangedLayout = false;
   private lastProblems: string;
   private readonly selections = new Debouncer(SELECTION_DEBOUNCE_MS);
   private readonly edits = new Debouncer(EDIT_DEBOUNCE_MS);
@@ -139,8 +143,6 @@ export class IdeEvents implements Disposable {
   private readonly subscriptions: Disposable[];
 
   constructor(private readonly ide: IdePort) {
-    this.openEditors = new Set(ide.editors.list().map((e) => e.path));
-    this.layoutShape = structure(ide.shell.layout());
     this.lastProblems = JSON.stringify(ide.code.problemCounts());
     this.subscriptions = [
       ide.editors.onActivity((activity) => {
@@ -153,7 +155,9 @@ export class IdeEvents implements Disposable {
           this.selections.call(path, () => this.log.append({ type: 'selection.changed', path, selection }));
         }
       }),
-      ide.shell.onLayoutChanged(() => this.layoutChanged()),
+      ide.shell.onLayoutChanged(() => {
+        if (!this.agentActive) this.personChangedLayout = true;
+      }),
       ide.code.onProblemsChanged(() =>
         this.diagnostics.call('', () => {
           const { errors, warnings } = this.ide.code.problemCounts();
@@ -199,15 +203,16 @@ export class IdeEvents implements Disposable {
     return this.agentCalls > 0 || Date.now() - this.agentCallEnded < AGENT_ECHO_MS;
   }
 
-  private layoutChanged(): void {
-    const open = new Set(this.ide.editors.list().map((e) => e.path));
-    const shape = structure(this.ide.shell.layout());
-    const byPerson = !this.agentActive;
-    if (byPerson) {
+  /** The layout as published: what a person opened or closed since the last one, and whether they moved panes. */
+  observe(layout: PaneLayout): void {
+    const open = new Set(layout.panes.flatMap((p) => p.tabs.filter((t) => t.type === 'editor').map((t) => t.contentId)));
+    const shape = structure(layout);
+    if (this.openEditors && this.personChangedLayout) {
       for (const path of open) if (!this.openEditors.has(path)) this.log.append({ type: 'file.opened', path });
       for (const path of this.openEditors) if (!open.has(path)) this.log.append({ type: 'file.closed', path });
       if (shape !== this.layoutShape) this.layouts.call('', () => this.log.append({ type: 'layout.changed' }));
     }
+    this.personChangedLayout = false;
     this.openEditors = open;
     this.layoutShape = shape;
   }

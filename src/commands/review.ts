@@ -33,6 +33,8 @@ interface Proposal {
   failure?: ToolError;
   /** Who proposed, for the audit of the write. */
   context?: CallContext;
+  /** A decision is being carried out (the write): the proposal stays findable, and pending, until it is. */
+  deciding?: boolean;
   waiters: Set<() => void>;
 }
 
@@ -67,7 +69,7 @@ export class Proposals {
 
   /** The pending proposals, for a review UI (Theia's Accept/Reject commands). */
   pending(): { proposalId: string; path: string; title: string }[] {
-    return [...this.open.values()].map(({ proposalId, path, title }) => ({ proposalId, path, title }));
+    return [...this.open.values()].filter((p) => !p.deciding).map(({ proposalId, path, title }) => ({ proposalId, path, title }));
   }
 
   newId(): string {
@@ -89,8 +91,8 @@ export class Proposals {
   /** Carry out a decision: Accept writes the proposed text over the version it was made against. */
   async decide(proposalId: string, accepted: boolean): Promise<void> {
     const proposal = this.open.get(proposalId);
-    if (!proposal) return;
-    this.open.delete(proposalId);
+    if (!proposal || proposal.deciding) return;
+    proposal.deciding = true;
     if (accepted) {
       try {
         proposal.version = await this.write(proposal);
@@ -103,6 +105,7 @@ export class Proposals {
     } else {
       proposal.status = 'rejected';
     }
+    this.open.delete(proposalId);
     this.decided.set(proposalId, proposal);
     for (const id of [...this.decided.keys()].slice(0, Math.max(0, this.decided.size - DECIDED_KEPT))) this.decided.delete(id);
     await this.ide.review.close(proposalId).catch(() => undefined);
@@ -110,16 +113,18 @@ export class Proposals {
     proposal.waiters.clear();
   }
 
-  /** Wait until the proposal is decided or timeoutMs passed. */
+  /** Wait until the proposal is decided or timeoutMs passed; a decision being carried out is waited for whatever the timeout. */
   async wait(proposal: Proposal, timeoutMs: number): Promise<void> {
-    if (proposal.status !== 'pending' || timeoutMs === 0) return;
+    if (proposal.status !== 'pending' || (timeoutMs === 0 && !proposal.deciding)) return;
     await new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
         proposal.waiters.delete(done);
         resolve();
       };
-      const timer = setTimeout(done, timeoutMs);
+      const timer = setTimeout(() => {
+        if (!proposal.deciding) done();
+      }, timeoutMs);
       proposal.waiters.add(done);
     });
   }
@@ -225,7 +230,9 @@ export const editorProposeEditCommand = defineCommand(editorProposeEdit, async (
   }
   const review = ide.review;
   if (proposal!.status === 'pending') {
-    if (review.autoDecision && !(review.decidesAtAgent && context?.ask)) {
+    if (proposal!.deciding) {
+      await all.wait(proposal!, timeoutMs);
+    } else if (review.autoDecision && !(review.decidesAtAgent && context?.ask)) {
       await all.decide(proposal!.proposalId, review.autoDecision === 'accept');
     } else if (review.decidesAtAgent && context?.ask && timeoutMs > 0) {
       const { added, removed } = lineDelta(proposal!.original, proposal!.proposed);

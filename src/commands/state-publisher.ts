@@ -59,7 +59,11 @@ export class StatePublisher implements Disposable {
     this.schedule(() => {
       if (this.disposed) return;
       Promise.resolve()
-        .then(() => this.publish(snapshotOf(this.ide)))
+        .then(() => {
+          const snapshot = snapshotOf(this.ide);
+          ideEvents(this.ide).observe(snapshot);
+          return this.publish(snapshot);
+        })
         .catch(() => {
           // The hub being away is not the IDE's problem; the next change publishes again.
         });

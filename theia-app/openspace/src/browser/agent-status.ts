@@ -16,6 +16,12 @@ export const SHOW_SESSIONS_COMMAND = { id: 'openspace.agentStatus.show', label: 
 
 /** Recent calls kept per session. */
 const RECENT_CALLS = 20;
+/**
+ * A call shows in the status bar once it has run this long: most calls take a few milliseconds,
+ * and redrawing the status bar twice for each would only cost the agent's calls time; what a
+ * person should see is a call that waits (for them, a command, a language server).
+ */
+const SHOW_RUNNING_AFTER_MS = 250;
 
 interface Call {
   tool: string;
@@ -40,6 +46,8 @@ export class AgentStatus implements CommandContribution {
   private sessions: ConnectedSession[] = [];
   private readonly activity = new Map<string, SessionActivity>();
   private running: { sessionId: string; call: Call } | undefined;
+  /** The text shown now, so that the status bar is redrawn only when it changes. */
+  private shown: string | undefined;
 
   registerCommands(registry: CommandRegistry): void {
     registry.registerCommand(SHOW_SESSIONS_COMMAND, { execute: () => this.showSessions() });
@@ -63,12 +71,13 @@ export class AgentStatus implements CommandContribution {
     session.calls.push(call);
     if (session.calls.length > RECENT_CALLS) session.calls.shift();
     this.running = { sessionId: context.sessionId, call };
-    void this.render();
+    const showRunning = setTimeout(() => void this.render(), SHOW_RUNNING_AFTER_MS);
     try {
       const result = await run();
       call.code = result.success ? 'OK' : result.code;
       return result;
     } finally {
+      clearTimeout(showRunning);
       call.durationMs = Date.now() - call.startedAt;
       if (this.running?.call === call) this.running = undefined;
       void this.render();
@@ -86,6 +95,8 @@ export class AgentStatus implements CommandContribution {
     else if (count === 0) text = '$(circle-outline) MCP: no agent';
     else if (count === 1) text = `$(circle-filled) MCP: ${this.nameOf(this.sessions[0]!.sessionId)} connected`;
     else text = `$(circle-filled) MCP: ${count} agents connected`;
+    if (text === this.shown) return;
+    this.shown = text;
     await this.statusBar.setElement(STATUS_ID, {
       text,
       alignment: StatusBarAlignment.LEFT,
