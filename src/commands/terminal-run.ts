@@ -51,10 +51,18 @@ function waitUntil(ide: IdePort, screens: TerminalScreens, terminalId: string, d
   });
 }
 
-/** The terminal named by terminalId, or the agent's terminal (opened when there is none). */
-async function targetTerminal(ide: IdePort, ref: string | undefined): Promise<{ terminal: TerminalInfo; created: boolean }> {
+/**
+ * The terminal named by terminalId, or the agent's terminal: a running one titled "agent" with shell
+ * integration (a person's terminal of that title has none), opened when there is none.
+ */
+async function targetTerminal(
+  ide: IdePort,
+  screens: TerminalScreens,
+  ref: string | undefined,
+): Promise<{ terminal: TerminalInfo; created: boolean }> {
   if (ref !== undefined) return { terminal: resolveTerminal(ide, ref), created: false };
-  const agents = ide.terminals.list().filter((t) => t.title === AGENT_TERMINAL_TITLE && t.running);
+  const integrated = (id: string) => screens.shell(id).integration || screens.integrationSince(id) !== undefined;
+  const agents = ide.terminals.list().filter((t) => t.title === AGENT_TERMINAL_TITLE && t.running && integrated(t.terminalId));
   const existing = agents.find((t) => t.terminalId === AGENT_TERMINAL_TITLE) ?? agents[0];
   if (existing) return { terminal: existing, created: false };
   return { terminal: await openTerminal(ide, { title: AGENT_TERMINAL_TITLE, cwd: '' }), created: true };
@@ -121,7 +129,7 @@ function assertIdle(ide: IdePort, screens: TerminalScreens, terminalId: string):
 
 export const terminalRunCommand = defineCommand(terminalRun, async (ide, args, context) => {
   const screens = terminalScreens(ide);
-  const { terminal, created } = await targetTerminal(ide, args.terminalId);
+  const { terminal, created } = await targetTerminal(ide, screens, args.terminalId);
   const { terminalId } = terminal;
   if (!terminal.running) throw terminalExited(terminal);
   await requireIntegration(ide, screens, terminal);

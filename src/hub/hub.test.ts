@@ -97,7 +97,7 @@ describe('bridges', () => {
     const hub = new Hub({ callTimeoutMs: 150 });
     const a = await serve(hub);
     // Answers after 400 ms: past the hub's 150 ms, within 150 ms plus what terminal.run may wait.
-    const late = { success: true, terminalId: 'agent', output: [], truncated: false, startCursor: 0, cursor: 0, redacted: false };
+    const late = { success: true as const, terminalId: 'agent', output: [], truncated: false, startCursor: 0, cursor: 0, redacted: false };
     hub.bridges.offer('slow', {
       execute: () => new Promise((resolve) => setTimeout(() => resolve({ ...late, durationMs: 400, timedOut: true }), 400)),
     });
