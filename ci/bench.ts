@@ -186,6 +186,8 @@ async function main(): Promise<void> {
   await call('openspace.editor.open', { path: 'src/index.ts' });
   await call('openspace.terminal.create', { title: 'bench' });
   await openDeckAndBoard(call);
+  // Fill the event log: each failed call is an event (agent.call_failed).
+  for (let i = 0; i < 1000; i++) await client.callTool({ name: 'openspace.file.read', arguments: { path: `missing-${i}.txt` } });
   const [deckPath, whiteboardId] = [DECK, BOARD];
   let slide = 0;
   let added = 0;
@@ -211,6 +213,8 @@ async function main(): Promise<void> {
     { name: 'terminal.read_output', kind: 'simple', run: () => call('openspace.terminal.read_output', { terminalId: 'bench' }) },
     { name: 'pane.list', kind: 'complex', run: () => call('openspace.pane.list', {}) },
     { name: 'context.get', kind: 'simple', run: () => call('openspace.context.get', {}) },
+    // A full event log (1000 events) read from its start, 100 at a time.
+    { name: 'events.query', kind: 'simple', run: () => call('openspace.events.query', { since: 0, limit: 100 }) },
     { name: 'file.search', kind: 'complex', run: () => call('openspace.file.search', { query: 'TODO' }) },
     {
       name: 'presentation.navigate',

@@ -29,9 +29,10 @@ export type AgentTarget = string | HubEndpoint | { command: string; args: string
 export interface AgentOptions {
   /**
    * Answers the hub's questions to the person at the agent's side (MCP elicitation): the content to
-   * accept with, or undefined to decline. Without it the client does not offer elicitation.
+   * accept with, or undefined to decline (a promise of either: one that never settles leaves the
+   * question unanswered). Without it the client does not offer elicitation.
    */
-  ask?: (message: string) => Record<string, unknown> | undefined;
+  ask?: (message: string) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
 }
 
 /** A tool's answer as it came, with any breaches of the result conventions and the round trip's time. */
@@ -82,9 +83,9 @@ export async function connectAgent(target: AgentTarget, name = 'conformance-agen
   const asked: string[] = [];
   const client = new Client({ name, version: '1.0.0' }, ask ? { capabilities: { elicitation: {} } } : undefined);
   if (ask) {
-    client.setRequestHandler(ElicitRequestSchema, (request) => {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
       asked.push(request.params.message);
-      const content = ask(request.params.message);
+      const content = await ask(request.params.message);
       return content ? { action: 'accept', content } : { action: 'decline' };
     });
   }

@@ -46,3 +46,74 @@ export async function personTypes(ctx: TargetContext, t: TestContext, path: stri
   }
   return stop;
 }
+
+/** The person takes back the last change in the editor of `path` (Ctrl+Z). */
+export async function personUndoes(ctx: TargetContext, t: TestContext, path: string): Promise<void> {
+  if (ctx.target.sim) {
+    expect(ctx.target.sim.editors.personUndoes(path)).toBe(true);
+  } else if (ctx.target.page) {
+    await ctx.agent.ok('openspace.editor.open', { path });
+    await focusVisibleEditor(ctx);
+    await ctx.target.page.keyboard.press('ControlOrMeta+z');
+  } else {
+    t.skip("needs a person's Ctrl+Z: only the simulated IDE and Theia offer one");
+  }
+}
+
+/** Wait until the diff of a proposal shows, then the person clicks Accept or Reject above it. */
+export async function personDecides(ctx: TargetContext, t: TestContext, proposalId: string, accept: boolean): Promise<void> {
+  const { sim, page } = ctx.target;
+  if (sim) {
+    await eventually(() => expect(sim.review.views().map((v) => v.proposalId)).toContain(proposalId));
+    sim.review.personDecides(proposalId, accept);
+  } else if (page) {
+    // The proposal's diff tab, then the button in its toolbar.
+    const tab = page.locator('.lm-TabBar-tab', { hasText: `(${proposalId})` }).first();
+    await tab.waitFor({ timeout: 10_000 });
+    await tab.click();
+    await page
+      .locator(`[id="openspace.review.${accept ? 'accept' : 'reject'}"]`)
+      .first()
+      .click();
+  } else {
+    t.skip("needs a person's decision: only the simulated IDE and Theia offer one");
+  }
+}
+
+/** The person opens a file themselves (in Theia: Go → Go to File…, which works wherever the keyboard focus is). */
+export async function personOpens(ctx: TargetContext, t: TestContext, path: string): Promise<void> {
+  const { sim, page } = ctx.target;
+  if (sim) return sim.editors.personOpens(path);
+  if (!page) return void t.skip("needs a person's hand: only the simulated IDE and Theia offer one");
+  await page.locator('.lm-MenuBar-itemLabel', { hasText: /^Go$/ }).click();
+  await page.locator('.lm-Menu-itemLabel', { hasText: 'Go to File' }).click();
+  await page.keyboard.type(path);
+  await page.locator('.quick-input-list .monaco-list-row').first().waitFor();
+  await page.keyboard.press('Enter');
+}
+
+/** The person types a line at the top of the open editor of `path` and saves it (Ctrl+S). */
+export async function personEditsAndSaves(ctx: TargetContext, t: TestContext, path: string, line: string): Promise<void> {
+  const { sim, page } = ctx.target;
+  if (sim) {
+    sim.editors.personEdits(path, `${line}\n${sim.editors.text(path) ?? ''}`);
+    return sim.editors.personSaves(path);
+  }
+  if (!page) return void t.skip("needs a person's hand: only the simulated IDE and Theia offer one");
+  await page.locator(`.theia-editor[id*="/${path}"] .view-lines`).first().click();
+  await page.keyboard.press('ControlOrMeta+Home');
+  await page.keyboard.type(`${line}\n`);
+  await page.keyboard.press('ControlOrMeta+s');
+}
+
+/** The person moves the cursor down `moves` times in the editor of `path`, `gapMs` apart. */
+export async function personMovesCursor(ctx: TargetContext, t: TestContext, path: string, moves: number, gapMs: number): Promise<void> {
+  const { sim, page } = ctx.target;
+  if (!sim && !page) return void t.skip("needs a person's hand: only the simulated IDE and Theia offer one");
+  if (page) await page.locator(`.theia-editor[id*="/${path}"] .view-lines`).first().click();
+  for (let i = 1; i <= moves; i++) {
+    if (sim) await sim.editors.personSelects(path, { line: i + 1, column: 1 }, { line: i + 1, column: 1 });
+    else await page!.keyboard.press('ArrowDown');
+    await new Promise((r) => setTimeout(r, gapMs));
+  }
+}

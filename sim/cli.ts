@@ -16,6 +16,8 @@ Starts the OpenSpace hub on the simulated IDE.
                            MCP client, or answer CONFIRMATION_REQUIRED); a workspace's settings cannot do this
   --no-auth                do not require the access token (any local process may then call the hub);
                            OPENSPACE_TOKEN=<32+ characters> sets the token instead of a generated one
+  --proposals DECISION     what decides an agent's edit proposal (openspace.editor.propose_edit) when its MCP
+                           client cannot ask you (elicitation): accept (default), reject, or wait (pending)
   --allow-origin ORIGIN    a browser origin allowed to call the hub besides its own (repeatable)
   --max-calls-per-turn N   tool calls one agent turn may make (default 50; 0 = no limit)
   --language-server ENDINGS=COMMAND
@@ -43,6 +45,7 @@ async function main(): Promise<void> {
         'allow-origin': { type: 'string', multiple: true, default: [] },
         'max-calls-per-turn': { type: 'string', default: '50' },
         'language-server': { type: 'string', multiple: true, default: [] },
+        proposals: { type: 'string', default: 'accept' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       allowPositionals: false,
@@ -76,6 +79,10 @@ async function main(): Promise<void> {
   } catch (err) {
     fail(`--language-server: ${(err as Error).message}`);
   }
+  const proposals = values.proposals;
+  if (proposals !== 'accept' && proposals !== 'reject' && proposals !== 'wait') {
+    fail(`--proposals must be accept, reject or wait, not "${proposals}"`);
+  }
   const consent = values.consent ? ('granted' as const) : undefined;
   const confirmDangerousCommands = !values['no-confirm'];
 
@@ -93,6 +100,7 @@ async function main(): Promise<void> {
       confirmDangerousCommands,
       maxCallsPerTurn,
       languageServers,
+      proposals,
       loadDelayMs: 100,
     });
     await hub.createMcpServer().connect(new StdioServerTransport());
@@ -128,6 +136,7 @@ async function main(): Promise<void> {
       token: process.env.OPENSPACE_TOKEN || undefined,
       allowedOrigins: values['allow-origin'],
       languageServers,
+      proposals,
       loadDelayMs: 100,
     });
   } catch (err) {

@@ -1,7 +1,17 @@
 import { ToolError } from '../src/contract/index.js';
 import { HighlightRegistry } from '../src/commands/highlights.js';
-import type { Disposable, EditorPort, EditorState, Highlight, Placement, Position, WorkspacePort } from '../src/contract/port.js';
-import { lineCount } from '../src/commands/text.js';
+import type {
+  Disposable,
+  EditorActivity,
+  EditorPort,
+  EditorState,
+  Highlight,
+  Placement,
+  Position,
+  TextEdit,
+  WorkspacePort,
+} from '../src/contract/port.js';
+import { applyTextEdit, lineCount } from '../src/commands/text.js';
 import type { SimLayout } from './layout.js';
 
 interface EditorModel {
@@ -11,6 +21,8 @@ interface EditorModel {
   cursor: Position;
   selection: { start: Position; end: Position };
   topLine: number;
+  /** Texts before each edit made with applyEdit, newest last (what Ctrl+Z goes back to). */
+  undo: string[];
 }
 
 /**
@@ -21,6 +33,7 @@ export class SimEditors implements EditorPort, Disposable {
   private readonly models = new Map<string, EditorModel>();
   private readonly decorations = new HighlightRegistry();
   private readonly subscription: Disposable;
+  private readonly activityListeners = new Set<(activity: EditorActivity) => void>();
 
   constructor(
     private readonly layout: SimLayout,
@@ -39,7 +52,7 @@ export class SimEditors implements EditorPort, Disposable {
     if (!model) {
       const { text } = await this.workspace.readText(path);
       const start = { line: 1, column: 1 };
-      model = { path, text, savedText: text, cursor: start, selection: { start, end: start }, topLine: 1 };
+      model = { path, text, savedText: text, cursor: start, selection: { start, end: start }, topLine: 1, undo: [] };
       this.models.set(path, model);
     }
     await this.layout.openContent({ type: 'editor', contentId: path, title: path.split('/').pop() ?? path, ...options.placement });
@@ -91,6 +104,18 @@ export class SimEditors implements EditorPort, Disposable {
     this.layout.setDirty(path, false);
   }
 
+  async applyEdit(path: string, edit: TextEdit): Promise<void> {
+    const model = this.require(path);
+    model.undo.push(model.text);
+    model.text = applyTextEdit(model.text, edit);
+    this.layout.setDirty(path, model.text !== model.savedText);
+  }
+
+  onActivity(listener: (activity: EditorActivity) => void): Disposable {
+    this.activityListeners.add(listener);
+    return { dispose: () => this.activityListeners.delete(listener) };
+  }
+
   async setHighlight(highlight: Highlight): Promise<void> {
     const model = this.require(highlight.path);
     this.decorations.set({ ...highlight, ranges: highlight.ranges.map((r) => ({ ...r })) });
@@ -117,6 +142,28 @@ export class SimEditors implements EditorPort, Disposable {
     const model = this.require(path);
     model.text = text;
     this.layout.setDirty(path, model.text !== model.savedText);
+    this.fire({ kind: 'edited', path });
+  }
+
+  /** Ctrl+Z: take back the last edit made with applyEdit. Returns false when there is none. */
+  personUndoes(path: string): boolean {
+    const model = this.require(path);
+    const before = model.undo.pop();
+    if (before === undefined) return false;
+    model.text = before;
+    this.layout.setDirty(path, model.text !== model.savedText);
+    this.fire({ kind: 'edited', path });
+    return true;
+  }
+
+  /** Open a file from the explorer. */
+  async personOpens(path: string): Promise<void> {
+    await this.open(path, {});
+  }
+
+  /** Close a tab (the person's unsaved changes go with it, as after "Don't Save"). */
+  async personCloses(path: string): Promise<void> {
+    await this.close(path);
   }
 
   /** Select text with the mouse: the cursor ends at `end`, the editor is focused. */
@@ -125,6 +172,7 @@ export class SimEditors implements EditorPort, Disposable {
     model.selection = { start, end };
     this.moveTo(model, end);
     await this.layout.focusContent(path);
+    this.fire({ kind: 'selection', path, selection: { start, end } });
   }
 
   /** Save the buffer to disk, as Ctrl+S does. */
@@ -133,6 +181,7 @@ export class SimEditors implements EditorPort, Disposable {
     await this.workspace.writeText(path, model.text, { tool: 'editor.save' });
     model.savedText = model.text;
     this.layout.setDirty(path, false);
+    this.fire({ kind: 'saved', path });
   }
 
   /** Escape in the focused editor clears the agent's highlights there (AC-3.2.3). */
@@ -151,6 +200,10 @@ export class SimEditors implements EditorPort, Disposable {
     model.text = model.savedText = text;
     const last = lineCount(text);
     if (model.cursor.line > last) this.moveTo(model, { line: last, column: 1 });
+  }
+
+  private fire(activity: EditorActivity): void {
+    for (const listener of this.activityListeners) listener(activity);
   }
 
   private require(path: string): EditorModel {

@@ -7,6 +7,8 @@ import { AUDIT_LOG_FILE, NdjsonAuditLog } from '../src/security/audit-log.js';
 import { ConsentGate, consentMessage } from '../src/security/consent.js';
 import { createFilePolicy, type FilePolicy } from '../src/security/file-policy.js';
 import { terminalScreens } from '../src/commands/terminal-output.js';
+import { ideEvents } from '../src/commands/event-log.js';
+import { proposals } from '../src/commands/review.js';
 import { WorkspaceFiles } from '../src/store/workspace-files.js';
 import type { LanguageServerConfig } from '../src/lsp/language-server.js';
 import { LspCodePort } from '../src/lsp/lsp-code-port.js';
@@ -16,6 +18,7 @@ import { SimEditors } from './editors.js';
 import { SimLayout } from './layout.js';
 import { SimPresentations } from './presentations.js';
 import { SimWhiteboards } from './whiteboards.js';
+import { SimReview, type ProposalDecision } from './review.js';
 import { registerOpenSpaceCommands, registryBridge, SimCommandRegistry } from './registry.js';
 import { createScriptedShell, type ScriptedResponse } from './scripted-shell.js';
 import { spawnPty } from './pty-shell.js';
@@ -46,6 +49,14 @@ export interface SimIdeOptions {
   languageServers?: LanguageServerConfig[];
   /** How long a code tool waits for a starting language server before it answers LSP_NOT_READY. */
   languageServerReadyWaitMs?: number;
+  /**
+   * What decides an agent's edit proposal when its MCP client cannot ask the person at its side
+   * (elicitation): 'accept' (the default, so an agent's flow runs through), 'reject', or 'wait' for
+   * the person API (review.personDecides).
+   */
+  proposals?: ProposalDecision;
+  /** Whether agents may read the terminals its person opened (terminals.personOpens); default no. */
+  personTerminalReads?: 'allow' | 'refuse';
 }
 
 /**
@@ -59,6 +70,9 @@ export class SimIde {
   readonly presentations: SimPresentations;
   readonly whiteboards: SimWhiteboards;
   readonly code: LspCodePort;
+  readonly review: SimReview;
+  /** The person's answer when an agent wants to read a terminal they opened (the simulated IDE has no dialog). */
+  personTerminalReads: 'allow' | 'refuse';
   private mirror: WorkspaceMirror | undefined;
   private constructor(
     readonly workspace: LoadedWorkspace,
@@ -72,16 +86,18 @@ export class SimIde {
     /** The workspace's .openspace/audit.ndjson (in the memfs volume for an in-memory workspace): the hub's call lines and the store's write lines. */
     readonly audit: NdjsonAuditLog,
     ringBuffer: SimIdeOptions['ringBuffer'],
-    languageServers: Pick<SimIdeOptions, 'languageServers' | 'languageServerReadyWaitMs'>,
+    languageServers: Pick<SimIdeOptions, 'languageServers' | 'languageServerReadyWaitMs' | 'proposals' | 'personTerminalReads'>,
   ) {
     // No person at the simulated IDE: dangerous commands and consent are asked at the agent's side
     // (MCP elicitation) when the client can, and are refused otherwise.
     const gate = new ConsentGate<CallContext>(
-      async (context) => (context.ask ? context.ask(consentMessage(context.clientName)) : false),
+      async (context) => (context.ask ? (await context.ask(consentMessage(context.clientName))) === true : false),
       consent === 'granted',
     );
     this.presentations = new SimPresentations(layout, files);
     this.whiteboards = new SimWhiteboards(layout);
+    this.review = new SimReview(layout, languageServers.proposals);
+    this.personTerminalReads = languageServers.personTerminalReads ?? 'refuse';
     // Language servers read a project from disk: an in-memory workspace gets a mirror there.
     this.code = new LspCodePort({
       serverRoot:
@@ -101,13 +117,17 @@ export class SimIde {
       presentations: this.presentations,
       whiteboards: this.whiteboards,
       code: this.code,
+      review: this.review,
       security: {
         confirmDangerousCommands: () => confirmDangerousCommands,
         protectedPaths: () => (path) => files.policy.isProtected(path),
         agentConsent: (context) => gate.check(context),
+        terminalReadConsent: async () => this.personTerminalReads === 'allow',
       },
     };
     terminalScreens(this.port, ringBuffer);
+    ideEvents(this.port);
+    proposals(this.port);
     registerOpenSpaceCommands(this.registry, this.port);
     this.bridge = registryBridge(this.registry);
   }
@@ -158,6 +178,7 @@ export class SimIde {
     const servers = this.code.dispose().finally(() => this.mirror?.dispose());
     this.terminals.dispose();
     this.editors.dispose();
+    ideEvents(this.port).dispose();
     this.presentations.dispose();
     this.whiteboards.dispose();
     void this.files.dispose();

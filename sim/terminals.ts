@@ -32,10 +32,10 @@ export class SimTerminals implements TerminalPort, Disposable {
     private readonly options: SimTerminalsOptions,
   ) {}
 
-  async create(options: { terminalId: string; title: string; cwd: string; shellPath?: string }): Promise<TerminalInfo> {
+  async create(options: { terminalId: string; title: string; cwd: string; shellPath?: string }, personal = false): Promise<TerminalInfo> {
     const backend = await this.options.spawn({ cwd: options.cwd, shellPath: options.shellPath });
     const terminal: SimTerminal = {
-      info: { terminalId: options.terminalId, title: options.title, cwd: options.cwd, running: true },
+      info: { terminalId: options.terminalId, title: options.title, cwd: options.cwd, running: true, ...(personal && { personal }) },
       backend,
     };
     backend.onData((chunk) => {
@@ -49,6 +49,11 @@ export class SimTerminals implements TerminalPort, Disposable {
     this.lastActive = options.terminalId;
     await this.layout.openContent({ type: 'terminal', contentId: options.terminalId, title: options.title });
     return { ...terminal.info };
+  }
+
+  /** A person opens a terminal of their own (Terminal → New Terminal): agents read it only with their permission. */
+  personOpens(terminalId: string): Promise<TerminalInfo> {
+    return this.create({ terminalId, title: terminalId, cwd: '' }, true);
   }
 
   list(): TerminalInfo[] {

@@ -237,6 +237,18 @@ const WORKLOADS: Record<string, Workload> = {
   },
   'openspace.modality.list': { before: openDeckAndBoard, prepare: () => ({}) },
   'openspace.modality.focus': { before: openDeckAndBoard, prepare: (i) => ({ modalityId: i % 2 ? 'presentation' : 'whiteboard' }) },
+  // One line of an open file's buffer replaced, by turns with one and two lines.
+  'openspace.editor.replace_range': {
+    before: async () => void (await ok('openspace.file.write', { path: 'latency/replace.txt', content: 'a\nb\nc\n' })),
+    prepare: (i) => ({ path: 'latency/replace.txt', startLine: 2, endLine: 2 + (i % 2), newText: i % 2 ? `b${i}` : `b${i}\nc` }),
+  },
+  // One proposal revised on every call, answered pending at once: the time to show its diff.
+  'openspace.editor.propose_edit': {
+    before: async () => void (await ok('openspace.file.write', { path: 'latency/proposal.txt', content: 'base\n' })),
+    prepare: (i) => ({ path: 'latency/proposal.txt', newText: `proposed ${i}\n`, proposalId: 'latency', timeoutMs: 0 }),
+  },
+  'openspace.events.query': { prepare: (i) => (i % 2 ? { limit: 50 } : { since: 0, types: ['file.saved', 'file.opened'] }) },
+  'openspace.events.configure': { prepare: (i) => (i % 2 ? { ignore: ['layout.changed'] } : { receive: ['layout.changed'] }) },
   // The whole context with an editor, a deck and a board open.
   'openspace.context.get': { before: openDeckAndBoard, prepare: () => ({}) },
   // Code intelligence on the fixture's code/ project, the language server warm: diagnostics of a

@@ -9,6 +9,7 @@ import {
   type ToolDefinition,
 } from '../contract/index.js';
 import type { IdePort } from '../contract/port.js';
+import { ideEvents } from './event-log.js';
 
 /** A command implementation: the tool it implements and what it does, written once against the IDE port. */
 export interface Command<T extends ToolDefinition = ToolDefinition> {
@@ -32,6 +33,14 @@ export function defineCommand<T extends ToolDefinition>(
 export async function runCommand(command: Command, ide: IdePort, args: unknown, context?: CallContext): Promise<ToolResult> {
   const parsed = parseArguments(command.tool, args);
   if (!parsed.ok) return parsed.failure;
+  if (!context) return runChecked(command, ide, parsed.args);
+  const events = ideEvents(ide);
+  const result = await events.duringAgentCall(() => runChecked(command, ide, parsed.args, context));
+  if (!result.success && !context.cleanup) events.agentCallFailed(command.tool.name, result.code);
+  return result;
+}
+
+async function runChecked(command: Command, ide: IdePort, args: unknown, context?: CallContext): Promise<ToolResult> {
   try {
     if (context && ide.security?.agentConsent && !(await ide.security.agentConsent(context))) {
       return failure(
@@ -40,7 +49,7 @@ export async function runCommand(command: Command, ide: IdePort, args: unknown, 
           'Ask them to allow it (the IDE asks on the first agent command), then retry.',
       );
     }
-    const result = await command.run(ide, parsed.args, context);
+    const result = await command.run(ide, args as never, context);
     return { success: true, ...result };
   } catch (err) {
     return toFailure(err);

@@ -4,6 +4,7 @@ import {
   editorHighlight,
   editorOpen,
   editorReadFile,
+  editorReplaceRange,
   editorScrollTo,
   ToolError,
   type LineRange,
@@ -11,7 +12,7 @@ import {
 import { defineCommand } from './command.js';
 import { requireFile } from './file.js';
 import type { EditorState, IdePort } from '../contract/port.js';
-import { lineCount, sliceLines, splitLines } from './text.js';
+import { lineCount, lineReplacement, sliceLines, splitLines, textVersion } from './text.js';
 
 export const DEFAULT_HIGHLIGHT_COLOR = 'rgba(46, 160, 67, 0.25)';
 
@@ -150,6 +151,43 @@ export const editorClearHighlightCommand = defineCommand(editorClearHighlight, a
   return { cleared: targets.map((h) => h.highlightId) };
 });
 
+/** How long the lines replace_range changed stay highlighted. */
+export const CHANGE_HIGHLIGHT_MS = 2000;
+let changes = 0;
+
+export const editorReplaceRangeCommand = defineCommand(editorReplaceRange, async (ide, args) => {
+  const path = await requireFile(ide, args.path);
+  if (!ide.editors.get(path)) await ide.editors.open(path, {});
+  const before = ide.editors.text(path) ?? '';
+  if (args.baseVersion !== undefined) {
+    const now = await textVersion(before);
+    if (now !== args.baseVersion) {
+      throw new ToolError(
+        'CONFLICT',
+        `${path} as the editor holds it is at version ${now}, not ${args.baseVersion}; read it again (openspace.editor.read_file) and redo the change.`,
+        { currentVersion: now },
+      );
+    }
+  }
+  await ide.editors.applyEdit(path, lineReplacement(before, path, args.startLine, args.endLine, args.newText));
+  const after = ide.editors.text(path) ?? '';
+  const added = args.newText === '' ? 0 : args.newText.split('\n').length;
+  const range = { startLine: args.startLine, endLine: args.startLine + added - 1 };
+  if (added > 0) {
+    // Briefly, so the person sees what changed; a later change's highlight replaces it.
+    const highlightId = `change-${++changes}`;
+    await ide.editors.setHighlight({ highlightId, path, ranges: [range], color: DEFAULT_HIGHLIGHT_COLOR });
+    setTimeout(() => void ide.editors.removeHighlight(highlightId).catch(() => {}), CHANGE_HIGHLIGHT_MS);
+  }
+  return {
+    path,
+    ...range,
+    lineCount: lineCount(after),
+    version: await textVersion(after),
+    isDirty: ide.editors.get(path)?.isDirty ?? true,
+  };
+});
+
 export default [
   editorOpenCommand,
   editorReadFileCommand,
@@ -157,4 +195,5 @@ export default [
   editorScrollToCommand,
   editorHighlightCommand,
   editorClearHighlightCommand,
+  editorReplaceRangeCommand,
 ];

@@ -9,6 +9,8 @@ import whiteboardCommands from './whiteboard.js';
 import modalityCommands from './modality.js';
 import codeCommands from './code.js';
 import contextCommands from './context.js';
+import reviewCommands from './review.js';
+import eventCommands from './events.js';
 
 export * from './command.js';
 export type * from '../contract/port.js';
@@ -27,6 +29,8 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map(
       ...modalityCommands,
       ...codeCommands,
       ...contextCommands,
+      ...reviewCommands,
+      ...eventCommands,
     ] as Command[]
   ).map((c) => [c.tool.name, c]),
 );

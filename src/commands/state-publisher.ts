@@ -1,5 +1,6 @@
 import type { PaneStateSnapshot } from '../contract/index.js';
 import type { Disposable, IdePort } from '../contract/port.js';
+import { ideEvents } from './event-log.js';
 
 export function snapshotOf(ide: IdePort): PaneStateSnapshot {
   const { panes, activePaneId, activeContentId } = ide.shell.layout();
@@ -12,12 +13,13 @@ export function snapshotOf(ide: IdePort): PaneStateSnapshot {
     activeEditor: ide.editors.current(),
     presentations,
     problems,
+    eventsCursor: ideEvents(ide).log.cursor,
     timestamp: new Date().toISOString(),
   };
 }
 
 /**
- * Publishes the layout (and the slide each open deck shows) to the hub on every change, at most once per interval (FR-3.7.3): the first
+ * Publishes the layout (the slide each open deck shows, the problem counts, the newest event) to the hub on every change, at most once per interval (FR-3.7.3): the first
  * change goes out at once, later ones within the interval are folded into one trailing publish of
  * the state as it is then, so the last change is always delivered. `schedule` decides when a
  * publish due runs: soon after (a microtask, the default), or, in a window, when its main thread is
@@ -39,6 +41,7 @@ export class StatePublisher implements Disposable {
       ide.shell.onLayoutChanged(() => this.changed()),
       ide.presentations.onViewChanged(() => this.changed()),
       ide.code.onProblemsChanged(() => this.changed()),
+      ideEvents(ide).log.onAppend(() => this.changed()),
     ];
     this.changed();
   }

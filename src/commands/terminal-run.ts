@@ -17,6 +17,7 @@ import type { IdePort } from '../contract/port.js';
 import { defineCommand } from './command.js';
 import { confirmIfDangerous, openTerminal, resolveTerminal, terminalExited, typedAheadText } from './terminal.js';
 import { isRedacted, terminalScreens, type TerminalScreens } from './terminal-output.js';
+import { requireReadable } from './terminal-access.js';
 
 /** How often a wait looks whether the terminal's process is still there (marks wake it at once). */
 const EXIT_POLL_MS = 100;
@@ -132,6 +133,8 @@ export const terminalRunCommand = defineCommand(terminalRun, async (ide, args, c
   const { terminal, created } = await targetTerminal(ide, screens, args.terminalId);
   const { terminalId } = terminal;
   if (!terminal.running) throw terminalExited(terminal);
+  // It answers with the terminal's output: a person's terminal only when they allow agents to read it.
+  await requireReadable(ide, terminal, context);
   await requireIntegration(ide, screens, terminal);
   const typing = starting.get(ide) ?? new Set<string>();
   starting.set(ide, typing);

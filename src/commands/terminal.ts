@@ -13,6 +13,7 @@ import { defineCommand } from './command.js';
 import { requireDirectory } from './file.js';
 import type { IdePort } from '../contract/port.js';
 import { terminalScreens } from './terminal-output.js';
+import { requireReadable } from './terminal-access.js';
 
 /** Find a terminal by ID, or by title when no ID matches. */
 export function resolveTerminal(ide: IdePort, ref: string): TerminalInfo {
@@ -151,8 +152,9 @@ export const terminalSendCommand = defineCommand(terminalSend, async (ide, args,
   return { terminalId, cursor };
 });
 
-export const terminalReadOutputCommand = defineCommand(terminalReadOutput, async (ide, args) => {
+export const terminalReadOutputCommand = defineCommand(terminalReadOutput, async (ide, args, context) => {
   const terminal = resolveTerminal(ide, args.terminalId);
+  await requireReadable(ide, terminal, context);
   const screens = terminalScreens(ide);
   const read = screens.read(terminal.terminalId, { lines: args.lines ?? 100, since: args.since });
   const last = screens.shell(terminal.terminalId).last;

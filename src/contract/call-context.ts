@@ -10,9 +10,10 @@ export interface CallContext {
   clientName?: string;
   /**
    * Ask the person at the agent's side a yes/no question (MCP elicitation), when the client
-   * supports it; resolves true only for an explicit yes.
+   * supports it: true for an explicit yes, false for a no, undefined when no answer came within
+   * timeoutMs (default 25 s) or the person dismissed the question.
    */
-  ask?: (message: string) => Promise<boolean>;
+  ask?: (message: string, timeoutMs?: number) => Promise<boolean | undefined>;
   /** Set on the calls the hub makes itself to clean up after the session ended (audited as such). */
   cleanup?: boolean;
 }

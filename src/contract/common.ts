@@ -69,6 +69,8 @@ export const PaneStateSnapshot = z.object({
   presentations: z.array(z.object({ deckPath: z.string(), slideIndex: z.number().int(), playback: z.string() })).optional(),
   /** Errors and warnings the language servers reported in the files checked so far. */
   problems: z.object({ errors: z.number().int(), warnings: z.number().int(), files: z.number().int() }).optional(),
+  /** The seq of the IDE's newest event (openspace.events.query), so the hub can tell subscribers something happened. */
+  eventsCursor: z.number().int().optional(),
   timestamp: z.string(),
 });
 export type PaneStateSnapshot = z.infer<typeof PaneStateSnapshot>;
@@ -79,6 +81,10 @@ export const TerminalInfo = z.object({
   cwd: z.string().describe('Workspace-relative working directory at creation ("" is the root)'),
   running: z.boolean(),
   exitCode: z.number().int().optional(),
+  personal: z
+    .literal(true)
+    .optional()
+    .describe("Set on a terminal the person opened themselves (not through OpenSpace): reading its output needs the person's permission"),
 });
 export type TerminalInfo = z.infer<typeof TerminalInfo>;
 

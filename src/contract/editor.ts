@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Column, Line, LineRange, VisibleRange, WorkspacePath } from './common.js';
+import { PatchOperation, Version } from './file.js';
 import { defineTool } from './tool.js';
 
 const HighlightId = z
@@ -138,4 +139,87 @@ export const editorClearHighlight = defineTool({
   session: { releases: (r) => r.cleared.map((id) => ({ kind: 'highlight', id })) },
 });
 
-export default [editorOpen, editorReadFile, editorClose, editorScrollTo, editorHighlight, editorClearHighlight];
+/** How long propose_edit waits for the person by default, and at most (under the hub's 30 s limit for one call). */
+export const PROPOSAL_WAIT_MS = 20_000;
+export const PROPOSAL_WAIT_MAX_MS = 25_000;
+
+const BufferVersion = Version.describe(
+  'The version the text in the editor must be at (from file.read while the buffer was saved, or an earlier replace_range); else CONFLICT',
+);
+
+export const editorReplaceRange = defineTool({
+  name: 'openspace.editor.replace_range',
+  title: 'Replace Lines in Editor',
+  description:
+    'Replace whole lines startLine..endLine of the file as the editor holds it (the live buffer, with unsaved changes) by newText, ' +
+    'opening the file if needed. The change is not saved: the person sees it highlighted, can undo it with Ctrl+Z, and saves it. ' +
+    'newText "" deletes the lines; to insert before line n without replacing, pass startLine n and endLine n-1. ' +
+    'Answers the lines newText now occupies and the buffer version. Prefer openspace.editor.propose_edit when the person should approve first.',
+  input: z.strictObject({
+    path: WorkspacePath,
+    startLine: Line,
+    endLine: z.number().int().min(0).max(100_000_000).describe('Last line replaced (inclusive); startLine-1 inserts before startLine'),
+    newText: z.string().max(1_000_000).describe('The new lines, "\\n"-separated, without a trailing newline'),
+    baseVersion: BufferVersion.optional(),
+  }),
+  output: z.object({
+    path: z.string(),
+    startLine: z.number().int().describe('First line of newText now'),
+    endLine: z.number().int().describe('Last line of newText now (startLine-1 when newText was "")'),
+    lineCount: z.number().int(),
+    version: z.string().describe("The buffer's version now; pass as baseVersion to the next replace_range"),
+    isDirty: z.boolean(),
+  }),
+  budget: 'simple',
+  effect: 'write',
+  // The change is the person's to keep or undo.
+  session: {},
+});
+
+export const editorProposeEdit = defineTool({
+  name: 'openspace.editor.propose_edit',
+  title: 'Propose Edit for Review',
+  description:
+    "Show the person a change to a file as a side-by-side diff with Accept and Reject, and wait for their decision: 'accepted' (the file " +
+    "is written, atomically and versioned; the answer has the new version), 'rejected' (nothing changes), or 'pending' after timeoutMs " +
+    `(default ${PROPOSAL_WAIT_MS / 1000} s, at most ${PROPOSAL_WAIT_MAX_MS / 1000} s): the diff stays open, and calling again with the proposalId ` +
+    'asks again (pass newText or operations with it to revise the proposal). Give the whole new content (newText) or patch operations ' +
+    '(as openspace.file.patch takes, against the file now). A file that changed before the decision answers CONFLICT. Each proposal has its own diff.',
+  input: z.strictObject({
+    path: WorkspacePath.optional().describe('The file to change (a new proposal); may be a file that does not exist yet'),
+    newText: z.string().max(1_000_000).optional(),
+    operations: z.array(PatchOperation).min(1).max(1000).optional(),
+    proposalId: z
+      .string()
+      .min(1)
+      .max(100)
+      .regex(/^[\w.:-]+$/)
+      .optional()
+      .describe('An earlier proposal to ask about again (or revise); or your name for a new one'),
+    title: z.string().max(200).optional().describe('What the change does, shown above the diff'),
+    timeoutMs: z.number().int().min(0).max(PROPOSAL_WAIT_MAX_MS).optional(),
+  }),
+  output: z.object({
+    proposalId: z.string(),
+    path: z.string(),
+    status: z.enum(['accepted', 'rejected', 'pending']),
+    version: z.string().optional().describe('With accepted: the version of the file written'),
+    added: z.number().int().describe('Lines added by the proposal'),
+    removed: z.number().int().describe('Lines removed by the proposal'),
+  }),
+  budget: 'simple',
+  effect: 'write',
+  // A pending proposal stays for the person to decide, after the session too.
+  session: {},
+});
+
+export default [
+  editorOpen,
+  editorReadFile,
+  editorClose,
+  editorScrollTo,
+  editorHighlight,
+  editorClearHighlight,
+  editorReplaceRange,
+  editorProposeEdit,
+];

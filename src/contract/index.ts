@@ -8,6 +8,7 @@ import whiteboardTools from './whiteboard.js';
 import modalityTools from './modality.js';
 import codeTools from './code.js';
 import contextTools from './context.js';
+import eventTools from './events.js';
 
 export * from './call-context.js';
 export * from './common.js';
@@ -22,6 +23,7 @@ export * from './whiteboard.js';
 export * from './modality.js';
 export * from './code.js';
 export * from './context.js';
+export * from './events.js';
 
 /** Every tool the hub serves, in the order tools/list shows them. */
 export const TOOLS: readonly ToolDefinition[] = [
@@ -34,6 +36,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   ...modalityTools,
   ...codeTools,
   ...contextTools,
+  ...eventTools,
 ];
 
 export const TOOLS_BY_NAME: ReadonlyMap<string, ToolDefinition> = new Map(TOOLS.map((t) => [t.name, t]));

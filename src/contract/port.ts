@@ -98,6 +98,17 @@ export interface Highlight {
   color: string;
 }
 
+/** A change to a buffer's text: `text` replaces start..end (editor positions, 1-based; end exclusive column). */
+export interface TextEdit {
+  start: Position;
+  end: Position;
+  text: string;
+}
+
+/** What a person did in an editor (an agent's changes fire too; src/commands/events.ts tells them apart). */
+export type EditorActivity =
+  { kind: 'saved' | 'edited'; path: string } | { kind: 'selection'; path: string; selection: { start: Position; end: Position } };
+
 export interface EditorPort {
   /**
    * Open (or reveal) the editor for an existing file. With `selection`, put the cursor at its start,
@@ -123,6 +134,10 @@ export interface EditorPort {
   text(path: string): string | undefined;
   /** Throw away the buffer's unsaved changes: it shows the file on disk again. Nothing when the file is not open. */
   discard(path: string): Promise<void>;
+  /** Apply an edit to the open editor's buffer as one step Ctrl+Z undoes; it stays unsaved. */
+  applyEdit(path: string, edit: TextEdit): Promise<void>;
+  /** Fires when a buffer is saved, its text changes, or its selection (or cursor) moves. */
+  onActivity(listener: (activity: EditorActivity) => void): Disposable;
   /** Create or replace highlight `highlightId` (it may have been on another file before). */
   setHighlight(highlight: Highlight): Promise<void>;
   removeHighlight(highlightId: string): Promise<void>;
@@ -234,6 +249,11 @@ export interface SecurityPort {
   protectedPaths?(): (path: string) => string | undefined;
   /** Ask the person (e.g. "Agent wants to run: rm -rf build — deletes files recursively"); true for Allow. Absent when there is no one to ask. */
   confirm?(message: string): Promise<boolean>;
+  /**
+   * Whether the person lets the agent read the output of a terminal they opened themselves
+   * (`personal`), asking them if the IDE can: for that terminal, or for all. Absent: allowed.
+   */
+  terminalReadConsent?(terminal: TerminalInfo, context: CallContext): Promise<boolean>;
   /**
    * NFR-3.8.2: whether the person allows agents to run commands in this workspace, asking them the
    * first time if the IDE can (a dialog, or `context.ask` at the agent's side). Absent: always allowed.
@@ -385,6 +405,33 @@ export interface CodePort {
   onProblemsChanged(listener: Listener): Disposable;
 }
 
+/** An agent's proposed change to a file, as a review shows it. */
+export interface ProposalView {
+  proposalId: string;
+  path: string;
+  title: string;
+  /** The file now ('' for a file that does not exist yet) and the file as proposed. */
+  original: string;
+  proposed: string;
+}
+
+/**
+ * Where a person reviews proposed edits (src/commands/review.ts keeps the proposals and applies the
+ * decisions): a diff view per proposal with Accept and Reject. Theia: its Monaco diff editor.
+ */
+export interface ReviewPort {
+  /** Open (or update and reveal) the diff of a proposal. */
+  show(proposal: ProposalView): Promise<void>;
+  /** Close a proposal's diff, if open. */
+  close(proposalId: string): Promise<void>;
+  /** Fires when a person accepts or rejects a proposal in its diff view. */
+  onDecision(listener: (proposalId: string, accepted: boolean) => void): Disposable;
+  /** Whether the person decides at the agent's side (MCP elicitation) rather than in the IDE; the simulated IDE's case. */
+  readonly decidesAtAgent?: boolean;
+  /** Without a person to ask: what a proposal's decision is at once (the simulated IDE's setting); undefined waits. */
+  readonly autoDecision?: 'accept' | 'reject';
+}
+
 export interface IdePort {
   readonly shell: ShellPort;
   readonly editors: EditorPort;
@@ -393,5 +440,6 @@ export interface IdePort {
   readonly presentations: PresentationPort;
   readonly whiteboards: WhiteboardPort;
   readonly code: CodePort;
+  readonly review: ReviewPort;
   readonly security?: SecurityPort;
 }

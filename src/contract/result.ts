@@ -25,6 +25,7 @@ export const ERROR_CODES = {
     'A line or column range lies outside the file or ends before it starts; or patch operations overlap, or a replace_text anchor does not occur exactly once.',
   CONFLICT:
     'The file changed since the version the call was based on (baseVersion); currentVersion says what it is now: read it again and redo the change.',
+  PROPOSAL_NOT_FOUND: 'No edit proposal has that ID (the IDE keeps the pending ones and the last 100 decided); propose the change again.',
   SNAPSHOT_NOT_FOUND: 'No kept snapshot of the file has that version; openspace.file.snapshots lists them.',
   ALREADY_EXISTS: 'A file already exists at the path; the tool creates new files only (change an existing one with its update tools).',
   SLIDE_NOT_FOUND: 'The deck has no slide at that index (slides count from 0); the message gives the slide count.',

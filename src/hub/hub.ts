@@ -18,6 +18,7 @@ import { redactArguments, type AuditSink } from '../security/audit-log.js';
 import { BridgeRegistry, executeWithTimeout, NO_BRIDGE } from './bridge.js';
 import { SessionResources, type CleanupReport } from './session-resources.js';
 import { HubState } from './state.js';
+import { serveLiveResources } from './live-resources.js';
 
 export const HUB_VERSION = '0.1.0';
 
@@ -44,6 +45,13 @@ interface SessionCalls {
   turnCalls: number;
   lastCallAt: number;
   clientName?: string;
+}
+
+/** An MCP session that completed initialize and has not ended: what an IDE shows as "agent connected". */
+export interface ConnectedSession {
+  sessionId: string;
+  clientName?: string;
+  connectedAt: string;
 }
 
 /** Calls waiting across all sessions at which the hub logs a warning (NFR-3.1.4). */
@@ -96,6 +104,8 @@ export class Hub {
   private readonly sessions = new Map<string, SessionCalls>();
   private readonly resources = new SessionResources();
   private readonly cleanups = new Set<Promise<unknown>>();
+  private readonly connected = new Map<string, ConnectedSession>();
+  private readonly sessionListeners = new Set<(sessions: ConnectedSession[]) => void>();
   private inFlight = 0;
 
   /** Tool calls waiting or running, all sessions together. */
@@ -129,6 +139,7 @@ export class Hub {
   endSession(sessionId: string): Promise<CleanupReport> {
     const clientName = this.sessions.get(sessionId)?.clientName;
     this.sessions.delete(sessionId);
+    if (this.connected.delete(sessionId)) this.sessionsChanged();
     if (!this.resources.has(sessionId) || !this.bridges.current) {
       return this.resources.release(sessionId, async () => NO_BRIDGE);
     }
@@ -137,6 +148,22 @@ export class Hub {
     this.cleanups.add(done);
     void done.finally(() => this.cleanups.delete(done));
     return done;
+  }
+
+  /** The agents connected now, oldest first. */
+  connectedSessions(): ConnectedSession[] {
+    return [...this.connected.values()];
+  }
+
+  /** Fires with the connected sessions whenever one connects or ends. */
+  onSessionsChanged(listener: (sessions: ConnectedSession[]) => void): () => void {
+    this.sessionListeners.add(listener);
+    return () => this.sessionListeners.delete(listener);
+  }
+
+  private sessionsChanged(): void {
+    const sessions = this.connectedSessions();
+    for (const listener of this.sessionListeners) listener(sessions);
   }
 
   /** Resolves when the cleanups of ended sessions have finished. */
@@ -184,12 +211,28 @@ export class Hub {
   createMcpServer(): Server {
     const server = new Server(
       { name: 'openspace-hub', title: 'OpenSpace', version: HUB_VERSION },
-      { capabilities: { tools: { listChanged: false } }, instructions: this.state.instructions, jsonSchemaValidator: lazyValidator },
+      {
+        capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: false } },
+        instructions: this.state.instructions,
+        jsonSchemaValidator: lazyValidator,
+      },
     );
     let queue: Promise<unknown> = Promise.resolve();
     let pending = 0;
     let sessionId: string | undefined;
+    const stopResources = serveLiveResources(
+      server,
+      this.state,
+      (tool, args, context) => this.callTool(tool, args, context),
+      (id) => this.callContext(server, id),
+    );
+    server.oninitialized = () => {
+      sessionId ??= server.transport?.sessionId ?? 'stdio';
+      this.connected.set(sessionId, { sessionId, clientName: server.getClientVersion()?.name, connectedAt: new Date().toISOString() });
+      this.sessionsChanged();
+    };
     server.onclose = () => {
+      stopResources();
       if (sessionId !== undefined) void this.endSession(sessionId);
     };
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedToolDefinitions() }));
@@ -249,7 +292,7 @@ export class Hub {
     const clientName = server.getClientVersion()?.name;
     if (!server.getClientCapabilities()?.elicitation) return { sessionId, clientName };
     // Sent on the tool call's own stream; no answer within ASK_TIMEOUT_MS counts as a no.
-    const ask = async (message: string): Promise<boolean> => {
+    const ask = async (message: string, timeoutMs = ASK_TIMEOUT_MS): Promise<boolean | undefined> => {
       try {
         const answer = await server.elicitInput(
           {
@@ -260,11 +303,12 @@ export class Hub {
               required: ['allow'],
             },
           },
-          { relatedRequestId: requestId, timeout: ASK_TIMEOUT_MS },
+          { relatedRequestId: requestId, timeout: timeoutMs },
         );
+        if (answer.action === 'cancel') return undefined;
         return answer.action === 'accept' && answer.content?.allow === true;
       } catch {
-        return false;
+        return undefined;
       }
     };
     return { sessionId, clientName, ask };

@@ -71,6 +71,12 @@ export const TOOL_PREFERENCES: [use: string, insteadOf: string, why: string][] =
     "the person sees the edit land in the open editor, and a stale base version answers CONFLICT instead of losing the person's work",
   ],
   [
+    'openspace.editor.propose_edit',
+    'writing a change the person has not seen',
+    'they review it as a diff and accept or reject it, and the answer says which',
+  ],
+  ['openspace.context.get', 'guessing what "this" or "here" means', 'it names the current file, the selection and its text'],
+  [
     'openspace.diagnostics.list',
     'running the compiler',
     'structured errors from the language server at once, for the text the person sees',

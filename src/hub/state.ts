@@ -9,6 +9,7 @@ import { renderInstructions } from './instructions.js';
 export class HubState {
   private latest: PaneStateSnapshot | undefined;
   private rendered: string;
+  private readonly listeners = new Set<(before: PaneStateSnapshot | undefined, after: PaneStateSnapshot) => void>();
 
   constructor(
     private readonly bridges: BridgeRegistry,
@@ -29,9 +30,17 @@ export class HubState {
   /** Store a snapshot; an older one arriving late is ignored. Returns whether it was taken. */
   update(snapshot: PaneStateSnapshot): boolean {
     if (this.latest && Date.parse(snapshot.timestamp) < Date.parse(this.latest.timestamp)) return false;
+    const before = this.latest;
     this.latest = snapshot;
     this.rendered = this.render();
+    for (const listener of this.listeners) listener(before, snapshot);
     return true;
+  }
+
+  /** Fires after every snapshot taken, with the one before it. */
+  onUpdate(listener: (before: PaneStateSnapshot | undefined, after: PaneStateSnapshot) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   private render(): string {

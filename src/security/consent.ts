@@ -8,7 +8,7 @@
 export const AGENT_CONSENT_SETTING = 'openspace.security.agentConsent';
 
 /** Bump when the notice says something new (agents may do more): everyone is asked again. */
-export const CONSENT_VERSION = '1';
+export const CONSENT_VERSION = '2';
 
 /** The notice, naming the agent when its MCP client gave a name. */
 export function consentNotice(clientName: string | undefined): { title: string; lines: string[] } {
@@ -17,8 +17,9 @@ export function consentNotice(clientName: string | undefined): { title: string; 
     title: 'OpenSpace: allow an AI agent to control this IDE?',
     lines: [
       `${agent} wants to control your IDE. If you allow it, agents connected to OpenSpace can:`,
-      '• open, read and edit files in this workspace',
-      '• create terminals and run commands in them',
+      '• open, read and edit files in this workspace, and propose edits for you to accept or reject',
+      '• create terminals and run commands in them (reading the output of terminals you opened yourself needs your permission, asked per terminal)',
+      '• see what you have open and select, and what you open, save and edit',
       '• arrange panes and layouts, highlight code',
       'Commands are validated and sandboxed to your workspace: sensitive files (.env, keys, credentials) ' +
         'stay unreadable, and dangerous terminal commands wait for your confirmation.',

@@ -7,6 +7,7 @@ import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service
 import { ToolError, type ContentType } from '../../../../src/contract/index.js';
 import { PresentationWidget } from './presentation/presentation-widget.js';
 import { WhiteboardWidget } from './whiteboard/whiteboard-widget.js';
+import { proposalIdOf } from './proposal-uri.js';
 
 /** How a widget is named to an agent: a workspace-relative path for editors, the terminal ID, a view ID otherwise. */
 @injectable()
@@ -45,6 +46,7 @@ export class ContentIds {
   }
 
   typeOf(widget: Widget): ContentType {
+    if (proposalIdOf(widget)) return 'view';
     if (widget instanceof EditorWidget) return 'editor';
     if (widget instanceof TerminalWidget) return 'terminal';
     if (widget instanceof PresentationWidget) return 'presentation';
@@ -53,6 +55,9 @@ export class ContentIds {
   }
 
   idOf(widget: Widget): string {
+    // A proposal's diff, as the simulated IDE names it.
+    const proposalId = proposalIdOf(widget);
+    if (proposalId) return `proposal:${proposalId}`;
     if (widget instanceof EditorWidget) return this.pathOf(widget.editor.uri);
     if (widget instanceof PresentationWidget || widget instanceof WhiteboardWidget) return widget.path;
     return widget.id;

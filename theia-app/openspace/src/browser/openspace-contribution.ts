@@ -8,6 +8,8 @@ import { PreferenceService } from '@theia/core/lib/common/preferences/preference
 import { inject, injectable, interfaces } from '@theia/core/shared/inversify';
 import { COMMANDS, runCommand } from '../../../../src/commands/index.js';
 import { terminalScreens } from '../../../../src/commands/terminal-output.js';
+import { ideEvents } from '../../../../src/commands/event-log.js';
+import { proposals } from '../../../../src/commands/review.js';
 import type { IdePort } from '../../../../src/contract/port.js';
 import type { CallContext, ErrorCode, Failure, ToolResult } from '../../../../src/contract/index.js';
 import { StatePublisher } from '../../../../src/commands/state-publisher.js';
@@ -23,6 +25,8 @@ import { TheiaPresentationPort } from './presentation/theia-presentation-port.js
 import { TheiaCodePort } from './theia-code-port.js';
 import { TheiaWhiteboardPort } from './whiteboard/theia-whiteboard-port.js';
 import { TheiaTerminalPort } from './theia-terminal-port.js';
+import { TheiaReviewPort } from './theia-review-port.js';
+import { AgentStatus } from './agent-status.js';
 
 export const TheiaIdePort = Symbol('TheiaIdePort');
 
@@ -43,10 +47,14 @@ export function createIdePort(ctx: interfaces.Context): IdePort {
     presentations: ctx.container.get(TheiaPresentationPort),
     whiteboards: ctx.container.get(TheiaWhiteboardPort),
     code: ctx.container.get(TheiaCodePort),
+    review: ctx.container.get(TheiaReviewPort),
     security: ctx.container.get(TheiaSecurityPort),
   };
-  // Keep every terminal's output (sanitized, redacted) from the first terminal on.
+  // Keep every terminal's output (sanitized, redacted) from the first terminal on, the person's
+  // doings from the start, and hear their decisions on proposals.
   terminalScreens(ide);
+  ideEvents(ide);
+  proposals(ide);
   return ide;
 }
 
@@ -69,6 +77,7 @@ export class OpenSpaceCommandContribution implements CommandContribution, Keybin
   @inject(MessageService) protected readonly messages!: MessageService;
   @inject(PreferenceService) protected readonly preferences!: PreferenceService;
   @inject(QuickInputPromptUi) protected readonly prompts!: QuickInputPromptUi;
+  @inject(AgentStatus) protected readonly agentStatus!: AgentStatus;
 
   registerCommands(registry: CommandRegistry): void {
     for (const command of COMMANDS.values()) {
@@ -83,7 +92,9 @@ export class OpenSpaceCommandContribution implements CommandContribution, Keybin
             if (args === undefined) return undefined;
             // A command starts on a settled layout: what an earlier one began showing is in place.
             await this.shellPort.settled();
-            const result = await runCommand(command, this.ide, args, context);
+            const result = context
+              ? await this.agentStatus.track(command.tool.name, context, () => runCommand(command, this.ide, args, context))
+              : await runCommand(command, this.ide, args, context);
             if (fromPalette) this.report(command.tool.title, result);
             else if (!result.success) this.notifyAgentFailure(command.tool.name, result, context);
             return result;
@@ -135,6 +146,7 @@ export class BridgeContribution implements FrontendApplicationContribution {
   @inject(TheiaIdePort) protected readonly ide!: IdePort;
   @inject(BridgeConnector) protected readonly connect!: BridgeConnector;
   @inject(TheiaShellPort) protected readonly shellPort!: TheiaShellPort;
+  @inject(AgentStatus) protected readonly agentStatus!: AgentStatus;
 
   private backend!: RpcProxy<BridgeBackend>;
   private publisher: StatePublisher | undefined;
@@ -142,6 +154,7 @@ export class BridgeContribution implements FrontendApplicationContribution {
   onStart(): void {
     const frontend: BridgeFrontend = {
       execute: (commandId, args, context) => this.commands.executeCommand<ToolResult>(commandId, args, context) as Promise<ToolResult>,
+      sessionsChanged: async (sessions) => this.agentStatus.sessionsChanged(sessions),
     };
     this.backend = this.connect(frontend);
     this.backend.onDidOpenConnection(() => void this.register());
@@ -177,5 +190,6 @@ export class BridgeContribution implements FrontendApplicationContribution {
 
   private async register(): Promise<void> {
     await this.backend.register();
+    this.agentStatus.sessionsChanged(await this.backend.sessions());
   }
 }

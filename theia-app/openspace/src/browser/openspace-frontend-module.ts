@@ -31,6 +31,10 @@ import { PresentationOpenHandler, TheiaPresentationPort } from './presentation/t
 import { WhiteboardWidget } from './whiteboard/whiteboard-widget.js';
 import { TheiaWhiteboardPort, WhiteboardOpenHandler } from './whiteboard/theia-whiteboard-port.js';
 import { AgentPane, AgentPaneBackendProxy, createAgentPaneBackendProxy } from './agent-pane.js';
+import { TheiaReviewPort } from './theia-review-port.js';
+import { AgentStatus } from './agent-status.js';
+import { ResourceResolver } from '@theia/core/lib/common/resource';
+import { TabBarToolbarContribution } from '@theia/core/lib/browser/shell/tab-bar-toolbar';
 import './style/openspace.css';
 
 export default new ContainerModule((bind) => {
@@ -55,6 +59,12 @@ export default new ContainerModule((bind) => {
   bind(TheiaPresentationPort).toSelf().inSingletonScope();
   bindFileView(bind, WhiteboardWidget, WhiteboardOpenHandler);
   bind(TheiaWhiteboardPort).toSelf().inSingletonScope();
+  bind(AgentStatus).toSelf().inSingletonScope();
+  bind(CommandContribution).toService(AgentStatus);
+  bind(TheiaReviewPort).toSelf().inSingletonScope();
+  bind(ResourceResolver).toService(TheiaReviewPort);
+  bind(CommandContribution).toService(TheiaReviewPort);
+  bind(TabBarToolbarContribution).toService(TheiaReviewPort);
   bind(TheiaIdePort).toDynamicValue(createIdePort).inSingletonScope();
   bind(QuickInputPromptUi).toSelf().inSingletonScope();
   bind(OpenSpaceCommandContribution).toSelf().inSingletonScope();

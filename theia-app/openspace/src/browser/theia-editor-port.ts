@@ -1,5 +1,6 @@
 import { ContextKeyService, type ContextKey } from '@theia/core/lib/browser/context-key-service';
 import { DisposableCollection } from '@theia/core/lib/common/disposable';
+import { Emitter } from '@theia/core/lib/common/event';
 import { EditorManager } from '@theia/editor/lib/browser/editor-manager';
 import type { EditorWidget } from '@theia/editor/lib/browser/editor-widget';
 import { MonacoEditor } from '@theia/monaco/lib/browser/monaco-editor';
@@ -7,8 +8,18 @@ import * as monaco from '@theia/monaco-editor-core';
 import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
 import { ToolError } from '../../../../src/contract/index.js';
 import { HighlightRegistry } from '../../../../src/commands/highlights.js';
-import type { EditorPort, EditorState, Highlight, Placement, Position } from '../../../../src/contract/port.js';
+import type {
+  Disposable,
+  EditorActivity,
+  EditorPort,
+  EditorState,
+  Highlight,
+  Placement,
+  Position,
+  TextEdit,
+} from '../../../../src/contract/port.js';
 import { ContentIds } from './content-ids.js';
+import { isDiffEditor } from './proposal-uri.js';
 import { RemoteWorkspacePort } from './remote-workspace-port.js';
 import { TheiaShellPort } from './theia-shell-port.js';
 
@@ -35,12 +46,19 @@ export class TheiaEditorPort implements EditorPort {
   private readonly classes = new Map<string, string>();
   private hasHighlights!: ContextKey<boolean>;
   private styles!: HTMLStyleElement;
+  private readonly activity = new Emitter<EditorActivity>();
+  /** The documents whose saves and edits are watched (a document may show in several editors). */
+  private readonly watchedDocuments = new WeakSet<object>();
+  /** The path whose buffer applyEdit is changing now: that change is the agent's, not the person's. */
+  private applying: string | undefined;
 
   @postConstruct()
   protected init(): void {
     this.hasHighlights = this.contextKeys.createKey<boolean>(HAS_AGENT_HIGHLIGHTS, false);
     this.styles = document.head.appendChild(document.createElement('style'));
-    this.editors.onCreated((widget) => this.watch(widget));
+    this.editors.onCreated((widget) => {
+      if (!isDiffEditor(widget)) this.watch(widget);
+    });
     this.editors.onCurrentEditorChanged(() => this.updateContextKey());
     // A write through the file service shows at once in a clean editor, without waiting for the file watcher.
     this.workspace.onFileWritten((path) => {
@@ -98,12 +116,12 @@ export class TheiaEditorPort implements EditorPort {
   }
 
   list(): EditorState[] {
-    return this.editors.all.filter((w) => !this.shell.isClosing(w)).map((w) => this.stateOf(w));
+    return this.fileEditors().map((w) => this.stateOf(w));
   }
 
   current(): string | undefined {
     const widget = this.editors.currentEditor;
-    return widget && this.ids.pathOf(widget.editor.uri);
+    return widget && !isDiffEditor(widget) ? this.ids.pathOf(widget.editor.uri) : undefined;
   }
 
   async close(path: string): Promise<void> {
@@ -127,6 +145,26 @@ export class TheiaEditorPort implements EditorPort {
 
   async discard(path: string): Promise<void> {
     await this.monacoOf(path)?.document.revert();
+  }
+
+  async applyEdit(path: string, edit: TextEdit): Promise<void> {
+    const editor = this.monacoOf(path);
+    if (!editor) throw new ToolError('EDITOR_NOT_OPEN', `${path} is not open in an editor.`);
+    const control = editor.getControl();
+    const range = new monaco.Range(edit.start.line, edit.start.column, edit.end.line, edit.end.column);
+    this.applying = path;
+    try {
+      // Its own undo step: Ctrl+Z takes back this edit, and only this edit.
+      control.pushUndoStop();
+      control.executeEdits('openspace', [{ range, text: edit.text, forceMoveMarkers: true }]);
+      control.pushUndoStop();
+    } finally {
+      this.applying = undefined;
+    }
+  }
+
+  onActivity(listener: (activity: EditorActivity) => void): Disposable {
+    return this.activity.event(listener);
   }
 
   async setHighlight(highlight: Highlight): Promise<void> {
@@ -169,7 +207,28 @@ export class TheiaEditorPort implements EditorPort {
   private watch(widget: EditorWidget): void {
     const toDispose = new DisposableCollection();
     const monacoEditor = MonacoEditor.get(widget);
-    if (monacoEditor) toDispose.push(monacoEditor.document.onDirtyChanged(() => this.shell.notify()));
+    if (monacoEditor) {
+      toDispose.push(monacoEditor.document.onDirtyChanged(() => this.shell.notify()));
+      const path = () => this.ids.pathOf(widget.editor.uri);
+      // What the person does: their keys and clicks move the selection (an agent's reveal is the API's).
+      toDispose.push(
+        monacoEditor.getControl().onDidChangeCursorSelection((e) => {
+          if (e.source !== 'keyboard' && e.source !== 'mouse') return;
+          const { startLineNumber, startColumn, endLineNumber, endColumn } = e.selection;
+          const selection = { start: { line: startLineNumber, column: startColumn }, end: { line: endLineNumber, column: endColumn } };
+          this.activity.fire({ kind: 'selection', path: path(), selection });
+        }),
+      );
+      const document = monacoEditor.document;
+      if (!this.watchedDocuments.has(document)) {
+        this.watchedDocuments.add(document);
+        // Once per document: typing (not an agent's applyEdit, not a reload from disk) and saving.
+        document.textEditorModel.onDidChangeContent((e) => {
+          if (!e.isFlush && this.applying !== path()) this.activity.fire({ kind: 'edited', path: path() });
+        });
+        document.onDidSaveModel(() => this.activity.fire({ kind: 'saved', path: path() }));
+      }
+    }
     widget.disposed.connect(() => {
       toDispose.dispose();
       this.live.clearPath(this.ids.pathOf(widget.editor.uri));
@@ -193,7 +252,12 @@ export class TheiaEditorPort implements EditorPort {
   }
 
   private widgetOf(path: string): EditorWidget | undefined {
-    return this.editors.all.find((w) => !this.shell.isClosing(w) && this.ids.pathOf(w.editor.uri) === path);
+    return this.fileEditors().find((w) => this.ids.pathOf(w.editor.uri) === path);
+  }
+
+  /** The editors of files (not diffs), but those closing. */
+  private fileEditors(): EditorWidget[] {
+    return this.editors.all.filter((w) => !this.shell.isClosing(w) && !isDiffEditor(w));
   }
 
   private require(path: string): EditorWidget {

@@ -3,10 +3,10 @@ import { PreferenceService } from '@theia/core/lib/common/preferences/preference
 import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
 import { inject, injectable } from '@theia/core/shared/inversify';
 import type { SecurityPort } from '../../../../src/contract/port.js';
-import type { CallContext } from '../../../../src/contract/index.js';
+import type { CallContext, TerminalInfo } from '../../../../src/contract/index.js';
 import { AGENT_CONSENT_SETTING, CONSENT_VERSION, ConsentGate, consentNotice } from '../../../../src/security/consent.js';
 import { createFilePolicy, type FilePolicy } from '../../../../src/security/file-policy.js';
-import { CONFIRM_DANGEROUS_COMMANDS } from '../common/preferences.js';
+import { AGENTS_READ_MY_TERMINALS, CONFIRM_DANGEROUS_COMMANDS } from '../common/preferences.js';
 import { ContentIds } from './content-ids.js';
 import { filePolicySettings } from './file-policy-settings.js';
 
@@ -23,6 +23,9 @@ export class TheiaSecurityPort implements SecurityPort {
   @inject(PreferenceService) protected readonly preferences!: PreferenceService;
   @inject(ContentIds) protected readonly ids!: ContentIds;
   private readonly allowed = new Set<string>();
+  /** The person's terminals they let agents read, and the questions open now (one per terminal). */
+  private readonly readableTerminals = new Set<string>();
+  private readonly terminalQuestions = new Map<string, Promise<boolean>>();
   /** Consent given in this window (a window shows one workspace) is not asked again until it reloads. */
   private readonly consent = new ConsentGate((context: CallContext) => this.askConsent(context));
 
@@ -57,6 +60,44 @@ export class TheiaSecurityPort implements SecurityPort {
       await this.preferences
         .set(AGENT_CONSENT_SETTING, CONSENT_VERSION, PreferenceScope.User)
         .catch((err) => console.warn(`OpenSpace: could not store ${AGENT_CONSENT_SETTING}:`, err));
+    }
+    return true;
+  }
+
+  /**
+   * An agent wants to read a terminal the person opened: asked once per terminal (a no asks again
+   * next time); "for all my terminals" is the user setting openspace.security.agentsReadMyTerminals.
+   */
+  async terminalReadConsent(terminal: TerminalInfo, context: CallContext): Promise<boolean> {
+    if (this.readableTerminals.has(terminal.terminalId)) return true;
+    await this.preferences.ready;
+    if (this.preferences.inspect<boolean>(AGENTS_READ_MY_TERMINALS)?.globalValue === true) return true;
+    let question = this.terminalQuestions.get(terminal.terminalId);
+    if (!question) {
+      question = this.askTerminalRead(terminal, context).finally(() => this.terminalQuestions.delete(terminal.terminalId));
+      this.terminalQuestions.set(terminal.terminalId, question);
+    }
+    return question;
+  }
+
+  private async askTerminalRead(terminal: TerminalInfo, context: CallContext): Promise<boolean> {
+    const agent = context.clientName ? `The agent "${context.clientName}"` : 'An agent';
+    const body = document.createElement('div');
+    body.className = 'openspace-confirm';
+    body.appendChild(document.createElement('p')).textContent =
+      `${agent} wants to read the output of your terminal "${terminal.title}". It will see what was printed there, ` +
+      'which may include things you typed (secrets it recognises are redacted).';
+    const label = body.appendChild(document.createElement('label'));
+    const always = label.appendChild(document.createElement('input'));
+    always.type = 'checkbox';
+    label.append(' Allow agents to read all my terminals from now on');
+    const dialog = new ConfirmDialog({ title: 'OpenSpace: let the agent read your terminal?', msg: body, ok: 'Allow', cancel: 'Deny' });
+    if (!(await this.openWithin(dialog))) return false;
+    this.readableTerminals.add(terminal.terminalId);
+    if (always.checked) {
+      await this.preferences
+        .set(AGENTS_READ_MY_TERMINALS, true, PreferenceScope.User)
+        .catch((err) => console.warn(`OpenSpace: could not store ${AGENTS_READ_MY_TERMINALS}:`, err));
     }
     return true;
   }

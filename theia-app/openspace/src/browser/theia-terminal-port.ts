@@ -13,6 +13,8 @@ import { TheiaShellPort } from './theia-shell-port.js';
 interface Captured {
   widget: TerminalWidget;
   cwd: string;
+  /** Opened through the port (by an agent, or a person's OpenSpace command); the rest are the person's own. */
+  openedByOpenSpace?: boolean;
 }
 
 /**
@@ -47,7 +49,9 @@ export class TheiaTerminalPort implements TerminalPort {
       // bash reports its prompts and commands (OSC 133) for terminal.run; other shells ignore it.
       env: shellIntegrationEnv(),
     });
-    this.capture(widget, options.cwd).cwd = options.cwd;
+    const captured = this.capture(widget, options.cwd);
+    captured.cwd = options.cwd;
+    captured.openedByOpenSpace = true;
     await widget.start();
     // The agent gets the terminal once its shell runs; its tab is added right after the answer,
     // before any other command runs.
@@ -114,6 +118,7 @@ export class TheiaTerminalPort implements TerminalPort {
       cwd: terminal.cwd,
       running: exit === undefined,
       ...(exit?.code !== undefined ? { exitCode: exit.code } : {}),
+      ...(!terminal.openedByOpenSpace && { personal: true as const }),
     };
   }
 

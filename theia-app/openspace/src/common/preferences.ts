@@ -9,6 +9,7 @@ import { AGENT_CONSENT_SETTING } from '../../../../src/security/consent.js';
 
 export const CONFIRM_DANGEROUS_COMMANDS = 'openspace.security.confirmDangerousCommands';
 export const SENSITIVE_FILE_PATTERNS = 'openspace.security.sensitiveFilePatterns';
+export const AGENTS_READ_MY_TERMINALS = 'openspace.security.agentsReadMyTerminals';
 export const PROTECTED_FILE_PATTERNS = 'openspace.security.protectedFilePatterns';
 export const COMMAND_FAILURE_NOTIFICATIONS = 'openspace.notifications.commandFailures';
 export const AGENT_COMMAND = 'openspace.agent.command';
@@ -25,6 +26,15 @@ export const openSpacePreferenceSchema: PreferenceSchema = {
       description:
         'Ask before the agent runs a terminal command that looks dangerous (rm -rf, sudo, curl | sh, git reset --hard …). ' +
         'Only your user settings can turn this off; a workspace setting is ignored.',
+    },
+    // Loosens protection, so user scope only.
+    [AGENTS_READ_MY_TERMINALS]: {
+      type: 'boolean',
+      default: false,
+      scope: PreferenceScope.User,
+      description:
+        'Let agents read the output of terminals you opened yourself without asking. Off: the first time an agent wants ' +
+        'to read one of your terminals you are asked, for that terminal. Terminals the agent opened are always readable.',
     },
     [SENSITIVE_FILE_PATTERNS]: {
       type: 'array',

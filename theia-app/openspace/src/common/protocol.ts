@@ -1,5 +1,8 @@
 import type { CallContext, ErrorCode, PaneStateSnapshot, ToolResult } from '../../../../src/contract/index.js';
 import type { AgentLaunch } from '../../../../src/init/agent-launch.js';
+import type { ConnectedSession } from '../../../../src/hub/hub.js';
+
+export type { ConnectedSession };
 
 /** RPC path of the CommandBridge: the backend (hub) calls into a frontend window. */
 export const BRIDGE_PATH = '/services/openspace/bridge';
@@ -8,6 +11,8 @@ export const BRIDGE_PATH = '/services/openspace/bridge';
 export interface BridgeFrontend {
   /** `context` arrives without `ask` (functions do not cross RPC). */
   execute(commandId: string, args: unknown, context?: CallContext): Promise<ToolResult>;
+  /** The agents connected to the hub now (on connecting, and whenever one connects or ends). */
+  sessionsChanged(sessions: ConnectedSession[]): Promise<void>;
 }
 
 /**
@@ -17,6 +22,8 @@ export interface BridgeFrontend {
 export interface BridgeBackend {
   /** Make this window the one that serves agent calls (on load and whenever it gets focus). */
   register(): Promise<void>;
+  /** The agents connected to the hub now. */
+  sessions(): Promise<ConnectedSession[]>;
   /** The window's layout, for the hub's instructions (throttled by the window). */
   publishState(snapshot: PaneStateSnapshot): Promise<void>;
 }

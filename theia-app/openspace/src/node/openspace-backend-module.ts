@@ -137,9 +137,14 @@ let windows = 0;
 function bridgeFor(hub: Hub, frontend: RpcProxy<BridgeFrontend>): BridgeBackend {
   const id = `theia-window-${++windows}`;
   hub.bridges.offer(id, { execute: (commandId, args, context) => frontend.execute(commandId, args, serializableContext(context)) });
-  frontend.onDidCloseConnection(() => hub.bridges.withdraw(id));
+  const stopSessions = hub.onSessionsChanged((sessions) => void frontend.sessionsChanged(sessions).catch(() => undefined));
+  frontend.onDidCloseConnection(() => {
+    hub.bridges.withdraw(id);
+    stopSessions();
+  });
   return {
     register: async () => void hub.bridges.register(id),
+    sessions: async () => hub.connectedSessions(),
     publishState: async (snapshot) => {
       const parsed = PaneStateSnapshot.safeParse(snapshot);
       if (parsed.success) hub.state.update(parsed.data);

@@ -1,0 +1,226 @@
+/**
+ * Edits the person reviews (issue 14): editor.replace_range changes the live buffer (unsaved,
+ * undoable) and editor.propose_edit shows a diff and answers the person's decision. The person
+ * decides through the simulated IDE's person API, or by clicking Accept / Reject in Theia's diff.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectAgent } from '../client.js';
+import { personDecides, personUndoes } from '../person.js';
+import { eventually, useTarget } from '../setup.js';
+
+const ctx = useTarget();
+const FILE = 'review/lines.txt';
+const ORIGINAL = 'one\ntwo\nthree\nfour\n';
+
+beforeAll(() => {
+  // The simulated IDE's default accepts at once when the client cannot ask; here its person decides.
+  ctx.target.sim?.review.decideWith('wait');
+});
+
+async function disk(path: string): Promise<{ content: string; version: string }> {
+  const { content, version } = await ctx.agent.ok('openspace.file.read', { path });
+  return { content, version };
+}
+
+describe('editor.replace_range', () => {
+  it('changes the buffer the person sees, not the file, and Ctrl+Z takes it back', async (t) => {
+    await ctx.agent.ok('openspace.file.write', { path: FILE, content: ORIGINAL });
+    const before = await disk(FILE);
+    const answer = await ctx.agent.ok('openspace.editor.replace_range', {
+      path: FILE,
+      startLine: 2,
+      endLine: 3,
+      newText: 'TWO\nTHREE\nTHREE AND A HALF',
+      baseVersion: before.version,
+    });
+    expect(answer).toMatchObject({ path: FILE, startLine: 2, endLine: 4, lineCount: 5, isDirty: true });
+    const edited = 'one\nTWO\nTHREE\nTHREE AND A HALF\nfour\n';
+    expect((await ctx.agent.ok('openspace.editor.read_file', { path: FILE })).content).toBe(edited);
+    expect(await disk(FILE)).toEqual(before);
+    // The changed lines are highlighted for a moment.
+    expect((await ctx.agent.ok('openspace.pane.list', {})).success).toBe(true);
+
+    await personUndoes(ctx, t, FILE);
+    await eventually(async () => expect((await ctx.agent.ok('openspace.editor.read_file', { path: FILE })).content).toBe(ORIGINAL));
+  });
+
+  it('inserts, deletes and appends lines; the answer names the lines newText occupies', async () => {
+    const path = 'review/edit-kinds.txt';
+    await ctx.agent.ok('openspace.file.write', { path, content: 'a\nb\nc' });
+    const read = async () => (await ctx.agent.ok('openspace.editor.read_file', { path })).content;
+    expect(await ctx.agent.ok('openspace.editor.replace_range', { path, startLine: 2, endLine: 1, newText: 'inserted' })).toMatchObject({
+      startLine: 2,
+      endLine: 2,
+    });
+    expect(await read()).toBe('a\ninserted\nb\nc');
+    expect(await ctx.agent.ok('openspace.editor.replace_range', { path, startLine: 3, endLine: 3, newText: '' })).toMatchObject({
+      startLine: 3,
+      endLine: 2,
+      lineCount: 3,
+    });
+    expect(await read()).toBe('a\ninserted\nc');
+    await ctx.agent.ok('openspace.editor.replace_range', { path, startLine: 4, endLine: 3, newText: 'd' });
+    expect(await read()).toBe('a\ninserted\nc\nd');
+    await ctx.agent.ok('openspace.editor.replace_range', { path, startLine: 3, endLine: 4, newText: '' });
+    expect(await read()).toBe('a\ninserted');
+  });
+
+  it('refuses a stale baseVersion and lines past the end, changing nothing', async () => {
+    const path = 'review/guarded.txt';
+    await ctx.agent.ok('openspace.file.write', { path, content: 'x\ny\n' });
+    const { version } = await disk(path);
+    await ctx.agent.ok('openspace.editor.replace_range', { path, startLine: 1, endLine: 1, newText: 'X', baseVersion: version });
+    const stale = await ctx.agent.fails(
+      'openspace.editor.replace_range',
+      { path, startLine: 2, endLine: 2, newText: 'Y', baseVersion: version },
+      'CONFLICT',
+    );
+    expect(stale.currentVersion).toMatch(/^[0-9a-f]{16}$/);
+    expect(stale.currentVersion).not.toBe(version);
+    await ctx.agent.fails('openspace.editor.replace_range', { path, startLine: 2, endLine: 9, newText: 'Y' }, 'RANGE_INVALID');
+    await ctx.agent.fails(
+      'openspace.editor.replace_range',
+      { path: 'review/missing.txt', startLine: 1, endLine: 1, newText: 'Y' },
+      'FILE_NOT_FOUND',
+    );
+    expect((await ctx.agent.ok('openspace.editor.read_file', { path })).content).toBe('X\ny\n');
+  });
+});
+
+describe('editor.propose_edit', () => {
+  it('Accept writes the proposed text and answers the new version', async (t) => {
+    const path = 'review/accept.txt';
+    await ctx.agent.ok('openspace.file.write', { path, content: ORIGINAL });
+    const asked = ctx.agent.call('openspace.editor.propose_edit', {
+      path,
+      newText: 'one\n2\nthree\nfour\nfive\n',
+      title: 'Number two, add five',
+      proposalId: 'accept-1',
+      timeoutMs: 20_000,
+    });
+    await personDecides(ctx, t, 'accept-1', true);
+    const answer = await asked;
+    expect(answer).toMatchObject({ success: true, proposalId: 'accept-1', path, status: 'accepted', added: 2, removed: 1 });
+    expect(await disk(path)).toEqual({ content: 'one\n2\nthree\nfour\nfive\n', version: answer.version });
+    // The diff closed with the decision.
+    await eventually(async () => expect(JSON.stringify(await ctx.agent.ok('openspace.pane.list', {}))).not.toContain('accept-1'));
+  });
+
+  it('Reject leaves the file as it was', async (t) => {
+    const path = 'review/reject.txt';
+    await ctx.agent.ok('openspace.file.write', { path, content: ORIGINAL });
+    const before = await disk(path);
+    const asked = ctx.agent.call('openspace.editor.propose_edit', {
+      path,
+      operations: [{ type: 'replace_text', oldText: 'three', newText: '3' }],
+      proposalId: 'reject-1',
+    });
+    await personDecides(ctx, t, 'reject-1', false);
+    expect(await asked).toMatchObject({ success: true, status: 'rejected', added: 1, removed: 1 });
+    expect(await disk(path)).toEqual(before);
+  });
+
+  it('answers pending at the timeout, keeps the diff open, and a later call learns the decision', async (t) => {
+    const path = 'review/pending.txt';
+    await ctx.agent.ok('openspace.file.write', { path, content: ORIGINAL });
+    const started = Date.now();
+    const first = await ctx.agent.ok('openspace.editor.propose_edit', { path, newText: 'later\n', timeoutMs: 300 });
+    expect(first).toMatchObject({ status: 'pending', path });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(first.proposalId).toMatch(/^proposal-\d+$/);
+    expect(await disk(path)).toMatchObject({ content: ORIGINAL });
+    const again = ctx.agent.call('openspace.editor.propose_edit', { proposalId: first.proposalId, timeoutMs: 20_000 });
+    await personDecides(ctx, t, first.proposalId, true);
+    expect(await again).toMatchObject({ success: true, status: 'accepted', proposalId: first.proposalId });
+    expect(await disk(path)).toMatchObject({ content: 'later\n' });
+    // Asked once more, the decision stands.
+    expect(await ctx.agent.ok('openspace.editor.propose_edit', { proposalId: first.proposalId, timeoutMs: 0 })).toMatchObject({
+      status: 'accepted',
+    });
+  });
+
+  it('several proposals each get their own diff; Accept of a file that moved on answers CONFLICT and writes nothing', async (t) => {
+    const a = 'review/several-a.txt';
+    const b = 'review/several-b.txt';
+    await ctx.agent.ok('openspace.file.write', { path: a, content: 'a\n' });
+    await ctx.agent.ok('openspace.file.write', { path: b, content: 'b\n' });
+    await ctx.agent.ok('openspace.editor.propose_edit', { path: a, newText: 'A\n', proposalId: 'several-a', timeoutMs: 0 });
+    await ctx.agent.ok('openspace.editor.propose_edit', { path: b, newText: 'B\n', proposalId: 'several-b', timeoutMs: 0 });
+    const tabs = JSON.stringify(await ctx.agent.ok('openspace.pane.list', {}));
+    expect(tabs).toContain('several-a');
+    expect(tabs).toContain('several-b');
+
+    // Someone changes b while its proposal waits.
+    await ctx.agent.ok('openspace.file.write', { path: b, content: 'b changed\n' });
+    await personDecides(ctx, t, 'several-b', true);
+    await personDecides(ctx, t, 'several-a', true);
+    await ctx.agent.fails('openspace.editor.propose_edit', { proposalId: 'several-b', timeoutMs: 0 }, 'CONFLICT');
+    expect(await disk(b)).toMatchObject({ content: 'b changed\n' });
+    expect(await ctx.agent.ok('openspace.editor.propose_edit', { proposalId: 'several-a', timeoutMs: 0 })).toMatchObject({
+      status: 'accepted',
+    });
+    expect(await disk(a)).toMatchObject({ content: 'A\n' });
+  });
+
+  it('a new file can be proposed; bad requests answer structured errors', async (t) => {
+    const path = 'review/new-file.txt';
+    const asked = ctx.agent.call('openspace.editor.propose_edit', { path, newText: 'fresh\n', proposalId: 'new-1' });
+    await personDecides(ctx, t, 'new-1', true);
+    expect(await asked).toMatchObject({ success: true, status: 'accepted', added: 1, removed: 0 });
+    expect(await disk(path)).toMatchObject({ content: 'fresh\n' });
+    await ctx.agent.fails('openspace.editor.propose_edit', { proposalId: 'no-such-proposal' }, 'PROPOSAL_NOT_FOUND');
+    await ctx.agent.fails('openspace.editor.propose_edit', { path, newText: 'x', operations: [] }, 'INVALID_ARGUMENT');
+    await ctx.agent.fails('openspace.editor.propose_edit', { path }, 'INVALID_ARGUMENT');
+    await ctx.agent.fails('openspace.editor.propose_edit', { path: '../outside.txt', newText: 'x' }, 'PATH_OUTSIDE_WORKSPACE');
+  });
+});
+
+describe("propose_edit on the simulated IDE: the person at the agent's side decides (MCP elicitation)", () => {
+  let answer: Record<string, unknown> | undefined | 'never';
+  let agent: Awaited<ReturnType<typeof connectAgent>>;
+  beforeAll(async () => {
+    if (!ctx.target.sim) return;
+    agent = await connectAgent(ctx.target, 'eliciting-agent', {
+      ask: () => (answer === 'never' ? new Promise<undefined>(() => {}) : answer),
+    });
+  });
+  afterAll(() => agent?.close());
+
+  it('accepted, declined, or unanswered until the timeout', async (t) => {
+    if (!ctx.target.sim) return t.skip('Theia asks its own person, in the diff view');
+    const path = 'review/elicited.txt';
+    await agent.ok('openspace.file.write', { path, content: 'old\n' });
+    answer = { allow: true };
+    expect(await agent.ok('openspace.editor.propose_edit', { path, newText: 'new\n', title: 'Renew' })).toMatchObject({
+      status: 'accepted',
+    });
+    expect(agent.asked.at(-1)).toContain('Renew');
+    expect(agent.asked.at(-1)).toContain(path);
+    answer = undefined;
+    expect(await agent.ok('openspace.editor.propose_edit', { path, newText: 'newer\n' })).toMatchObject({ status: 'rejected' });
+    answer = 'never';
+    const pending = await agent.ok('openspace.editor.propose_edit', { path, newText: 'newest\n', timeoutMs: 300 });
+    expect(pending).toMatchObject({ status: 'pending' });
+    expect((await agent.ok('openspace.file.read', { path })).content).toBe('new\n');
+    ctx.target.sim.review.personDecides(pending.proposalId, false);
+    expect(await agent.ok('openspace.editor.propose_edit', { proposalId: pending.proposalId, timeoutMs: 0 })).toMatchObject({
+      status: 'rejected',
+    });
+  });
+
+  it('without elicitation, the --proposals setting decides', async (t) => {
+    const sim = ctx.target.sim;
+    if (!sim) return t.skip('a setting of the simulated IDE');
+    const path = 'review/setting.txt';
+    await ctx.agent.ok('openspace.file.write', { path, content: 'old\n' });
+    try {
+      sim.review.decideWith('reject');
+      expect(await ctx.agent.ok('openspace.editor.propose_edit', { path, newText: 'no\n' })).toMatchObject({ status: 'rejected' });
+      sim.review.decideWith('accept');
+      expect(await ctx.agent.ok('openspace.editor.propose_edit', { path, newText: 'yes\n' })).toMatchObject({ status: 'accepted' });
+      expect((await ctx.agent.ok('openspace.file.read', { path })).content).toBe('yes\n');
+    } finally {
+      sim.review.decideWith('wait');
+    }
+  });
+});

@@ -1,0 +1,228 @@
+/**
+ * What the person does in the IDE, as events an agent reads with openspace.events.query (issue 14).
+ * Browser-safe, shared by both IDEs: the log listens to the IDE port and keeps the last
+ * EVENT_LOG_CAPACITY events, numbered 1, 2, 3 … so that a cursor (the seq of the last event read)
+ * never skips or repeats one, as the terminal ring buffer's cursor does for lines.
+ *
+ * Noise control: selection changes are folded into one event per file 500 ms after the person's
+ * last move, edits into one per file a second after the last keystroke, diagnostics changes into
+ * one per 2 s. Editors report only what a person did (EditorPort.onActivity); opens, closes and
+ * layout changes come from the layout, where what an agent's call does shows too: those within an
+ * agent call, or AGENT_ECHO_MS after it, are the agent's and not logged.
+ */
+import { EVENT_LOG_CAPACITY, type EventType, type IdeEvent } from '../contract/index.js';
+import type { Disposable, IdePort, PaneLayout } from '../contract/port.js';
+
+export const SELECTION_DEBOUNCE_MS = 500;
+export const EDIT_DEBOUNCE_MS = 1000;
+export const DIAGNOSTICS_DEBOUNCE_MS = 2000;
+export const LAYOUT_DEBOUNCE_MS = 500;
+/** How long after an agent's call the layout changes it caused may still arrive (Theia finishes tab work after answering). */
+export const AGENT_ECHO_MS = 250;
+
+export type NewEvent = Omit<IdeEvent, 'seq' | 'time'>;
+
+export interface EventRead {
+  events: IdeEvent[];
+  cursor: number;
+  dropped: number;
+  more: boolean;
+}
+
+export class EventLog {
+  /** Oldest first; seq increases by one from each to the next. */
+  private events: IdeEvent[] = [];
+  private lastSeq = 0;
+  private readonly ignored = new Map<string, Set<EventType>>();
+  private readonly listeners = new Set<(event: IdeEvent) => void>();
+
+  constructor(private readonly capacity = EVENT_LOG_CAPACITY) {}
+
+  /** The seq of the newest event (0 before any). */
+  get cursor(): number {
+    return this.lastSeq;
+  }
+
+  append(event: NewEvent): IdeEvent {
+    const logged: IdeEvent = { seq: ++this.lastSeq, time: new Date().toISOString(), ...event };
+    this.events.push(logged);
+    if (this.events.length > this.capacity) this.events.splice(0, this.events.length - this.capacity);
+    for (const listener of this.listeners) listener(logged);
+    return logged;
+  }
+
+  onAppend(listener: (event: IdeEvent) => void): Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** The types a session opted out of. */
+  ignoredBy(sessionId: string | undefined): EventType[] {
+    return [...(this.ignored.get(sessionId ?? '') ?? [])].sort();
+  }
+
+  configure(sessionId: string | undefined, change: { ignore?: EventType[]; receive?: EventType[] }): EventType[] {
+    const key = sessionId ?? '';
+    const set = new Set(this.ignored.get(key));
+    for (const type of change.ignore ?? []) set.add(type);
+    for (const type of change.receive ?? []) set.delete(type);
+    if (set.size === 0) this.ignored.delete(key);
+    else this.ignored.set(key, set);
+    return this.ignoredBy(sessionId);
+  }
+
+  /**
+   * Events after `since` (oldest first, at most `limit`), or without since the latest `limit`.
+   * A cursor newer than the log (the IDE restarted) reads from the start.
+   */
+  query(options: { since?: number; types?: readonly EventType[]; limit?: number }, sessionId?: string): EventRead {
+    const limit = options.limit ?? 100;
+    const ignored = this.ignored.get(sessionId ?? '');
+    const wanted = (e: IdeEvent) => (!options.types || options.types.includes(e.type)) && !ignored?.has(e.type);
+    if (options.since === undefined) {
+      return { events: this.events.filter(wanted).slice(-limit), cursor: this.lastSeq, dropped: 0, more: false };
+    }
+    const since = options.since > this.lastSeq ? 0 : options.since;
+    const oldest = this.events[0]?.seq ?? this.lastSeq + 1;
+    const dropped = Math.max(0, oldest - since - 1);
+    const after = this.events.slice(Math.max(0, since + 1 - oldest));
+    const picked: IdeEvent[] = [];
+    for (const event of after) {
+      if (!wanted(event)) continue;
+      if (picked.length === limit) return { events: picked, cursor: picked[picked.length - 1]!.seq, dropped, more: true };
+      picked.push(event);
+    }
+    return { events: picked, cursor: this.lastSeq, dropped, more: false };
+  }
+}
+
+/** Runs `emit` once `ms` after the last of a burst of calls, per key. */
+class Debouncer {
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+
+  constructor(private readonly ms: number) {}
+
+  call(key: string, emit: () => void): void {
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        emit();
+      }, this.ms),
+    );
+  }
+
+  dispose(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+}
+
+/** The panes of a layout and where they are, without tabs (file.opened and file.closed tell those), focus, sizes or dirty flags. */
+function structure(layout: PaneLayout): string {
+  return layout.panes.map((p) => `${p.id}@${p.area}`).join('|');
+}
+
+/** An IDE's event log fed from its port: what this module's header describes. */
+export class IdeEvents implements Disposable {
+  readonly log = new EventLog();
+  private agentCalls = 0;
+  private agentCallEnded = -Infinity;
+  private openEditors: Set<string>;
+  private layoutShape: string;
+  private lastProblems: string;
+  private readonly selections = new Debouncer(SELECTION_DEBOUNCE_MS);
+  private readonly edits = new Debouncer(EDIT_DEBOUNCE_MS);
+  private readonly diagnostics = new Debouncer(DIAGNOSTICS_DEBOUNCE_MS);
+  private readonly layouts = new Debouncer(LAYOUT_DEBOUNCE_MS);
+  private readonly subscriptions: Disposable[];
+
+  constructor(private readonly ide: IdePort) {
+    this.openEditors = new Set(ide.editors.list().map((e) => e.path));
+    this.layoutShape = structure(ide.shell.layout());
+    this.lastProblems = JSON.stringify(ide.code.problemCounts());
+    this.subscriptions = [
+      ide.editors.onActivity((activity) => {
+        const { path } = activity;
+        if (activity.kind === 'saved') this.log.append({ type: 'file.saved', path });
+        else if (activity.kind === 'edited') this.edits.call(path, () => this.log.append({ type: 'file.edited', path }));
+        else if (activity.kind === 'selection') {
+          const { start, end } = activity.selection;
+          const selection = { startLine: start.line, endLine: end.line, empty: start.line === end.line && start.column === end.column };
+          this.selections.call(path, () => this.log.append({ type: 'selection.changed', path, selection }));
+        }
+      }),
+      ide.shell.onLayoutChanged(() => this.layoutChanged()),
+      ide.code.onProblemsChanged(() =>
+        this.diagnostics.call('', () => {
+          const { errors, warnings } = this.ide.code.problemCounts();
+          const now = JSON.stringify({ errors, warnings });
+          if (now === this.lastProblems) return;
+          this.lastProblems = now;
+          this.log.append({ type: 'diagnostics.changed', problems: { errors, warnings } });
+        }),
+      ),
+    ];
+  }
+
+  /** An agent's call runs: what the layout does until AGENT_ECHO_MS after it is the agent's. */
+  async duringAgentCall<T>(call: () => Promise<T>): Promise<T> {
+    this.agentCalls++;
+    try {
+      return await call();
+    } finally {
+      this.agentCalls--;
+      this.agentCallEnded = Date.now();
+    }
+  }
+
+  /** Inside an agent's call: it waits for the person (a review, a command running), so what happens meanwhile is theirs. */
+  async whileAgentWaits<T>(wait: Promise<T>): Promise<T> {
+    this.agentCalls--;
+    try {
+      return await wait;
+    } finally {
+      this.agentCalls++;
+    }
+  }
+
+  agentCallFailed(tool: string, code: string): void {
+    this.log.append({ type: 'agent.call_failed', tool, code });
+  }
+
+  terminalCommandFinished(terminalId: string, exitCode: number): void {
+    this.log.append({ type: 'terminal.command_finished', terminalId, exitCode });
+  }
+
+  private get agentActive(): boolean {
+    return this.agentCalls > 0 || Date.now() - this.agentCallEnded < AGENT_ECHO_MS;
+  }
+
+  private layoutChanged(): void {
+    const open = new Set(this.ide.editors.list().map((e) => e.path));
+    const shape = structure(this.ide.shell.layout());
+    const byPerson = !this.agentActive;
+    if (byPerson) {
+      for (const path of open) if (!this.openEditors.has(path)) this.log.append({ type: 'file.opened', path });
+      for (const path of this.openEditors) if (!open.has(path)) this.log.append({ type: 'file.closed', path });
+      if (shape !== this.layoutShape) this.layouts.call('', () => this.log.append({ type: 'layout.changed' }));
+    }
+    this.openEditors = open;
+    this.layoutShape = shape;
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    for (const d of [this.selections, this.edits, this.diagnostics, this.layouts]) d.dispose();
+  }
+}
+
+const attached = new WeakMap<IdePort['editors'], IdeEvents>();
+
+/** The events of an IDE. An IDE calls this once it has its port, so events are kept from the start. */
+export function ideEvents(ide: IdePort): IdeEvents {
+  let events = attached.get(ide.editors);
+  if (!events) attached.set(ide.editors, (events = new IdeEvents(ide)));
+  return events;
+}
