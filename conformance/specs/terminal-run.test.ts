@@ -170,6 +170,40 @@ describe('openspace.terminal.run refuses what it cannot run', () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
+  it("needs the person's permission for a terminal they opened (it answers with its output); Theia's has no integration", async (t) => {
+    const sim = ctx.target.sim;
+    const page = ctx.target.page;
+    let terminalId: string | undefined;
+    if (sim) terminalId = (await sim.terminals.personOpens('their-shell')).terminalId;
+    else if (page) {
+      const { terminals } = await agent().ok('openspace.terminal.list');
+      terminalId = terminals.find((x: { personal?: boolean; running: boolean }) => x.personal && x.running)?.terminalId;
+    }
+    if (!terminalId) return t.skip('needs a person to open a terminal: only the simulated IDE and Theia offer one');
+    const dialog = page?.locator('.dialogBlock', { hasText: 'wants to read the output of your terminal' });
+    const answer = async (button: 'Allow' | 'Deny') => {
+      await dialog!.waitFor({ state: 'visible', timeout: 10_000 });
+      await dialog!.getByRole('button', { name: button }).click();
+    };
+    const refused = agent().call('openspace.terminal.run', { terminalId, command: 'echo theirs' });
+    if (page) await answer('Deny');
+    expect(await refused).toMatchObject({ success: false, code: 'CONSENT_REQUIRED' });
+
+    if (sim) {
+      // The simulated IDE's person runs the same shells: with permission, run works there.
+      sim.personTerminalReads = 'allow';
+      const ran = await eventually(() => agent().ok('openspace.terminal.run', { terminalId, command: 'echo theirs' }), 10_000, 50);
+      expect(ran).toMatchObject({ exitCode: 0, output: ['theirs'] });
+    } else {
+      // Theia's own terminal never got the integration: send and read_output are the way there.
+      const allowed = agent().call('openspace.terminal.run', { terminalId, command: 'echo theirs' });
+      await answer('Allow');
+      const result = await allowed;
+      expect(result).toMatchObject({ success: false, code: 'SHELL_INTEGRATION_UNAVAILABLE' });
+      expect(result.error).toMatch(/terminal\.send/);
+    }
+  });
+
   it('refuses more than one line, and unknown terminals', async () => {
     await agent().fails('openspace.terminal.run', { command: 'echo a\necho b' }, 'INVALID_ARGUMENT');
     await agent().fails('openspace.terminal.run', { terminalId: 'no-such-terminal', command: 'true' }, 'TERMINAL_NOT_FOUND');
