@@ -4,6 +4,7 @@
  */
 import { posix as path } from 'node:path';
 import type { IPty } from 'node-pty';
+import { shellIntegrationEnv } from '../src/commands/shell-integration.js';
 import { DataChannel, ExitSignal, type ShellBackend } from './shell-backend.js';
 
 type NodePty = typeof import('node-pty');
@@ -16,7 +17,10 @@ function loadNodePty(): Promise<NodePty> {
 }
 
 export interface SpawnPtyOptions {
-  /** Shell executable; default $SHELL or /bin/bash. bash is started with --norc --noprofile. */
+  /**
+   * Shell executable; default $SHELL or /bin/bash. bash is started with --norc --noprofile and
+   * with shell integration (src/commands/shell-integration.ts).
+   */
   shell?: string;
   cwd: string;
   cols?: number;
@@ -29,11 +33,12 @@ export interface SpawnPtyOptions {
 export async function spawnPty(opts: SpawnPtyOptions): Promise<ShellBackend> {
   const pty = await loadNodePty();
   const shell = opts.shell ?? process.env['SHELL'] ?? '/bin/bash';
-  const args = path.basename(shell) === 'bash' ? ['--norc', '--noprofile'] : [];
+  const bash = path.basename(shell) === 'bash';
+  const args = bash ? ['--norc', '--noprofile'] : [];
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
   delete env['PROMPT_COMMAND'];
-  Object.assign(env, { TERM: 'xterm-256color', PS1: '$ ' }, opts.env);
+  Object.assign(env, { TERM: 'xterm-256color', PS1: '$ ' }, bash && shellIntegrationEnv(), opts.env);
   const proc = pty.spawn(shell, args, {
     name: 'xterm-256color',
     cwd: opts.cwd,

@@ -44,7 +44,9 @@ export interface ScriptedShellOptions {
 /**
  * A deterministic shell: prompt, echo of typed input, builtins (echo, printf, pwd, cd, ls, cat, true,
  * false, exit, clear), `&&` `||` `;`, quoting and $VAR. Output is delivered in microtasks, so it is
- * there once the caller yields to the event loop (e.g. one setImmediate).
+ * there once the caller yields to the event loop (e.g. one setImmediate). It has shell integration
+ * as bash has it in OpenSpace's terminals (src/commands/shell-integration.ts): OSC 133 A and B around
+ * its prompt, C once a command line is read, D;<status> when it has run (empty lines: D only).
  */
 export function createScriptedShell(opts: ScriptedShellOptions): ShellBackend {
   return new ScriptedShell(opts);
@@ -96,6 +98,9 @@ function unescape(s: string): { text: string; stop: boolean } {
 
 const toTerminal = (s: string): string => s.replace(/\r?\n/g, '\r\n');
 
+/** Shell-integration marks (OSC 133). */
+const mark = (payload: string): string => `\x1b]133;${payload}\x07`;
+
 interface Io {
   out: (s: string) => void;
 }
@@ -130,7 +135,7 @@ class ScriptedShell implements ShellBackend {
     this.prompt = opts.prompt ?? '$ ';
     this.responses = opts.responses ?? [];
     this.env = { HOME: this.root, USER: 'user', SHELL: '/bin/sh', ...opts.env, PWD: this.cwd };
-    this.emit(this.prompt);
+    this.emitPrompt();
   }
 
   write(data: string): void {
@@ -176,6 +181,10 @@ class ScriptedShell implements ShellBackend {
     });
   }
 
+  private emitPrompt(): void {
+    this.emit(mark('A') + this.prompt + mark('B'));
+  }
+
   private schedulePump(): void {
     if (this.pumpScheduled) return;
     this.pumpScheduled = true;
@@ -194,23 +203,25 @@ class ScriptedShell implements ShellBackend {
       if (c === 0x0d || c === 0x0a) {
         if (c === 0x0d && input.charCodeAt(1) === 0x0a) used = 2; // \r\n is one Enter
         this.input = input.slice(used);
-        this.emit('\r\n');
         const line = this.lineBuffer;
+        this.emit(line.trim() === '' ? '\r\n' : '\r\n' + mark('C'));
         this.lineBuffer = '';
         this.busy = true;
         void this.run(line).then(() => {
           this.busy = false;
           if (!this.exited) {
-            this.emit(this.prompt);
+            this.emit(mark(`D;${this.status}`));
+            this.emitPrompt();
             this.pump();
           }
         });
         return;
       }
       if (c === 0x03) {
-        this.emit('^C\r\n' + this.prompt);
         this.lineBuffer = '';
         this.status = 130;
+        this.emit('^C\r\n' + mark('D;130'));
+        this.emitPrompt();
       } else if (c === 0x04) {
         if (this.lineBuffer === '') {
           this.emit('exit\r\n');
@@ -218,6 +229,10 @@ class ScriptedShell implements ShellBackend {
           this.finish(this.status);
           return;
         }
+      } else if (c === 0x15) {
+        // Ctrl-U: the typed line is erased.
+        this.emit('\b \b'.repeat(this.lineBuffer.length));
+        this.lineBuffer = '';
       } else if (c === 0x7f || c === 0x08) {
         if (this.lineBuffer.length > 0) {
           this.lineBuffer = this.lineBuffer.slice(0, -1);

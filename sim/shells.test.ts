@@ -11,6 +11,11 @@ import type { ShellBackend } from './shell-backend.js';
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** The scripted shell's shell-integration marks: prompt start and end, command start, command end. */
+const [A, B, C] = ['\x1b]133;A\x07', '\x1b]133;B\x07', '\x1b]133;C\x07'];
+const D = (status: number) => `\x1b]133;D;${status}\x07`;
+const esc = (s: string) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+
 /** A shell with its raw output, and its output as screen lines. */
 function attach(shell: ShellBackend) {
   let raw = '';
@@ -67,10 +72,10 @@ describe('scripted shell', () => {
   it('prints a prompt, echoes input and prints output after it', async () => {
     const t = scripted();
     await tick();
-    expect(t.raw).toBe('$ ');
+    expect(t.raw).toBe(`${A}$ ${B}`);
     t.shell.write('echo hello\n');
     await tick();
-    expect(t.raw).toBe('$ echo hello\r\nhello\r\n$ ');
+    expect(t.raw).toBe(`${A}$ ${B}echo hello\r\n${C}hello\r\n${D(0)}${A}$ ${B}`);
     expect(t.lines()).toEqual(['$ echo hello', 'hello']);
     expect(t.partial()).toBe('$ ');
   });
@@ -206,6 +211,22 @@ describe('scripted shell', () => {
     expect(t.lines().filter((l) => l === 'woke')).toHaveLength(1);
   });
 
+  it('marks each command with C after its line and D with its status; an empty line with D only', async () => {
+    const t = scripted([{ match: 'sleepy', output: 'woke\n', delayMs: 1000 }]);
+    const marksAfter = async (line: string) => {
+      const from = t.raw.length;
+      t.shell.write(line);
+      await tick();
+      return t.raw.slice(from).match(/\x1b\]133;[^\x07]*\x07/g) ?? [];
+    };
+    await tick();
+    expect(await marksAfter('false\r')).toEqual([C, D(1), A, B]);
+    expect(await marksAfter('nope\r')).toEqual([C, D(127), A, B]);
+    expect(await marksAfter('\r')).toEqual([D(127), A, B]);
+    expect(await marksAfter('sleepy\r')).toEqual([C]);
+    expect(await marksAfter('\u0003')).toEqual([D(130), A, B]);
+  });
+
   it('Ctrl-C at the prompt discards the typed line', async () => {
     const t = scripted();
     t.shell.write('echo never');
@@ -265,7 +286,7 @@ describe('scripted shell', () => {
     await tick();
     const t = attach(shell);
     await tick();
-    expect(t.raw).toBe('$ echo early\r\nearly\r\n$ ');
+    expect(t.raw).toBe(`${A}$ ${B}echo early\r\n${C}early\r\n${D(0)}${A}$ ${B}`);
   });
 });
 
@@ -291,5 +312,30 @@ describe('real pty', () => {
     const code = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r('timeout'), 5000))]);
     expect(typeof code).toBe('number');
     expect(t.exits).toHaveLength(1);
+  });
+
+  it('gives bash shell integration: prompt, start and end marks with the exit status, nothing left in the environment', async () => {
+    dir = realpathSync(mkdtempSync(join(tmpdir(), 'openspace-pty-')));
+    const t = attach(await spawnPty({ shell: '/bin/bash', cwd: dir }));
+    const until = async (what: string, ok: () => boolean) => {
+      const deadline = Date.now() + 5000;
+      while (!ok()) {
+        if (Date.now() > deadline) throw new Error(`no ${what} in ${JSON.stringify(t.raw)}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    await until('prompt', () => t.raw.includes(B));
+    t.shell.write('false\r');
+    await until('D;1', () => t.raw.includes(D(1)));
+    t.shell.write('no-such-command-here\r');
+    await until('D;127', () => t.raw.includes(D(127)));
+    t.shell.write('env | grep -c -e OPENSPACE_SHELL -e PROMPT_COMMAND; bash -c \'echo "[$PROMPT_COMMAND]"\'\r');
+    await until('D;0', () => t.raw.includes(D(0)));
+    expect(t.lines()).toContain('0');
+    expect(t.lines()).toContain('[]');
+    // Every command: C after its echoed line, D after its output, then a prompt in A … B.
+    expect(t.raw).toMatch(new RegExp(`false\\r\\n.*${esc(C)}${esc(D(1))}.*${esc(A)}\\$ ${esc(B)}`, 's'));
+    expect(t.raw).toMatch(new RegExp(`${esc(C)}[^\\x1b]*command not found\\r\\n${esc(D(127))}`, 's'));
+    t.shell.kill();
   });
 });

@@ -80,6 +80,7 @@ interface Workload {
 
 const ok = (tool: string, args: Record<string, unknown> = {}) => ctx.agent.ok(tool, args);
 let sendTerminal = '';
+let runTerminal = '';
 let mainPane = '';
 let splitPane = '';
 let patchVersion = '';
@@ -156,6 +157,11 @@ const WORKLOADS: Record<string, Workload> = {
     prepare: (i) => ({ terminalId: sendTerminal, text: `echo sample-${i}` }),
   },
   'openspace.terminal.read_output': { prepare: () => ({ terminalId: sendTerminal, lines: 20 }) },
+  // A quick command, from typing it to its exit status (shell integration's end mark).
+  'openspace.terminal.run': {
+    before: async () => void (runTerminal = (await ok('openspace.terminal.create', { title: 'latency-run' })).terminalId),
+    prepare: () => ({ terminalId: runTerminal, command: 'true' }),
+  },
   'openspace.terminal.list': { prepare: () => ({}) },
   'openspace.terminal.close': {
     prepare: async (i) => ({ terminalId: (await ok('openspace.terminal.create', { title: `latency-close-${i}` })).terminalId }),

@@ -2,6 +2,7 @@ import type { Command } from './command.js';
 import paneCommands from './pane.js';
 import editorCommands from './editor.js';
 import terminalCommands from './terminal.js';
+import terminalRunCommands from './terminal-run.js';
 import fileCommands from './file.js';
 import presentationCommands from './presentation.js';
 import whiteboardCommands from './whiteboard.js';
@@ -21,6 +22,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map(
       ...paneCommands,
       ...editorCommands,
       ...terminalCommands,
+      ...terminalRunCommands,
       ...fileCommands,
       ...presentationCommands,
       ...whiteboardCommands,

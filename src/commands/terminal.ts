@@ -55,20 +55,30 @@ export function terminalIdFor(title: string, taken: Set<string>): string {
   return id;
 }
 
-export const terminalCreateCommand = defineCommand(terminalCreate, async (ide, args) => {
+/**
+ * Open a terminal titled `title` (an ID derived from it). Its shell gets shell integration when the
+ * IDE's port gives it (bash), so terminal.run waits for its first prompt.
+ */
+export async function openTerminal(ide: IdePort, options: { title?: string; cwd: string; shellPath?: string }): Promise<TerminalInfo> {
   const terminals = ide.terminals.list();
   const taken = new Set(terminals.map((t) => t.terminalId));
-  let title = args.title;
+  let title = options.title;
   if (title === undefined) {
     let n = terminals.length + 1;
     while (taken.has(terminalIdFor(`Terminal ${n}`, new Set()))) n++;
     title = `Terminal ${n}`;
   }
-  const cwd = args.cwd === undefined ? '' : await requireDirectory(ide, args.cwd);
   const terminalId = terminalIdFor(title, taken);
   // The ID may have named a terminal a person closed since: its output is not this one's.
-  terminalScreens(ide).forget(terminalId);
-  const created = await ide.terminals.create({ terminalId, title, cwd, shellPath: args.shellPath });
+  const screens = terminalScreens(ide);
+  screens.forget(terminalId);
+  if (options.shellPath === undefined || /(^|[/\\])bash(\.exe)?$/.test(options.shellPath)) screens.expectIntegration(terminalId);
+  return ide.terminals.create({ terminalId, title, cwd: options.cwd, shellPath: options.shellPath });
+}
+
+export const terminalCreateCommand = defineCommand(terminalCreate, async (ide, args) => {
+  const cwd = args.cwd === undefined ? '' : await requireDirectory(ide, args.cwd);
+  const created = await openTerminal(ide, { title: args.title, cwd, shellPath: args.shellPath });
   return { terminalId: created.terminalId, title: created.title, cwd: created.cwd };
 });
 
@@ -76,7 +86,12 @@ export const terminalCreateCommand = defineCommand(terminalCreate, async (ide, a
  * NFR-3.6.3: text that would run a dangerous command (found by parsing it as bash) is sent only
  * after a person allows it; without anyone to ask it is refused, and nothing is typed.
  */
-async function confirmIfDangerous(ide: IdePort, terminal: TerminalInfo, text: string, context: CallContext | undefined): Promise<void> {
+export async function confirmIfDangerous(
+  ide: IdePort,
+  terminal: TerminalInfo,
+  text: string,
+  context: CallContext | undefined,
+): Promise<void> {
   if (!(ide.security?.confirmDangerousCommands() ?? true)) return;
   const isProtected = ide.security?.protectedPaths?.();
   const verdict = checkCommandSync(text.replace(/[\r\n]+$/, ''), { workspaceCwd: terminal.cwd, ...(isProtected && { isProtected }) });
@@ -111,6 +126,11 @@ const CLEARS_LINE = /[\u0003\u0015]/;
  */
 const typedAhead = new WeakMap<IdePort, Map<string, string>>();
 
+/** What an agent typed into the terminal without Enter so far ("" if nothing). */
+export function typedAheadText(ide: IdePort, terminalId: string): string {
+  return typedAhead.get(ide)?.get(terminalId) ?? '';
+}
+
 export const terminalSendCommand = defineCommand(terminalSend, async (ide, args, context) => {
   const terminal = resolveTerminal(ide, args.terminalId);
   const { terminalId } = terminal;
@@ -135,7 +155,9 @@ export const terminalSendCommand = defineCommand(terminalSend, async (ide, args,
 export const terminalReadOutputCommand = defineCommand(terminalReadOutput, async (ide, args, context) => {
   const terminal = resolveTerminal(ide, args.terminalId);
   await requireReadable(ide, terminal, context);
-  const read = terminalScreens(ide).read(terminal.terminalId, { lines: args.lines ?? 100, since: args.since });
+  const screens = terminalScreens(ide);
+  const read = screens.read(terminal.terminalId, { lines: args.lines ?? 100, since: args.since });
+  const last = screens.shell(terminal.terminalId).last;
   return {
     terminalId: terminal.terminalId,
     output: read.lines,
@@ -146,6 +168,13 @@ export const terminalReadOutputCommand = defineCommand(terminalReadOutput, async
     redacted: read.redacted,
     running: terminal.running,
     exitCode: terminal.exitCode,
+    ...(last && {
+      lastCommand: {
+        exitCode: last.exitCode,
+        durationMs: last.finishedAt - last.startedAt,
+        finishedAt: new Date(last.finishedAt).toISOString(),
+      },
+    }),
   };
 });
 

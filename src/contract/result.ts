@@ -36,6 +36,10 @@ export const ERROR_CODES = {
   SYMBOL_NOT_FOUND: 'No symbol of that name is declared in the workspace; the message lists near names, or use openspace.symbols.search.',
   TERMINAL_NOT_FOUND: 'No terminal has that ID or title.',
   TERMINAL_EXITED: "The terminal's process has exited; create a new terminal.",
+  TERMINAL_BUSY:
+    'A command still runs in the terminal (terminal.run waits for a prompt); read it with read_output, stop it with Ctrl-C, or use another terminal.',
+  SHELL_INTEGRATION_UNAVAILABLE:
+    "The terminal's shell does not report where commands start and end (no shell integration): use terminal.send and read_output there, or terminal.run without terminalId.",
   CONFIRMATION_REQUIRED:
     'The terminal command looks dangerous and needs a person to confirm it, which this IDE cannot ask; nothing was sent.',
   CONFIRMATION_DENIED: 'A person was asked to confirm the dangerous terminal command and refused (or did not answer); nothing was sent.',

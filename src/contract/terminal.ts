@@ -42,6 +42,12 @@ export const terminalSend = defineTool({
   session: {},
 });
 
+const LastCommand = z.object({
+  exitCode: z.number().int().optional(),
+  durationMs: z.number().optional(),
+  finishedAt: z.string().describe('ISO time'),
+});
+
 export const terminalReadOutput = defineTool({
   name: 'openspace.terminal.read_output',
   title: 'Read Terminal Output',
@@ -64,6 +70,7 @@ export const terminalReadOutput = defineTool({
     redacted: z.boolean().describe('True when secrets (keys, tokens, passwords) in this output were replaced by [REDACTED:<kind>]'),
     running: z.boolean(),
     exitCode: z.number().int().optional(),
+    lastCommand: LastCommand.optional().describe('How the last command ended, where the shell reports it (shell integration)'),
   }),
   budget: 'simple',
   effect: 'read-only',
@@ -90,4 +97,59 @@ export const terminalClose = defineTool({
   session: { releases: (r) => [{ kind: 'terminal', id: r.terminalId }] },
 });
 
-export default [terminalCreate, terminalSend, terminalReadOutput, terminalList, terminalClose];
+/** The terminal terminal.run uses when no terminalId is given. */
+export const AGENT_TERMINAL_TITLE = 'agent';
+export const RUN_TIMEOUT_DEFAULT_MS = 30_000;
+export const RUN_TIMEOUT_MAX_MS = 600_000;
+/** How long terminal.run waits for a new terminal's first prompt, besides timeoutMs. */
+export const FIRST_PROMPT_WAIT_MS = 10_000;
+/** The most output lines terminal.run answers with: the last ones. */
+export const RUN_OUTPUT_LINES = 200;
+
+export const terminalRun = defineTool({
+  name: 'openspace.terminal.run',
+  title: 'Run Command in Terminal',
+  description:
+    'Run one shell command line in a terminal and answer when it has finished: its exitCode, its own output lines (not the prompt, ' +
+    `not the echoed command), durationMs. Without terminalId it runs in the agent's terminal "${AGENT_TERMINAL_TITLE}", opened when needed. ` +
+    `Only the last ${RUN_OUTPUT_LINES} lines come back (truncated:true): read the rest with openspace.terminal.read_output since startCursor. ` +
+    'Still running after timeoutMs: timedOut:true and it keeps running; read on with read_output since cursor (lastCommand shows how it ended), ' +
+    'or stop it with terminal.send {text:"\\u0003", enter:false}. Needs shell integration (bash in terminals OpenSpace opened): ' +
+    'SHELL_INTEGRATION_UNAVAILABLE otherwise, TERMINAL_BUSY while a command runs there. Dangerous commands wait for a person, as with terminal.send.',
+  input: z.strictObject({
+    terminalId: TerminalRef.optional().describe(`Omit to use the agent's terminal "${AGENT_TERMINAL_TITLE}"`),
+    command: z
+      .string()
+      .min(1)
+      .max(100_000)
+      .regex(/^[^\r\n]*$/, 'one line: join commands with ; or &&')
+      .describe('One command line, e.g. "npm test"'),
+    timeoutMs: z
+      .number()
+      .int()
+      .min(1)
+      .max(RUN_TIMEOUT_MAX_MS)
+      .optional()
+      .describe(`How long to wait for it to finish (default ${RUN_TIMEOUT_DEFAULT_MS}); keep it within your MCP client's own time limit`),
+  }),
+  output: z.object({
+    terminalId: z.string(),
+    exitCode: z.number().int().optional().describe("Its exit status (the shell's when it ended the shell); absent while it still runs"),
+    output: z.array(z.string()).describe('Its output lines, escape sequences removed, secrets redacted'),
+    partial: z.string().optional().describe('Its unfinished last line, when it has one'),
+    truncated: z.boolean().describe('True when earlier lines of its output are not in output'),
+    startCursor: z.number().int().describe('Pass as since to read_output to read its output from the start'),
+    cursor: z.number().int().describe('Pass as since to read_output to read what follows'),
+    redacted: z.boolean(),
+    durationMs: z.number(),
+    timedOut: z.boolean(),
+    shellExited: z.literal(true).optional().describe('Set when the shell ended (the command was exit or exec)'),
+    created: z.literal(true).optional().describe(`Set when the agent's terminal was opened for this command`),
+  }),
+  budget: 'complex',
+  effect: 'destructive',
+  waitsUpTo: (args) => (args.timeoutMs ?? RUN_TIMEOUT_DEFAULT_MS) + FIRST_PROMPT_WAIT_MS,
+  session: { creates: (r) => (r.created ? [{ kind: 'terminal', id: r.terminalId }] : []) },
+});
+
+export default [terminalCreate, terminalSend, terminalReadOutput, terminalList, terminalClose, terminalRun];

@@ -18,6 +18,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   output: O;
   budget: BudgetClass;
   effect: SideEffect;
+  /**
+   * How long a call may wait in the IDE on purpose, by its arguments (terminal.run waits for its
+   * command): the hub's time limit for the call grows by as much.
+   */
+  waitsUpTo?(args: z.output<I>): number;
   /** True when calling twice with the same arguments leaves the IDE as calling once. */
   idempotent?: boolean;
   /**

@@ -93,6 +93,21 @@ describe('bridges', () => {
     await a.fails('openspace.pane.list', {}, 'BRIDGE_UNAVAILABLE');
   });
 
+  it("gives a call that waits on purpose (terminal.run's timeoutMs) that much longer before TIMEOUT", async () => {
+    const hub = new Hub({ callTimeoutMs: 150 });
+    const a = await serve(hub);
+    // Answers after 400 ms: past the hub's 150 ms, within 150 ms plus what terminal.run may wait.
+    const late = { success: true as const, terminalId: 'agent', output: [], truncated: false, startCursor: 0, cursor: 0, redacted: false };
+    hub.bridges.offer('slow', {
+      execute: () => new Promise((resolve) => setTimeout(() => resolve({ ...late, durationMs: 400, timedOut: true }), 400)),
+    });
+    hub.bridges.register('slow');
+    const run = await a.ok('openspace.terminal.run', { command: 'sleep 1', timeoutMs: 300 });
+    expect(run.durationMs).toBe(400);
+    const other = await a.fails('openspace.pane.list', {}, 'TIMEOUT');
+    expect(other.error).toMatch(/150 ms/);
+  });
+
   it('stores a posted pane state and renders it into the instructions; an older snapshot does not replace a newer one', async () => {
     const hub = new Hub();
     hub.bridges.offer('ide', answering('x'));

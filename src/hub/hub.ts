@@ -204,7 +204,7 @@ export class Hub {
     if (!parsed.ok) return parsed.failure;
     const bridge = this.bridges.current;
     if (!bridge) return NO_BRIDGE;
-    return executeWithTimeout(bridge, name, parsed.args, context, this.callTimeoutMs);
+    return executeWithTimeout(bridge, name, parsed.args, context, this.callTimeoutMs + (tool.waitsUpTo?.(parsed.args) ?? 0));
   }
 
   /** One MCP server per session; calls within a session run one at a time, in order (NFR-3.3.2). */

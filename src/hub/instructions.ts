@@ -122,7 +122,7 @@ export function renderInstructions({ snapshot, ideConnected, ideName }: Instruct
     '',
     '## Examples',
     `1. Show the person a line: openspace.editor.open {"path": "${openFile}", "line": 42}`,
-    '2. Run the tests and read what they print: openspace.terminal.create {"title": "test-runner"}, then openspace.terminal.send {"terminalId": "test-runner", "text": "npm test"}, then openspace.terminal.read_output {"terminalId": "test-runner", "since": <cursor from send>}',
+    '2. Run the tests and see how they ended: openspace.terminal.run {"command": "npm test"} answers exitCode and their output (the last lines; timedOut:true while they still run: read on with openspace.terminal.read_output {"terminalId": "agent", "since": <cursor>})',
     '3. Explain with slides beside the code: openspace.presentation.create {"deckPath": "docs/plan.deck.md", "title": "The plan", "slides": ["# The plan", "## Step 1\\n\\n- …"]}, then openspace.presentation.open {"deckPath": "docs/plan.deck.md", "splitDirection": "vertical"}, then openspace.presentation.navigate {"deckPath": "docs/plan.deck.md", "slideIndex": 1} (slides count from 0)',
     '',
   ].join('\n');

@@ -6,6 +6,7 @@ import { Emitter } from '@theia/core/lib/common/event';
 import { ToolError, type TerminalInfo } from '../../../../src/contract/index.js';
 import type { Disposable, TerminalPort } from '../../../../src/contract/port.js';
 import { terminalExited } from '../../../../src/commands/terminal.js';
+import { shellIntegrationEnv } from '../../../../src/commands/shell-integration.js';
 import { ContentIds } from './content-ids.js';
 import { TheiaShellPort } from './theia-shell-port.js';
 
@@ -45,6 +46,8 @@ export class TheiaTerminalPort implements TerminalPort {
       shellPath: options.shellPath,
       useServerTitle: false,
       destroyTermOnClose: true,
+      // bash reports its prompts and commands (OSC 133) for terminal.run; other shells ignore it.
+      env: shellIntegrationEnv(),
     });
     const captured = this.capture(widget, options.cwd);
     captured.cwd = options.cwd;
