@@ -98,6 +98,19 @@ describe('events.query', () => {
   });
 });
 
+describe('terminal commands', () => {
+  it('a command that finished in a terminal is an event with its exit code', async () => {
+    const { cursor } = await eventsSince(0);
+    expect(await ctx.agent.ok('openspace.terminal.run', { command: 'false' })).toMatchObject({ exitCode: 1 });
+    const { events } = await eventually(async () => {
+      const read = await eventsSince(cursor, ['terminal.command_finished']);
+      expect(read.events.length).toBeGreaterThan(0);
+      return read;
+    });
+    expect(events).toEqual([expect.objectContaining({ type: 'terminal.command_finished', terminalId: 'agent', exitCode: 1 })]);
+  });
+});
+
 describe('events.configure', () => {
   it('a session opts out of a type and back in; other sessions are not affected', async () => {
     expect(await ctx.agent.ok('openspace.events.configure', { ignore: ['agent.call_failed', 'layout.changed'] })).toMatchObject({

@@ -14,6 +14,7 @@
  */
 import { EVENT_LOG_CAPACITY, type EventType, type IdeEvent } from '../contract/index.js';
 import type { Disposable, IdePort, PaneLayout } from '../contract/port.js';
+import { terminalScreens } from './terminal-output.js';
 
 export const SELECTION_DEBOUNCE_MS = 500;
 export const EDIT_DEBOUNCE_MS = 1000;
@@ -141,6 +142,8 @@ export class IdeEvents implements Disposable {
   private readonly diagnostics = new Debouncer(DIAGNOSTICS_DEBOUNCE_MS);
   private readonly layouts = new Debouncer(LAYOUT_DEBOUNCE_MS);
   private readonly subscriptions: Disposable[];
+  /** The last command of each terminal already told. */
+  private readonly finished = new Map<string, number>();
 
   constructor(private readonly ide: IdePort) {
     this.lastProblems = JSON.stringify(ide.code.problemCounts());
@@ -157,6 +160,14 @@ export class IdeEvents implements Disposable {
       }),
       ide.shell.onLayoutChanged(() => {
         if (!this.agentActive) this.personChangedLayout = true;
+      }),
+      // A command finished in a terminal with shell integration (the agent's included: one typed with
+      // terminal.send ends on its own time).
+      terminalScreens(ide).onMark((terminalId) => {
+        const last = terminalScreens(ide).shell(terminalId).last;
+        if (!last || this.finished.get(terminalId) === last.id) return;
+        this.finished.set(terminalId, last.id);
+        this.log.append({ type: 'terminal.command_finished', terminalId, ...(last.exitCode !== undefined && { exitCode: last.exitCode }) });
       }),
       ide.code.onProblemsChanged(() =>
         this.diagnostics.call('', () => {
@@ -193,10 +204,6 @@ export class IdeEvents implements Disposable {
 
   agentCallFailed(tool: string, code: string): void {
     this.log.append({ type: 'agent.call_failed', tool, code });
-  }
-
-  terminalCommandFinished(terminalId: string, exitCode: number): void {
-    this.log.append({ type: 'terminal.command_finished', terminalId, exitCode });
   }
 
   private get agentActive(): boolean {

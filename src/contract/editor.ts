@@ -139,9 +139,9 @@ export const editorClearHighlight = defineTool({
   session: { releases: (r) => r.cleared.map((id) => ({ kind: 'highlight', id })) },
 });
 
-/** How long propose_edit waits for the person by default, and at most (under the hub's 30 s limit for one call). */
+/** How long propose_edit waits for the person by default, and at most (the hub's limit for the call grows by as much). */
 export const PROPOSAL_WAIT_MS = 20_000;
-export const PROPOSAL_WAIT_MAX_MS = 25_000;
+export const PROPOSAL_WAIT_MAX_MS = 120_000;
 
 const BufferVersion = Version.describe(
   'The version the text in the editor must be at (from file.read while the buffer was saved, or an earlier replace_range); else CONFLICT',
@@ -182,7 +182,7 @@ export const editorProposeEdit = defineTool({
   description:
     "Show the person a change to a file as a side-by-side diff with Accept and Reject, and wait for their decision: 'accepted' (the file " +
     "is written, atomically and versioned; the answer has the new version), 'rejected' (nothing changes), or 'pending' after timeoutMs " +
-    `(default ${PROPOSAL_WAIT_MS / 1000} s, at most ${PROPOSAL_WAIT_MAX_MS / 1000} s): the diff stays open, and calling again with the proposalId ` +
+    `(default ${PROPOSAL_WAIT_MS / 1000} s, at most ${PROPOSAL_WAIT_MAX_MS / 1000} s, within your MCP client's own limit): the diff stays open, and calling again with the proposalId ` +
     'asks again (pass newText or operations with it to revise the proposal). Give the whole new content (newText) or patch operations ' +
     '(as openspace.file.patch takes, against the file now). A file that changed before the decision answers CONFLICT. Each proposal has its own diff.',
   input: z.strictObject({
@@ -209,6 +209,7 @@ export const editorProposeEdit = defineTool({
   }),
   budget: 'simple',
   effect: 'write',
+  waitsUpTo: (args) => args.timeoutMs ?? PROPOSAL_WAIT_MS,
   // A pending proposal stays for the person to decide, after the session too.
   session: {},
 });
