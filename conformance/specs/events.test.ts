@@ -72,6 +72,26 @@ describe('events.query', () => {
     expect(emitted).toBeGreaterThanOrEqual(SELECTION_DEBOUNCE_MS);
   });
 
+  it("a person's open is reported while an agent keeps reading (its reads are not its layout changes)", async (t) => {
+    await ctx.agent.ok('openspace.file.write', { path: 'events/polled.txt', content: 'polled\n' });
+    await settle();
+    const { cursor } = await eventsSince(0);
+    let polling = true;
+    const poll = (async () => {
+      while (polling) await ctx.agent.ok('openspace.context.get', {});
+    })();
+    try {
+      await personOpens(ctx, t, 'events/polled.txt');
+      await eventually(async () => {
+        const read = await eventsSince(cursor, ['file.opened']);
+        expect(read.events.map((e) => e.path)).toContain('events/polled.txt');
+      }, 10_000);
+    } finally {
+      polling = false;
+      await poll;
+    }
+  });
+
   it("an agent's own opens are not events; its failed calls are", async () => {
     const { cursor } = await eventsSince(0);
     await ctx.agent.ok('openspace.editor.open', { path: 'src/index.ts', line: 3 });

@@ -35,7 +35,10 @@ export async function runCommand(command: Command, ide: IdePort, args: unknown, 
   if (!parsed.ok) return parsed.failure;
   if (!context) return runChecked(command, ide, parsed.args);
   const events = ideEvents(ide);
-  const result = await events.duringAgentCall(() => runChecked(command, ide, parsed.args, context));
+  // A call that only reads leaves the layout alone: what changes meanwhile is the person's (an agent
+  // polling events.query must not hide the file they open).
+  const run = () => runChecked(command, ide, parsed.args, context);
+  const result = await (command.tool.effect === 'read-only' ? run() : events.duringAgentCall(run));
   if (!result.success && !context.cleanup) events.agentCallFailed(command.tool.name, result.code);
   return result;
 }
