@@ -29,6 +29,7 @@ export class StatePublisher implements Disposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private pending = false;
   private disposed = false;
+  private observing = false;
   private readonly subscriptions: Disposable[];
 
   constructor(
@@ -41,7 +42,8 @@ export class StatePublisher implements Disposable {
       ide.shell.onLayoutChanged(() => this.changed()),
       ide.presentations.onViewChanged(() => this.changed()),
       ide.code.onProblemsChanged(() => this.changed()),
-      ideEvents(ide).log.onAppend(() => this.changed()),
+      // Events the layout itself causes (observe below) go out with it, not in a publish of their own.
+      ideEvents(ide).log.onAppend(() => this.observing || this.changed()),
     ];
     this.changed();
   }
@@ -61,8 +63,14 @@ export class StatePublisher implements Disposable {
       Promise.resolve()
         .then(() => {
           const snapshot = snapshotOf(this.ide);
-          ideEvents(this.ide).observe(snapshot);
-          return this.publish(snapshot);
+          const events = ideEvents(this.ide);
+          this.observing = true;
+          try {
+            events.observe(snapshot);
+          } finally {
+            this.observing = false;
+          }
+          return this.publish({ ...snapshot, eventsCursor: events.log.cursor });
         })
         .catch(() => {
           // The hub being away is not the IDE's problem; the next change publishes again.
