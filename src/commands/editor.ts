@@ -107,7 +107,7 @@ export const editorCloseCommand = defineCommand(editorClose, async (ide, args) =
   if (editor.isDirty && !args.force) {
     throw new ToolError(
       'DIRTY_BUFFER',
-      `${editor.path} has unsaved changes a person made. Leave it open, or pass force:true to discard them.`,
+      `${editor.path} has unsaved changes (a person's, or an editor.replace_range not yet saved). Leave it open, or pass force:true to discard them.`,
     );
   }
   await ide.editors.close(editor.path);

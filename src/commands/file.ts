@@ -73,8 +73,8 @@ export function guardUnsavedWork(ide: IdePort, path: string, force: boolean | un
   if (!force) {
     throw new ToolError(
       'DIRTY_BUFFER',
-      `${path} is open in an editor with unsaved changes a person made; ${tool} would hide them. ` +
-        'Ask them to save or discard, or pass force:true to discard their changes.',
+      `${path} is open in an editor with unsaved changes (a person's, or an editor.replace_range not yet saved); ${tool} would hide them. ` +
+        'Ask the person to save or discard them, or pass force:true to discard them.',
     );
   }
   return () => ide.editors.discard(path);

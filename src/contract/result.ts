@@ -19,7 +19,7 @@ export const ERROR_CODES = {
     'No folder is open in the IDE, so there are no workspace files or paths; ask the person to open one (File → Open Folder), then retry.',
   PANE_NOT_FOUND: 'No pane or content with that ID is open.',
   EDITOR_NOT_OPEN: 'The file is not open in an editor; open it with openspace.editor.open first.',
-  DIRTY_BUFFER: 'The editor holds unsaved changes a person made; pass force:true to discard them.',
+  DIRTY_BUFFER: "The editor holds unsaved changes (a person's, or an editor.replace_range not yet saved); pass force:true to discard them.",
   HIGHLIGHT_NOT_FOUND: 'No highlight with that ID exists (it may have been cleared by a person pressing Escape).',
   RANGE_INVALID:
     'A line or column range lies outside the file or ends before it starts; or patch operations overlap, or a replace_text anchor does not occur exactly once.',
