@@ -101,24 +101,27 @@ export class EventLog {
 
 /** Runs `emit` once `ms` after the last of a burst of calls, per key. */
 class Debouncer {
-  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly pending = new Map<string, { timer: ReturnType<typeof setTimeout>; emit: () => void }>();
 
   constructor(private readonly ms: number) {}
 
   call(key: string, emit: () => void): void {
-    clearTimeout(this.timers.get(key));
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        emit();
-      }, this.ms),
-    );
+    clearTimeout(this.pending.get(key)?.timer);
+    this.pending.set(key, { timer: setTimeout(() => this.flush(key), this.ms), emit });
+  }
+
+  /** Emit what waits for `key` now. */
+  flush(key: string): void {
+    const pending = this.pending.get(key);
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    this.pending.delete(key);
+    pending.emit();
   }
 
   dispose(): void {
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.timers.clear();
+    for (const { timer } of this.pending.values()) clearTimeout(timer);
+    this.pending.clear();
   }
 }
 
@@ -150,8 +153,11 @@ export class IdeEvents implements Disposable {
     this.subscriptions = [
       ide.editors.onActivity((activity) => {
         const { path } = activity;
-        if (activity.kind === 'saved') this.log.append({ type: 'file.saved', path });
-        else if (activity.kind === 'edited') this.edits.call(path, () => this.log.append({ type: 'file.edited', path }));
+        if (activity.kind === 'saved') {
+          // The edits a save writes come first.
+          this.edits.flush(path);
+          this.log.append({ type: 'file.saved', path });
+        } else if (activity.kind === 'edited') this.edits.call(path, () => this.log.append({ type: 'file.edited', path }));
         else if (activity.kind === 'selection') {
           const { start, end } = activity.selection;
           const selection = { startLine: start.line, endLine: end.line, empty: start.line === end.line && start.column === end.column };
