@@ -26,6 +26,8 @@ test('the status bar shows the connected agent and lists its recent calls', asyn
 
 test('a proposal opens as a diff; Accept writes it and the diff closes', async () => {
   const { page } = ide.theia;
+  // A terminal open in the bottom panel, as a person at work has one.
+  await ide.agent.ok('openspace.terminal.create', { title: 'beside' });
   const original = (await ide.agent.ok('openspace.file.read', { path: APP })).content as string;
   const proposed = original.replace('const store = new TaskStore();', 'const store = new TaskStore(); // one store for the app');
   const asked = ide.agent.call('openspace.editor.propose_edit', {
@@ -42,6 +44,8 @@ test('a proposal opens as a diff; Accept writes it and the diff closes', async (
   // While the agent waits for the person, the status bar says so.
   await expect(statusEntry(page)).toContainText('editor.propose_edit');
   await page.screenshot({ path: 'reports/screenshots/proposal-diff.png' });
+  // Only the diff's own toolbar offers the decision, not the terminal panel's.
+  await expect(page.locator('[id="openspace.review.accept"]')).toHaveCount(1);
   await page.locator('[id="openspace.review.accept"]').click();
   const answer = await asked;
   expect(answer).toMatchObject({ success: true, status: 'accepted', added: 1, removed: 1 });

@@ -129,9 +129,12 @@ export class TheiaReviewPort implements ReviewPort, ResourceResolver, CommandCon
     });
   }
 
-  /** The widget a toolbar button belongs to, or the current one for the palette. */
+  /**
+   * The widget a toolbar button belongs to (another panel's toolbar shows no button), or the current
+   * one for the palette, which passes none.
+   */
   private target(widget: Widget | undefined): Widget | undefined {
-    return widget instanceof EditorWidget ? widget : this.shell.currentWidget;
+    return widget ?? this.shell.currentWidget;
   }
 
   private widgetOf(proposalId: string): EditorWidget | undefined {
