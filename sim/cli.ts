@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { clientConfig } from '../src/hub/client-config.js';
+import { DEFAULT_ALLOWED_COMMANDS_FILE } from './allowed-commands.js';
 
 const USAGE = `Usage: npm start -- [options]
 
@@ -101,6 +102,7 @@ async function main(): Promise<void> {
       maxCallsPerTurn,
       languageServers,
       proposals,
+      allowedCommandsFile: DEFAULT_ALLOWED_COMMANDS_FILE,
       loadDelayMs: 100,
     });
     await hub.createMcpServer().connect(new StdioServerTransport());
@@ -137,6 +139,7 @@ async function main(): Promise<void> {
       allowedOrigins: values['allow-origin'],
       languageServers,
       proposals,
+      allowedCommandsFile: DEFAULT_ALLOWED_COMMANDS_FILE,
       loadDelayMs: 100,
     });
   } catch (err) {

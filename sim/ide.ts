@@ -18,6 +18,7 @@ import { SimEditors } from './editors.js';
 import { SimLayout } from './layout.js';
 import { SimPresentations } from './presentations.js';
 import { SimWhiteboards } from './whiteboards.js';
+import { AllowedCommands } from './allowed-commands.js';
 import { SimReview, type ProposalDecision } from './review.js';
 import { registerOpenSpaceCommands, registryBridge, SimCommandRegistry } from './registry.js';
 import { createScriptedShell, type ScriptedResponse } from './scripted-shell.js';
@@ -57,6 +58,8 @@ export interface SimIdeOptions {
   proposals?: ProposalDecision;
   /** Whether agents may read the terminals its person opened (terminals.personOpens); default no. */
   personTerminalReads?: 'allow' | 'refuse';
+  /** The user-level file of "always allow" rules for agents' commands (the CLI: ~/.openspace/allowed-commands.json); none: kept in memory. */
+  allowedCommandsFile?: string;
 }
 
 /**
@@ -73,6 +76,8 @@ export class SimIde {
   readonly review: SimReview;
   /** The person's answer when an agent wants to read a terminal they opened (the simulated IDE has no dialog). */
   personTerminalReads: 'allow' | 'refuse';
+  /** The person's "always allow" rules for agents' commands in this workspace. */
+  readonly allowedCommands: AllowedCommands;
   private mirror: WorkspaceMirror | undefined;
   private constructor(
     readonly workspace: LoadedWorkspace,
@@ -86,7 +91,10 @@ export class SimIde {
     /** The workspace's .openspace/audit.ndjson (in the memfs volume for an in-memory workspace): the hub's call lines and the store's write lines. */
     readonly audit: NdjsonAuditLog,
     ringBuffer: SimIdeOptions['ringBuffer'],
-    languageServers: Pick<SimIdeOptions, 'languageServers' | 'languageServerReadyWaitMs' | 'proposals' | 'personTerminalReads'>,
+    languageServers: Pick<
+      SimIdeOptions,
+      'languageServers' | 'languageServerReadyWaitMs' | 'proposals' | 'personTerminalReads' | 'allowedCommandsFile'
+    >,
   ) {
     // No person at the simulated IDE: dangerous commands and consent are asked at the agent's side
     // (MCP elicitation) when the client can, and are refused otherwise.
@@ -98,6 +106,7 @@ export class SimIde {
     this.whiteboards = new SimWhiteboards(layout);
     this.review = new SimReview(layout, languageServers.proposals);
     this.personTerminalReads = languageServers.personTerminalReads ?? 'refuse';
+    this.allowedCommands = new AllowedCommands(workspace.root, languageServers.allowedCommandsFile);
     // Language servers read a project from disk: an in-memory workspace gets a mirror there.
     this.code = new LspCodePort({
       serverRoot:
@@ -123,6 +132,8 @@ export class SimIde {
         protectedPaths: () => (path) => files.policy.isProtected(path),
         agentConsent: (context) => gate.check(context),
         terminalReadConsent: async () => this.personTerminalReads === 'allow',
+        allowedCommands: () => this.allowedCommands.rules(),
+        rememberCommand: async (rule) => this.allowedCommands.remember(rule),
       },
     };
     terminalScreens(this.port, ringBuffer);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { connectAgent } from '../client.js';
 import { eventually, useTarget } from '../setup.js';
+import { COMMAND_ANSWERS } from '../../src/commands/terminal.js';
 
 const ctx = useTarget();
 
@@ -144,7 +145,9 @@ describe("asking the person at the agent's side (MCP elicitation)", () => {
     // Theia asks its own person with a dialog; elicitation is for IDEs with no one at the keyboard.
     if (!ctx.target.sim) t.skip('the target has its own person to ask');
     let allow = false;
-    const agent = await connectAgent(ctx.target, 'eliciting-agent', { ask: () => ({ allow }) });
+    const agent = await connectAgent(ctx.target, 'eliciting-agent', {
+      ask: () => ({ answer: allow ? COMMAND_ANSWERS.once : COMMAND_ANSWERS.deny }),
+    });
     const { asked } = agent;
     try {
       await agent.call('openspace.terminal.create', { title: 'risky' });

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { connectAgent } from '../client.js';
 import { eventually, useTarget } from '../setup.js';
+import { COMMAND_ANSWERS } from '../../src/commands/terminal.js';
 
 // 100 000 lines of 100 characters, the last without a newline (fold adds none).
 const TEN_MB = "head -c 10000000 /dev/zero | tr '\\0' a | fold -w 100";
@@ -228,7 +229,7 @@ describe('openspace.terminal.run refuses what it cannot run', () => {
     expect(after.partial).toBe(before.partial);
 
     await agent().ok('openspace.file.write', { path: 'run-scratch/file.txt', content: 'x\n' });
-    const asking = await connectAgent(ctx.target, 'asking-agent', { ask: () => ({ allow: true }) });
+    const asking = await connectAgent(ctx.target, 'asking-agent', { ask: () => ({ answer: COMMAND_ANSWERS.once }) });
     try {
       const allowed = await asking.ok('openspace.terminal.run', { terminalId: 'agent', command: 'rm -rf run-scratch' });
       expect(allowed).toMatchObject({ exitCode: 0, timedOut: false });

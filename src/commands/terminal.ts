@@ -11,7 +11,7 @@ import {
 import { checkCommandSync, formatConfirmation } from '../security/dangerous-commands/index.js';
 import { defineCommand } from './command.js';
 import { requireDirectory } from './file.js';
-import type { IdePort } from '../contract/port.js';
+import type { CommandAnswer, CommandQuestion, IdePort } from '../contract/port.js';
 import { terminalScreens } from './terminal-output.js';
 import { requireReadable } from './terminal-access.js';
 
@@ -82,9 +82,17 @@ export const terminalCreateCommand = defineCommand(terminalCreate, async (ide, a
   return { terminalId: created.terminalId, title: created.title, cwd: created.cwd };
 });
 
+/** What the person at the agent's side picks from when a command needs their word (MCP elicitation). */
+export const COMMAND_ANSWERS = {
+  once: 'Allow once',
+  always: 'Always allow commands like this in this workspace',
+  deny: 'Deny',
+} as const satisfies Record<CommandAnswer, string>;
+
 /**
  * NFR-3.6.3: text that would run a dangerous command (found by parsing it as bash) is sent only
- * after a person allows it; without anyone to ask it is refused, and nothing is typed.
+ * after a person allows it: once, or always for commands like it (a rule the IDE keeps in the
+ * person's own settings). Without anyone to ask it is refused, and nothing is typed.
  */
 export async function confirmIfDangerous(
   ide: IdePort,
@@ -98,8 +106,9 @@ export async function confirmIfDangerous(
   if (!verdict.dangerous) return;
   const message = formatConfirmation(text, verdict);
   const reasons = verdict.reasons.map(({ command, rule, why }) => ({ command, rule, why }));
-  const confirm = ide.security?.confirm?.bind(ide.security) ?? context?.ask;
-  if (!confirm) {
+  const question: CommandQuestion = { message };
+  const answer = await askCommand(ide, question, context);
+  if (answer === undefined) {
     throw new ToolError(
       'CONFIRMATION_REQUIRED',
       `${message}. A person must confirm this; this IDE has no one to ask and the MCP client offers no way to ask (elicitation); nothing was sent. ` +
@@ -107,13 +116,26 @@ export async function confirmIfDangerous(
       { reasons },
     );
   }
-  if (!(await confirm(message))) {
+  if (answer === 'deny') {
     throw new ToolError(
       'CONFIRMATION_DENIED',
       `The person did not allow it: ${message}. Nothing was sent; do not retry without asking them.`,
       { reasons },
     );
   }
+  if (answer === 'always' && question.rule) await ide.security?.rememberCommand?.(question.rule);
+}
+
+/** The person's answer, at the IDE or at the agent's side; undefined when there is no one to ask. */
+async function askCommand(ide: IdePort, question: CommandQuestion, context: CallContext | undefined): Promise<CommandAnswer | undefined> {
+  if (ide.security?.confirmCommand) return ide.security.confirmCommand(question);
+  if (!context?.choose) return undefined;
+  const offered = (Object.keys(COMMAND_ANSWERS) as CommandAnswer[]).filter((a) => a !== 'always' || question.rule);
+  const picked = await context.choose(
+    question.rule ? `${question.message}\n"Always" allows commands like: ${question.rule}` : question.message,
+    offered.map((a) => COMMAND_ANSWERS[a]),
+  );
+  return offered.find((a) => COMMAND_ANSWERS[a] === picked) ?? 'deny';
 }
 
 /** Keys that edit or interrupt the line rather than type a command: Ctrl-C, Ctrl-D, Ctrl-U, Ctrl-Z, Escape. */

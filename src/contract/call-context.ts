@@ -14,6 +14,12 @@ export interface CallContext {
    * timeoutMs (default 25 s) or the person dismissed the question.
    */
   ask?: (message: string, timeoutMs?: number) => Promise<boolean | undefined>;
+  /**
+   * Ask the person at the agent's side to pick one of `options` (MCP elicitation), when the client
+   * supports it: the option picked, or undefined when no answer came within timeoutMs or they
+   * dismissed the question.
+   */
+  choose?: <T extends string>(message: string, options: readonly T[], timeoutMs?: number) => Promise<T | undefined>;
   /** Set on the calls the hub makes itself to clean up after the session ended (audited as such). */
   cleanup?: boolean;
 }

@@ -236,6 +236,16 @@ export interface WorkspacePort {
   onFileWritten(listener: (path: string, text: string) => void): Disposable;
 }
 
+/** An agent's command the person is asked about, and the rule "always allow" would remember. */
+export interface CommandQuestion {
+  /** "Agent wants to run: … — why it asks". */
+  message: string;
+  /** Program and leading arguments ("npm run build"); absent when no rule would be safe to remember. */
+  rule?: string;
+}
+
+export type CommandAnswer = 'once' | 'always' | 'deny';
+
 /** What the IDE's person decides about risky agent actions. */
 export interface SecurityPort {
   /** Whether terminal commands that look dangerous wait for a person's confirmation (default: yes). */
@@ -247,8 +257,16 @@ export interface SecurityPort {
    * is invalid. Absent: the built-in patterns only.
    */
   protectedPaths?(): (path: string) => string | undefined;
-  /** Ask the person (e.g. "Agent wants to run: rm -rf build — deletes files recursively"); true for Allow. Absent when there is no one to ask. */
-  confirm?(message: string): Promise<boolean>;
+  /**
+   * Ask the person whether an agent may run a command ("Agent wants to run: rm -rf build — deletes
+   * files recursively"): once, always (commands like `question.rule`, in this workspace; offered only
+   * with a rule), or not. No answer in time is a deny. Absent when there is no one at the IDE to ask.
+   */
+  confirmCommand?(question: CommandQuestion): Promise<CommandAnswer>;
+  /** The rules of the commands the person always allows in this workspace ("npm run build"), from their own settings. */
+  allowedCommands?(): readonly string[];
+  /** Remember an "always allow" rule for this workspace in the person's own (user) settings. */
+  rememberCommand?(rule: string): Promise<void>;
   /**
    * Whether the person lets the agent read the output of a terminal they opened themselves
    * (`personal`), asking them if the IDE can: for that terminal, or for all. Absent: allowed.

@@ -1,7 +1,13 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type PrimitiveSchemaDefinition,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import {
   annotations,
   failure,
@@ -291,26 +297,31 @@ export class Hub {
   private callContext(server: Server, sessionId = 'stdio', requestId?: string | number): CallContext {
     const clientName = server.getClientVersion()?.name;
     if (!server.getClientCapabilities()?.elicitation) return { sessionId, clientName };
-    // Sent on the tool call's own stream; no answer within ASK_TIMEOUT_MS counts as a no.
-    const ask = async (message: string, timeoutMs = ASK_TIMEOUT_MS): Promise<boolean | undefined> => {
+    // Sent on the tool call's own stream; no answer within the time limit counts as none.
+    const elicit = async (message: string, name: string, property: PrimitiveSchemaDefinition, timeoutMs = ASK_TIMEOUT_MS) => {
       try {
         const answer = await server.elicitInput(
-          {
-            message,
-            requestedSchema: {
-              type: 'object',
-              properties: { allow: { type: 'boolean', title: 'Allow', description: message, default: false } },
-              required: ['allow'],
-            },
-          },
+          { message, requestedSchema: { type: 'object', properties: { [name]: property }, required: [name] } },
           { relatedRequestId: requestId, timeout: timeoutMs },
         );
-        if (answer.action === 'cancel') return undefined;
-        return answer.action === 'accept' && answer.content?.allow === true;
+        return answer.action === 'cancel' ? undefined : { accepted: answer.action === 'accept', value: answer.content?.[name] };
       } catch {
         return undefined;
       }
     };
-    return { sessionId, clientName, ask };
+    const ask = async (message: string, timeoutMs?: number): Promise<boolean | undefined> => {
+      const answer = await elicit(message, 'allow', { type: 'boolean', title: 'Allow', description: message, default: false }, timeoutMs);
+      return answer && answer.accepted && answer.value === true;
+    };
+    const choose = async <T extends string>(message: string, options: readonly T[], timeoutMs?: number): Promise<T | undefined> => {
+      const answer = await elicit(
+        message,
+        'answer',
+        { type: 'string', title: 'Answer', description: message, enum: [...options] },
+        timeoutMs,
+      );
+      return answer?.accepted ? options.find((o) => o === answer.value) : undefined;
+    };
+    return { sessionId, clientName, ask, choose };
   }
 }

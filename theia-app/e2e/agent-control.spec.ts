@@ -140,7 +140,7 @@ test('a dangerous command waits for the person: Deny refuses it, Allow runs it',
   expect(before.output.join('\n')).not.toContain(text);
 
   const allowed = ide.agent.call('openspace.terminal.send', { terminalId: 'test-runner', text });
-  await dialog.getByRole('button', { name: 'Allow' }).click();
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
   const sent = await allowed;
   expect(sent.success).toBe(true);
   await expect

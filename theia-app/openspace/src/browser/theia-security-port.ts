@@ -2,11 +2,13 @@ import { ConfirmDialog } from '@theia/core/lib/browser/dialogs';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
 import { inject, injectable } from '@theia/core/shared/inversify';
-import type { SecurityPort } from '../../../../src/contract/port.js';
+import type { CommandAnswer, CommandQuestion, SecurityPort } from '../../../../src/contract/port.js';
 import type { CallContext, TerminalInfo } from '../../../../src/contract/index.js';
 import { AGENT_CONSENT_SETTING, CONSENT_VERSION, ConsentGate, consentNotice } from '../../../../src/security/consent.js';
 import { createFilePolicy, type FilePolicy } from '../../../../src/security/file-policy.js';
-import { AGENTS_READ_MY_TERMINALS, CONFIRM_DANGEROUS_COMMANDS } from '../common/preferences.js';
+import { allowEntry, allowRulesFor } from '../../../../src/security/allow-rules.js';
+import { AGENTS_READ_MY_TERMINALS, ALLOWED_COMMANDS, CONFIRM_DANGEROUS_COMMANDS } from '../common/preferences.js';
+import { CommandDialog } from './command-dialog.js';
 import { ContentIds } from './content-ids.js';
 import { filePolicySettings } from './file-policy-settings.js';
 
@@ -15,14 +17,13 @@ const ANSWER_WITHIN_MS = 25_000;
 
 /**
  * Asks the person in dialogs: consent to agent control (§17.8) on the first agent command, and
- * "Agent wants to run: … — Allow / Deny" for dangerous terminal commands, remembering allowed
- * commands for the session if asked to.
+ * "Agent wants to run: … — Allow once / Always allow commands like this in this workspace / Deny"
+ * for terminal commands, remembering the rules in the person's user settings.
  */
 @injectable()
 export class TheiaSecurityPort implements SecurityPort {
   @inject(PreferenceService) protected readonly preferences!: PreferenceService;
   @inject(ContentIds) protected readonly ids!: ContentIds;
-  private readonly allowed = new Set<string>();
   /** The person's terminals they let agents read, and the questions open now (one per terminal). */
   private readonly readableTerminals = new Set<string>();
   private readonly terminalQuestions = new Map<string, Promise<boolean>>();
@@ -124,20 +125,32 @@ export class TheiaSecurityPort implements SecurityPort {
 
   private compiled: { key: string; policy: FilePolicy } | undefined;
 
-  async confirm(message: string): Promise<boolean> {
-    if (this.allowed.has(message)) return true;
-    const body = document.createElement('div');
-    body.className = 'openspace-confirm';
-    const text = body.appendChild(document.createElement('p'));
-    text.textContent = message;
-    const label = body.appendChild(document.createElement('label'));
-    const remember = label.appendChild(document.createElement('input'));
-    remember.type = 'checkbox';
-    label.append(' Allow this command for the rest of the session');
-    const dialog = new ConfirmDialog({ title: 'OpenSpace: the agent wants to run a command', msg: body, ok: 'Allow', cancel: 'Deny' });
-    const answer = await this.openWithin(dialog);
-    if (answer && remember.checked) this.allowed.add(message);
-    return answer;
+  async confirmCommand(question: CommandQuestion): Promise<CommandAnswer> {
+    const dialog = new CommandDialog(question);
+    const timer = setTimeout(() => dialog.close(), ANSWER_WITHIN_MS);
+    try {
+      return (await dialog.open()) ?? 'deny';
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The person's own (user) setting only: a workspace's settings may not allow commands for them. */
+  allowedCommands(): readonly string[] {
+    const entries = this.preferences.inspect<string[]>(ALLOWED_COMMANDS)?.globalValue;
+    return Array.isArray(entries) ? allowRulesFor(entries, this.workspaceKey()) : [];
+  }
+
+  async rememberCommand(rule: string): Promise<void> {
+    const entries = this.preferences.inspect<string[]>(ALLOWED_COMMANDS)?.globalValue ?? [];
+    if (allowRulesFor(entries, this.workspaceKey()).includes(rule)) return;
+    await this.preferences
+      .set(ALLOWED_COMMANDS, [...entries, allowEntry(rule, this.workspaceKey())], PreferenceScope.User)
+      .catch((err) => console.warn(`OpenSpace: could not store ${ALLOWED_COMMANDS}:`, err));
+  }
+
+  private workspaceKey(): string {
+    return this.ids.rootUri?.path.fsPath() ?? '';
   }
 
   /** True only for an explicit Allow; Cancel, Escape or no answer within ANSWER_WITHIN_MS are false. */

@@ -10,6 +10,7 @@ import { AGENT_CONSENT_SETTING } from '../../../../src/security/consent.js';
 export const CONFIRM_DANGEROUS_COMMANDS = 'openspace.security.confirmDangerousCommands';
 export const SENSITIVE_FILE_PATTERNS = 'openspace.security.sensitiveFilePatterns';
 export const AGENTS_READ_MY_TERMINALS = 'openspace.security.agentsReadMyTerminals';
+export const ALLOWED_COMMANDS = 'openspace.security.allowedCommands';
 export const PROTECTED_FILE_PATTERNS = 'openspace.security.protectedFilePatterns';
 export const COMMAND_FAILURE_NOTIFICATIONS = 'openspace.notifications.commandFailures';
 export const AGENT_COMMAND = 'openspace.agent.command';
@@ -35,6 +36,17 @@ export const openSpacePreferenceSchema: PreferenceSchema = {
       description:
         'Let agents read the output of terminals you opened yourself without asking. Off: the first time an agent wants ' +
         'to read one of your terminals you are asked, for that terminal. Terminals the agent opened are always readable.',
+    },
+    // Loosens protection, so user scope only: a repository cannot allow commands for the person.
+    [ALLOWED_COMMANDS]: {
+      type: 'array',
+      items: { type: 'string' },
+      default: [],
+      scope: PreferenceScope.User,
+      description:
+        'Terminal commands agents may run without asking, as "Always allow commands like this in this workspace" remembers them: ' +
+        '`npm run build (in /path/to/workspace)` allows `npm run build` and the same with more arguments in that workspace; ' +
+        'without "(in …)" a rule holds in every workspace. Remove an entry to be asked again. A workspace setting is ignored.',
     },
     [SENSITIVE_FILE_PATTERNS]: {
       type: 'array',

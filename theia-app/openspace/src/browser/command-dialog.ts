@@ -1,0 +1,40 @@
+import { AbstractDialog } from '@theia/core/lib/browser/dialogs';
+import type { CommandAnswer, CommandQuestion } from '../../../../src/contract/port.js';
+import { COMMAND_ANSWERS } from '../../../../src/commands/terminal.js';
+
+/**
+ * "The agent wants to run a command": Allow once, Always allow commands like this in this
+ * workspace (offered when there is a rule to remember, which the dialog names), or Deny. Escape,
+ * closing the dialog and no answer are Deny.
+ */
+export class CommandDialog extends AbstractDialog<CommandAnswer> {
+  private answer: CommandAnswer = 'once';
+
+  constructor(question: CommandQuestion) {
+    super({ title: 'OpenSpace: the agent wants to run a command' });
+    const body = this.contentNode.appendChild(document.createElement('div'));
+    body.className = 'openspace-confirm';
+    body.appendChild(document.createElement('p')).textContent = question.message;
+    this.appendCloseButton(COMMAND_ANSWERS.deny);
+    if (question.rule) {
+      body.appendChild(document.createElement('p')).textContent =
+        `"Always" allows commands starting with "${question.rule}" in this workspace; ` +
+        'you find them in Settings under openspace.security.allowedCommands.';
+      const always = this.controlPanel.appendChild(this.createButton(COMMAND_ANSWERS.always));
+      always.classList.add('secondary');
+      this.addAction(
+        always,
+        () => {
+          this.answer = 'always';
+          void this.accept();
+        },
+        'click',
+      );
+    }
+    this.appendAcceptButton(COMMAND_ANSWERS.once);
+  }
+
+  get value(): CommandAnswer {
+    return this.answer;
+  }
+}
