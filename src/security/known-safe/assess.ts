@@ -1,0 +1,217 @@
+/**
+ * The entry point and the walk: the danger check first, then every simple command in the tree must
+ * be known to be safe or remembered; redirections and assignments are judged wherever they are.
+ */
+import { forEachChild, parse } from 'unbash';
+import type { Assignment, Command, Redirection, SyntaxNode } from 'unbash';
+import { createFilePolicy } from '../file-policy.js';
+import { checkCommandSync } from '../dangerous-commands/index.js';
+import { normalizeAbsolute } from '../dangerous-commands/paths.js';
+import { peelWrapper } from '../dangerous-commands/wrappers.js';
+import { commandArgs, wordToArgs, type Arg } from '../dangerous-commands/words.js';
+import { explain, INTERPRETERS, RUNS_OTHER, SHELLS } from './explain.js';
+import { matchSafe } from './match.js';
+import { resolve, whereIs, type Place } from './paths.js';
+import { EXPLAIN_WHY, type Assessment, type AssessOptions, type ExplainRuleId, type Reason } from './rules.js';
+import { HARMLESS_VARIABLES } from './safe-commands.js';
+
+const BUILT_IN_POLICY = createFilePolicy();
+/** A remembered rule never covers these: they run code given in their arguments or from stdin. */
+const NEVER_REMEMBERED = new Set([...SHELLS, ...RUNS_OTHER, 'eval', 'source', '.', 'alias', 'trap', 'ssh', 'find', 'fd', 'awk', 'gawk']);
+/** Nor a command that runs code inline, runs another command or reads a credential, whatever the rule says. */
+const NEVER_REMEMBERED_REASONS = new Set<ExplainRuleId>(['inline-program', 'runs-other-command', 'reads-credentials']);
+const SAFE_WRITE_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
+/** What a remembered rule covers at most: the program and two words (`npm run build`, `docker compose up`). */
+const MAX_RULE_WORDS = 3;
+
+/**
+ * Whether `text` may be typed into the terminal without asking: no danger rule matches and every
+ * command is known to be safe or matches a remembered rule. See src/security/corpus/README.md.
+ */
+export function assessCommand(text: string, options: AssessOptions = {}): Assessment {
+  const first = assess(text, options);
+  if (!first.result.ask || !first.candidate || !isRememberable(first.candidate)) return first.result;
+  const withRule = assess(text, { ...options, allowRules: [...(options.allowRules ?? []), first.candidate] });
+  return withRule.result.ask ? first.result : { ...first.result, suggestedRule: first.candidate };
+}
+
+/** A rule "always allow" may remember: not a shell, wrapper or interpreter on its own or with inline code. */
+export function isRememberable(rule: string): boolean {
+  const words = ruleWords(rule);
+  const program = words[0];
+  if (!program || words.length > MAX_RULE_WORDS || NEVER_REMEMBERED.has(program)) return false;
+  // An interpreter only with a script or subcommand: `node server.js`, never `python3` or `python3 -c`.
+  if (INTERPRETERS.test(program)) return words.length > 1 && !(words[1] as string).startsWith('-');
+  return true;
+}
+
+function ruleWords(rule: string): string[] {
+  return rule
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '');
+}
+
+interface Walk {
+  readonly place: Place;
+  readonly allowRules: string[][];
+  readonly reasons: Reason[];
+  readonly unknown: string[];
+  candidate: string | undefined;
+}
+
+function assess(text: string, options: AssessOptions): { result: Assessment; candidate: string | undefined } {
+  const danger = checkCommandSync(text, options);
+  const cwd = options.cwd ? normalizeAbsolute(options.cwd) : undefined;
+  const walk: Walk = {
+    place: {
+      cwd,
+      dirs: [options.workspaceCwd ?? ''],
+      isSensitive: options.isSensitive ?? BUILT_IN_POLICY.isSensitive,
+      isProtected: options.isProtected ?? BUILT_IN_POLICY.isProtected,
+    },
+    allowRules: (options.allowRules ?? []).filter(isRememberable).map(ruleWords),
+    reasons: [],
+    unknown: [],
+    candidate: undefined,
+  };
+  const source = text.replace(/\r\n?/g, '\n');
+  try {
+    visit(parse(source), source, walk);
+  } catch {
+    // The danger check reports what made the text unreadable; an unreadable text always asks.
+    walk.unknown.push(text);
+  }
+  const dangerCommands = new Set(danger.reasons.map((r) => r.command));
+  // "Not known to be safe" is the fallback: dropped where a danger rule already names the command.
+  const explanations = walk.reasons.filter((r) => r.rule !== 'not-known-safe' || !dangerCommands.has(r.command));
+  const reasons: Reason[] = [...danger.reasons, ...explanations];
+  const ask = danger.dangerous || walk.unknown.length > 0 || reasons.length > 0;
+  return { result: { ask, reasons: ask ? reasons : [], unknown: walk.unknown }, candidate: danger.dangerous ? undefined : walk.candidate };
+}
+
+function visit(node: SyntaxNode, source: string, walk: Walk): void {
+  let inner = source;
+  switch (node.type) {
+    case 'Script':
+      if (node.source !== undefined) inner = node.source;
+      break;
+    case 'Command':
+      assessSimpleCommand(node, source, walk);
+      break;
+    case 'Redirected':
+      for (const r of node.redirects) checkRedirect(r, source.slice(node.pos, node.end), walk);
+      break;
+    case 'Function':
+      report(walk, 'defines-code', source.slice(node.pos, node.end));
+      break;
+    case 'Coproc':
+      report(walk, 'runs-other-command', source.slice(node.pos, node.end));
+      break;
+    default:
+      break;
+  }
+  forEachChild(node, (child) => visit(child, inner, walk));
+}
+
+function report(walk: Walk, rule: ExplainRuleId, command: string, program?: string): void {
+  const cmd = command.trim();
+  if (!walk.unknown.includes(cmd)) walk.unknown.push(cmd);
+  if (walk.reasons.some((r) => r.rule === rule && r.command === cmd)) return;
+  const why =
+    rule === 'not-known-safe' ? `runs ${program ?? cmd}, which is not a command known to be safe` : (EXPLAIN_WHY.get(rule) as string);
+  walk.reasons.push({ command: cmd, rule, why });
+}
+
+function assessSimpleCommand(cmd: Command, source: string, walk: Walk): void {
+  const text = source.slice(cmd.pos, cmd.end);
+  for (const r of cmd.redirects) checkRedirect(r, text, walk);
+  for (const p of cmd.prefix) if (p.type === 'Assignment') checkAssignment(p, text, walk);
+  for (const a of cmd.args)
+    if (a.type === 'Assignment' && /^(export|declare|typeset|local|readonly)$/.test(cmd.name?.value ?? '')) checkAssignment(a, text, walk);
+  const all = commandArgs(cmd);
+  if (!all.length) return;
+  const argv = peelHarmless(all, text, walk);
+  if (!argv.length) return;
+  const name = argv[0]?.literal ? (argv[0] as Arg).value : undefined;
+  if (name === 'cd' || name === 'pushd') moveTo(argv[1], walk);
+  else if (name === 'popd') walk.place.dirs = undefined;
+  const explained = explain(argv, walk.place);
+  const remembered =
+    !explained.some((r) => NEVER_REMEMBERED_REASONS.has(r)) &&
+    walk.allowRules.some((rule) => rule.every((w, i) => argv[i]?.literal && argv[i]?.value === w));
+  if (remembered) return;
+  const failure = matchSafe(argv, walk.place);
+  if (!failure) return;
+  walk.candidate ??= suggestRule(argv);
+  for (const rule of explained) report(walk, rule, text);
+  if (failure.rule !== 'not-known-safe') report(walk, failure.rule, text);
+  else if (!explained.length) report(walk, 'not-known-safe', text, failure.words);
+}
+
+/** `time`, `nice`, `timeout DURATION`, `nohup`, `command` and `env` with harmless assignments run the command after them. */
+function peelHarmless(argv: Arg[], text: string, walk: Walk): Arg[] {
+  let cur = argv;
+  for (;;) {
+    const head = cur[0];
+    if (!head?.literal) return cur;
+    const name = head.value;
+    const next = cur[1]?.value ?? '';
+    if (name === 'env') {
+      const assignments = cur.slice(1).filter((a) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(a.value));
+      if (next.startsWith('-') || !assignments.length) return cur;
+      for (const a of assignments)
+        if (!HARMLESS_VARIABLES.has(a.value.slice(0, a.value.indexOf('=')))) report(walk, 'unsafe-variable', text);
+      cur = cur.slice(1 + assignments.length);
+      continue;
+    }
+    const harmless =
+      (name === 'time' && !next.startsWith('-')) ||
+      (name === 'nohup' && !next.startsWith('-')) ||
+      (name === 'command' && !next.startsWith('-')) ||
+      (name === 'nice' && /^(-n|-\d+|--adjustment=\d+)$/.test(next)) ||
+      (name === 'timeout' && /^\d+(\.\d+)?[smhd]?$/.test(next));
+    if (!harmless || cur.length < 2) return cur;
+    const peeled = peelWrapper(name, cur);
+    if (peeled.kind !== 'rest') return cur;
+    cur = peeled.rest;
+  }
+}
+
+function checkAssignment(a: Assignment, text: string, walk: Walk): void {
+  if (!HARMLESS_VARIABLES.has(a.name)) report(walk, a.name === 'PROMPT_COMMAND' ? 'defines-code' : 'unsafe-variable', text);
+}
+
+function checkRedirect(r: Redirection, text: string, walk: Walk): void {
+  if (r.type !== 'Redirect' || !r.target) return;
+  const [target] = wordToArgs(r.target);
+  if (!target) return;
+  if (r.operator === '<&' || (r.operator === '>&' && /^(\d+-?|-)$/.test(target.value))) return;
+  const writing = r.operator !== '<';
+  if (writing && target.literal && SAFE_WRITE_DEVICES.has(target.value)) return;
+  if (!writing && target.value === '/dev/null') return;
+  const where = whereIs(target, walk.place, writing);
+  if (where === 'inside') return;
+  report(walk, where === 'credentials' ? 'reads-credentials' : writing ? 'write-elsewhere' : 'outside-workspace', text);
+}
+
+/** `cd DIR`: from now on the shell may be in DIR or where it was (a subshell's `cd` does not last). */
+function moveTo(target: Arg | undefined, walk: Walk): void {
+  const place = walk.place;
+  if (!target || target.value === '-') {
+    place.dirs = undefined;
+    return;
+  }
+  const paths = resolve(target, place);
+  place.dirs = Array.isArray(paths) && place.dirs ? [...new Set([...place.dirs, ...paths])] : undefined;
+}
+
+/** The program and the leading words that name what runs: `npm run build`, `git commit`, `docker compose up`. */
+function suggestRule(argv: readonly Arg[]): string | undefined {
+  const words: string[] = [];
+  for (const a of argv) {
+    if (words.length === MAX_RULE_WORDS || !a.literal || a.value.startsWith('-') || /\s/.test(a.value) || a.value === '') break;
+    words.push(a.value);
+  }
+  return words.length ? words.join(' ') : undefined;
+}
