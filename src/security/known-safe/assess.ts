@@ -10,7 +10,7 @@ import { normalizeAbsolute } from '../dangerous-commands/paths.js';
 import { peelWrapper } from '../dangerous-commands/wrappers.js';
 import { commandArgs, wordToArgs, type Arg } from '../dangerous-commands/words.js';
 import { explain, INTERPRETERS, RUNS_OTHER, SHELLS } from './explain.js';
-import { matchSafe } from './match.js';
+import { matchSafe, wherePathLike } from './match.js';
 import { resolve, whereIs, type Place } from './paths.js';
 import { EXPLAIN_WHY, type Assessment, type AssessOptions, type ExplainRuleId, type Reason } from './rules.js';
 import { HARMLESS_VARIABLES } from './safe-commands.js';
@@ -140,7 +140,12 @@ function assessSimpleCommand(cmd: Command, source: string, walk: Walk): void {
   const remembered =
     !explained.some((r) => NEVER_REMEMBERED_REASONS.has(r)) &&
     walk.allowRules.some((rule) => rule.every((w, i) => argv[i]?.literal && argv[i]?.value === w));
-  if (remembered) return;
+  if (remembered) {
+    // What follows the remembered words is free, but not a path out of the workspace.
+    const where = argv.map((a) => wherePathLike(a, walk.place)).find((w) => w !== 'inside');
+    if (where) report(walk, where === 'credentials' ? 'reads-credentials' : 'outside-workspace', text);
+    return;
+  }
   const failure = matchSafe(argv, walk.place);
   if (!failure) return;
   walk.candidate ??= suggestRule(argv);

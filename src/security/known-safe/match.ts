@@ -98,15 +98,22 @@ function matchLeaf(
         return { rule: kind === 'write' && where !== 'credentials' ? 'write-elsewhere' : PATH_FAILURE[where], words: words.join(' ') };
     }
   }
-  // Any other argument that looks like a path (an option's value included) must stay in the workspace.
   for (const a of args) {
     if (checked.has(a) || (rule.pattern && a === o.operands[0] && !patternGiven)) continue;
-    const value = a.value.startsWith('-') ? a.value.replace(/^-[^=]*=?/, '') : a.value;
-    if (!value || !looksLikePath(value)) continue;
-    const where = whereIs({ ...a, value }, place, false);
+    const where = wherePathLike(a, place);
     if (where !== 'inside') return { rule: PATH_FAILURE[where], words: words.join(' ') };
   }
   return undefined;
+}
+
+/**
+ * Where an argument that looks like a path points (`ARG`, `--option=ARG`, `NAME=ARG`): any argument
+ * that looks like one must stay in the workspace. `inside` when it does not look like a path.
+ */
+export function wherePathLike(a: Arg, place: Place): Where {
+  const eq = a.value.indexOf('=');
+  const value = eq >= 0 ? a.value.slice(eq + 1) : a.value.startsWith('-') ? '' : a.value;
+  return value && looksLikePath(value) ? whereIs({ ...a, value }, place, false) : 'inside';
 }
 
 /** The short option letters of one cluster, up to the first letter that takes a value. */

@@ -76,11 +76,23 @@ const sedIsReadOnly = (args: readonly Arg[]): boolean => {
   return scripts.every(isReadOnlySedScript);
 };
 
-/** awk programs that print: no `system`, pipes, output redirection (`>` also compares, so it asks too), `getline` or `@load`. */
+/**
+ * awk with only `-F`/`-v` options and a program that prints: no `system`, pipes, output redirection
+ * (`>` also compares, so that asks too), `getline` or `@load`. (`gawk -i inplace` edits files.)
+ */
 const awkIsReadOnly = (args: readonly Arg[]): boolean => {
-  const program = args.find((a, i) => !a.value.startsWith('-') && !/^-[vF]$/.test(args[i - 1]?.value ?? ''));
-  return !!program && !/system|getline|[|>@]|close|fflush/.test(program.value);
+  for (let i = 0; i < args.length; i++) {
+    const v = (args[i] as Arg).value;
+    if (v === '-F' || v === '-v') i++;
+    else if (/^-[Fv]./.test(v)) continue;
+    else if (v.startsWith('-')) return false;
+    else return !/system|getline|[|>@]|close|fflush/.test(v);
+  }
+  return false;
 };
+
+/** `less '+!cmd' FILE` runs a shell command at start. */
+const noStartupCommand = (args: readonly Arg[]): boolean => !args.some((a) => a.value.startsWith('+'));
 
 /** git: reading, and local changes the reflog or the index can undo. */
 const GIT: SafeRule = {
@@ -143,13 +155,18 @@ const GIT: SafeRule = {
         apply: NONE,
       },
     },
-    config: { operands: 'words', check: (args) => args.some((a) => /^(--get|--get-all|--get-regexp|--list|-l)$/.test(a.value)) },
+    config: {
+      operands: 'words',
+      onlyOptions: ['--get', '--get-all', '--get-regexp', '--list', '-l', '--global', '--local', '--show-origin'],
+      check: (args) => args.some((a) => /^(--get|--get-all|--get-regexp|--list|-l)$/.test(a.value)),
+    },
     worktree: { sub: { list: WORDS } },
     submodule: { sub: { status: WORDS } },
     // Local changes the index or the reflog can undo.
     add: { operands: 'read', denyShort: 'f', denyLong: ['force'] },
     commit: { operands: 'words' },
-    switch: { operands: 'words', denyShort: 'fC', denyLong: ['force', 'discard-changes', 'force-create'] },
+    // `--orphan` empties the working tree.
+    switch: { operands: 'words', denyShort: 'fC', denyLong: ['force', 'discard-changes', 'force-create', 'orphan'] },
     // Only creating a branch: `git checkout NAME` may discard changes to a file called NAME.
     checkout: { operands: 'words', maxOperands: 2, check: (args) => args[0]?.value === '-b' },
     // Fetching only updates remote-tracking refs; `--upload-pack` would run a program.
@@ -172,6 +189,7 @@ const GIT: SafeRule = {
 
 /** npm and the runners that share its verbs. */
 const NPM_SCRIPT: SafeRule = { operands: 'words', denyLong: ['script-shell', 'node-options'] };
+const NPM_INSTALL: SafeRule = { operands: 'none', denyShort: 'g', denyLong: ['global', 'script-shell'] };
 const NPM: SafeRule = {
   sub: {
     test: NPM_SCRIPT,
@@ -179,10 +197,11 @@ const NPM: SafeRule = {
     start: NPM_SCRIPT,
     run: NPM_SCRIPT,
     'run-script': NPM_SCRIPT,
-    // Installs what package.json and the lockfile declare; naming packages asks.
-    ci: { operands: 'none' },
-    install: { operands: 'none' },
-    i: { operands: 'none' },
+    // Installs what package.json and the lockfile declare; naming packages asks, and so does
+    // `-g` (it would put the project's own bins on everyone's PATH).
+    ci: NPM_INSTALL,
+    install: NPM_INSTALL,
+    i: NPM_INSTALL,
     ls: WORDS,
     list: WORDS,
     outdated: WORDS,
@@ -244,7 +263,6 @@ const PYTHON_MODULES = new Set([
   'venv',
   'pip',
   'doctest',
-  'coverage',
   'tox',
 ]);
 /** `pip install -r FILE`, `pip install -e .`: every operand is a requirements file or the project itself. */
@@ -285,34 +303,41 @@ const PYTHON: SafeRule = {
   },
 };
 
+// `--config build.rustc-wrapper=…` and `-Z` would run or change any program.
+const CARGO_WORDS: SafeRule = { operands: 'words', denyShort: 'Z', denyLong: ['config'] };
 const CARGO: SafeRule = {
   sub: {
-    build: WORDS,
-    b: WORDS,
-    test: WORDS,
-    t: WORDS,
-    check: WORDS,
-    c: WORDS,
-    clippy: WORDS,
-    fmt: WORDS,
-    doc: WORDS,
-    bench: WORDS,
-    tree: WORDS,
-    metadata: WORDS,
+    build: CARGO_WORDS,
+    b: CARGO_WORDS,
+    test: CARGO_WORDS,
+    t: CARGO_WORDS,
+    check: CARGO_WORDS,
+    c: CARGO_WORDS,
+    clippy: CARGO_WORDS,
+    fmt: CARGO_WORDS,
+    doc: CARGO_WORDS,
+    bench: CARGO_WORDS,
+    tree: CARGO_WORDS,
+    metadata: CARGO_WORDS,
     // The project's own entry point, like `npm start`.
-    run: WORDS,
-    r: WORDS,
+    run: CARGO_WORDS,
+    r: CARGO_WORDS,
   },
+};
+// `-exec`, `-toolexec`, `-vettool` and `-overlay` run or substitute any program.
+const GO_WORDS: SafeRule = {
+  operands: 'words',
+  check: (args) => !args.some((a) => /^--?(exec|toolexec|vettool|overlay)(=|$)/.test(a.value)),
 };
 const GO: SafeRule = {
   sub: {
-    build: WORDS,
-    test: WORDS,
-    vet: WORDS,
-    fmt: WORDS,
-    run: WORDS,
-    list: WORDS,
-    doc: WORDS,
+    build: GO_WORDS,
+    test: GO_WORDS,
+    vet: GO_WORDS,
+    fmt: GO_WORDS,
+    run: GO_WORDS,
+    list: GO_WORDS,
+    doc: GO_WORDS,
     version: NONE,
     // `go env -w/-u` writes the configuration.
     env: { operands: 'words', denyShort: 'wu' },
@@ -335,7 +360,10 @@ const MAVEN_PHASES = new Set([
 const MAVEN: SafeRule = {
   operands: 'words',
   shortArg: 'fspPD',
-  check: (args) => !args.some((a) => /^(-f|--file|-s|--settings|-gs)$/.test(a.value)) && operandsIn(args, MAVEN_PHASES, 'fspPDl'),
+  // A property naming an executable (`-Dmaven.compiler.executable=…`) would run it.
+  check: (args) =>
+    !args.some((a) => /^(-f|--file|-s|--settings|-gs)$/.test(a.value) || /executable|exec\./i.test(a.value)) &&
+    operandsIn(args, MAVEN_PHASES, 'fspPDl'),
 };
 // Gradle tasks are the build's own code, like make targets.
 const GRADLE: SafeRule = { operands: 'words', denyShort: 'I', denyLong: ['init-script'] };
@@ -356,10 +384,15 @@ const DOCKER_READ: Record<string, SafeRule> = {
   stats: { operands: 'words', check: (args) => args.some((a) => a.value === '--no-stream') },
 };
 const COMPOSE_READ: SafeRule = { sub: { ps: WORDS, logs: WORDS, config: WORDS, ls: WORDS, images: WORDS, top: WORDS, version: WORDS } };
+const KUBECTL_READ: SafeRule = {
+  operands: 'words',
+  check: (args) => !args.some((a) => /^(secrets?|sa|serviceaccounts?)(\/|$)/.test(a.value)),
+};
 const KUBECTL: SafeRule = {
   sub: {
-    get: WORDS,
-    describe: WORDS,
+    // Secrets and a raw kubeconfig print credentials.
+    get: KUBECTL_READ,
+    describe: KUBECTL_READ,
     logs: WORDS,
     top: WORDS,
     version: WORDS,
@@ -367,7 +400,7 @@ const KUBECTL: SafeRule = {
     'api-resources': WORDS,
     'api-versions': WORDS,
     'cluster-info': WORDS,
-    config: { sub: { view: WORDS, 'current-context': NONE, 'get-contexts': WORDS } },
+    config: { sub: { view: { operands: 'words', denyLong: ['raw', 'flatten'] }, 'current-context': NONE, 'get-contexts': WORDS } },
   },
 };
 
@@ -382,6 +415,8 @@ function operandsIn(args: readonly Arg[], allowed: ReadonlySet<string>, shortArg
   }
   return true;
 }
+
+const TERRAFORM_MASKED: SafeRule = { operands: 'words', denyWords: ['-json', '-raw'] };
 
 /**
  * The programs. A program missing here asks. `--version`/`--help` of any program here, or in
@@ -403,7 +438,8 @@ export const SAFE_COMMANDS: Readonly<Record<string, SafeRule>> = {
   hostname: { operands: 'none', onlyOptions: ['-f', '-s', '-i', '-I'] },
   uptime: NONE,
   // `date -s` sets the clock.
-  date: { operands: 'text', denyShort: 's', denyLong: ['set'] },
+  // `date -s` sets the clock; `date -f FILE` prints a file's lines (words: its path is checked).
+  date: { operands: 'words', denyShort: 's', denyLong: ['set'] },
   cal: TEXT,
   seq: TEXT,
   sleep: TEXT,
@@ -435,7 +471,8 @@ export const SAFE_COMMANDS: Readonly<Record<string, SafeRule>> = {
   df: WORDS,
   free: TEXT,
   lsof: TEXT,
-  man: TEXT,
+  // `man -P CMD` runs CMD as the pager.
+  man: { operands: 'text', onlyOptions: [] },
   help: TEXT,
   tldr: TEXT,
   systemctl: { sub: { status: WORDS, 'is-active': WORDS, 'list-units': WORDS } },
@@ -447,8 +484,8 @@ export const SAFE_COMMANDS: Readonly<Record<string, SafeRule>> = {
   cat: READ,
   head: { shortArg: 'nc', longArg: ['lines', 'bytes'] },
   tail: { shortArg: 'ncs', longArg: ['lines', 'bytes', 'pid', 'sleep-interval'] },
-  less: READ,
-  more: READ,
+  less: { check: noStartupCommand },
+  more: { check: noStartupCommand },
   wc: READ,
   nl: READ,
   tac: READ,
@@ -606,10 +643,16 @@ export const SAFE_COMMANDS: Readonly<Record<string, SafeRule>> = {
   gradlew: GRADLE,
   javac: WORDS,
   dotnet: DOTNET,
+  // A variable given on the command line can change any recipe (`make CC='sh -c …'`): harmless names only.
   make: {
     operands: 'words',
     shortArg: 'jlCfo',
-    check: (args) => !args.some((a) => /^(SHELL|MAKESHELL|\.SHELLFLAGS|MAKEFLAGS)=/.test(a.value)),
+    denyShort: 'E',
+    denyLong: ['eval'],
+    check: (args) =>
+      args.every(
+        (a) => a.value.startsWith('-') || !a.value.includes('=') || HARMLESS_VARIABLES.has(a.value.slice(0, a.value.indexOf('='))),
+      ),
   },
   cmake: WORDS,
   ctest: WORDS,
@@ -626,7 +669,10 @@ export const SAFE_COMMANDS: Readonly<Record<string, SafeRule>> = {
   'docker-compose': COMPOSE_READ,
   kubectl: KUBECTL,
   helm: { sub: { list: WORDS, ls: WORDS, status: WORDS, template: WORDS, lint: WORDS, version: NONE, history: WORDS, show: WORDS } },
-  terraform: { sub: { plan: WORDS, validate: WORDS, fmt: WORDS, show: WORDS, output: WORDS, version: NONE, providers: NONE } },
+  // `-json`/`-raw` print sensitive values unmasked.
+  terraform: {
+    sub: { plan: WORDS, validate: WORDS, fmt: WORDS, show: TERRAFORM_MASKED, output: TERRAFORM_MASKED, version: NONE, providers: NONE },
+  },
 };
 
 /** Programs whose lone `--version`, `--help`, `-V`, `-h` or `version` is safe besides those above. */
