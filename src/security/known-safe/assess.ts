@@ -9,7 +9,7 @@ import { checkCommandSync } from '../dangerous-commands/index.js';
 import { normalizeAbsolute } from '../dangerous-commands/paths.js';
 import { peelWrapper } from '../dangerous-commands/wrappers.js';
 import { commandArgs, wordToArgs, type Arg } from '../dangerous-commands/words.js';
-import { explain, INTERPRETERS, RUNS_OTHER, SHELLS } from './explain.js';
+import { explain, INTERPRETERS, runnerWords, RUNS_OTHER, SHELLS } from './explain.js';
 import { matchSafe, wherePathLike } from './match.js';
 import { resolve, whereIs, type Place } from './paths.js';
 import { EXPLAIN_WHY, type Assessment, type AssessOptions, type ExplainRuleId, type Reason } from './rules.js';
@@ -19,7 +19,15 @@ const BUILT_IN_POLICY = createFilePolicy();
 /** A remembered rule never covers these: they run code given in their arguments or from stdin. */
 const NEVER_REMEMBERED = new Set([...SHELLS, ...RUNS_OTHER, 'eval', 'source', '.', 'alias', 'trap', 'ssh', 'find', 'fd', 'awk', 'gawk']);
 /** Nor a command that runs code inline, runs another command or reads a credential, whatever the rule says. */
-const NEVER_REMEMBERED_REASONS = new Set<ExplainRuleId>(['inline-program', 'runs-other-command', 'reads-credentials']);
+const NEVER_REMEMBERED_REASONS = new Set<ExplainRuleId>([
+  'inline-program',
+  'runs-other-command',
+  'reads-credentials',
+  'network-upload',
+  'package-from-url',
+]);
+/** Explanations that only restate what a danger reason about the same command already says. */
+const RESTATING = new Set<string>(['not-known-safe', 'write-elsewhere', 'outside-workspace']);
 const SAFE_WRITE_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
 /** What a remembered rule covers at most: the program and two words (`npm run build`, `docker compose up`). */
 const MAX_RULE_WORDS = 3;
@@ -35,14 +43,18 @@ export function assessCommand(text: string, options: AssessOptions = {}): Assess
   return withRule.result.ask ? first.result : { ...first.result, suggestedRule: first.candidate };
 }
 
-/** A rule "always allow" may remember: not a shell, wrapper or interpreter on its own or with inline code. */
+/** A rule "always allow" may remember: never the program alone, a shell, a wrapper, or an interpreter without a script. */
 export function isRememberable(rule: string): boolean {
   const words = ruleWords(rule);
-  const program = words[0];
-  if (!program || words.length > MAX_RULE_WORDS || NEVER_REMEMBERED.has(program)) return false;
-  // An interpreter only with a script or subcommand: `node server.js`, never `python3` or `python3 -c`.
-  if (INTERPRETERS.test(program)) return words.length > 1 && !(words[1] as string).startsWith('-');
-  return true;
+  // The program alone would cover every use of it, options that run other programs included.
+  if (words.length < 2 || words.length > MAX_RULE_WORDS) return false;
+  // A runner's rule is judged by what it runs: `pnpm exec sh` is a shell.
+  const runner = runnerWords(words);
+  const program = words[runner] as string;
+  const next = words[runner + 1];
+  if (NEVER_REMEMBERED.has(program)) return false;
+  // An interpreter only with a script or subcommand: `node server.js`, never `python3 -c`.
+  return !(INTERPRETERS.test(program) && (next === undefined || next.startsWith('-')));
 }
 
 function ruleWords(rule: string): string[] {
@@ -83,8 +95,7 @@ function assess(text: string, options: AssessOptions): { result: Assessment; can
     walk.unknown.push(text);
   }
   const dangerCommands = new Set(danger.reasons.map((r) => r.command));
-  // "Not known to be safe" is the fallback: dropped where a danger rule already names the command.
-  const explanations = walk.reasons.filter((r) => r.rule !== 'not-known-safe' || !dangerCommands.has(r.command));
+  const explanations = walk.reasons.filter((r) => !RESTATING.has(r.rule) || !dangerCommands.has(r.command));
   const reasons: Reason[] = [...danger.reasons, ...explanations];
   const ask = danger.dangerous || walk.unknown.length > 0 || reasons.length > 0;
   return { result: { ask, reasons: ask ? reasons : [], unknown: walk.unknown }, candidate: danger.dangerous ? undefined : walk.candidate };
@@ -136,8 +147,11 @@ function assessSimpleCommand(cmd: Command, source: string, walk: Walk): void {
   const name = argv[0]?.literal ? (argv[0] as Arg).value : undefined;
   if (name === 'cd' || name === 'pushd') moveTo(argv[1], walk);
   else if (name === 'popd') walk.place.dirs = undefined;
+  const failure = matchSafe(argv, walk.place);
+  if (!failure) return;
   const explained = explain(argv, walk.place);
   const remembered =
+    !failure.denied &&
     !explained.some((r) => NEVER_REMEMBERED_REASONS.has(r)) &&
     walk.allowRules.some((rule) => rule.every((w, i) => argv[i]?.literal && argv[i]?.value === w));
   if (remembered) {
@@ -146,12 +160,11 @@ function assessSimpleCommand(cmd: Command, source: string, walk: Walk): void {
     if (where) report(walk, where === 'credentials' ? 'reads-credentials' : 'outside-workspace', text);
     return;
   }
-  const failure = matchSafe(argv, walk.place);
-  if (!failure) return;
   walk.candidate ??= suggestRule(argv);
   for (const rule of explained) report(walk, rule, text);
   if (failure.rule !== 'not-known-safe') report(walk, failure.rule, text);
-  else if (!explained.length) report(walk, 'not-known-safe', text, failure.words);
+  // The fallback, when nothing more specific names this command.
+  else if (!walk.reasons.some((r) => r.command === text.trim())) report(walk, 'not-known-safe', text, failure.words);
 }
 
 /** `time`, `nice`, `timeout DURATION`, `nohup`, `command` and `env` with harmless assignments run the command after them. */

@@ -102,13 +102,24 @@ const DATABASE_CLIENTS = new Set([
 const PACKAGE_INSTALLERS = new Set(['npm', 'yarn', 'pnpm', 'bun', 'pip', 'pip3', 'pipx', 'uv', 'cargo', 'go', 'gem', 'composer']);
 const URL_SPEC = /^([a-z][a-z0-9+.-]*:\/\/|git\+|(github|gitlab|bitbucket|gist):)|^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+(#\S*)?$/;
 
+/** `npx CMD`, `pnpm exec CMD`, `poetry run CMD`, …: how many words run the command after them (0 if not a runner). */
+export function runnerWords(words: readonly string[]): number {
+  const n = /^(npx|bunx)$/.test(basename(words[0] ?? ''))
+    ? 1
+    : /^(npm|pnpm|yarn) (exec|dlx)$|^(poetry|uv|pipenv) run$|^bundle exec$/.test(words.slice(0, 2).join(' '))
+      ? 2
+      : 0;
+  return n && words[n] !== undefined && !(words[n] as string).startsWith('-') ? n : 0;
+}
+
 /** The explanation rules that apply to a command no rule covers (empty when none is more specific). */
 export function explain(argv: readonly Arg[], place: Place): ExplainRuleId[] {
   const head = argv[0];
   if (!head?.literal) return [];
   const name = basename(head.value);
   // A package runner: what it runs explains it (`npx prisma migrate reset`).
-  if ((name === 'npx' || name === 'bunx') && argv[1] && !argv[1].value.startsWith('-')) return explain(argv.slice(1), place);
+  const runner = runnerWords(argv.map((a) => a.value));
+  if (runner) return explain(argv.slice(runner), place);
   const args = argv.slice(1);
   const values = args.map((a) => a.value);
   const found = new Set<ExplainRuleId>();

@@ -12,6 +12,8 @@ import { SAFE_COMMANDS, VERSION_ONLY, type SafeRule } from './safe-commands.js';
 export interface Failure {
   readonly rule: ExplainRuleId;
   readonly words: string;
+  /** An argument the rules deny (an option that runs a program): a remembered rule does not override it. */
+  readonly denied?: boolean;
 }
 
 const VERSION_WORDS = new Set(['--version', '-V', '-v', '--help', '-h', 'version', '-version', 'help']);
@@ -76,7 +78,7 @@ function matchLeaf(
       (/^-[^-]/.test(a.value) && [...(rule.denyShort ?? '')].some((c) => shortOptions(a.value, rule.shortArg ?? '').includes(c))) ||
       (a.value.startsWith('--') && isDeniedLong(a.value, rule.denyLong ?? [])),
   );
-  if (denied) return fail(denied);
+  if (denied || rule.denyIf?.(args)) return { ...fail(denied), denied: true };
   if (rule.onlyOptions) {
     const allowed = rule.onlyOptions;
     const other = optionWords(args).find((a) => !allowed.includes(a.value.replace(/=.*$/, '')));

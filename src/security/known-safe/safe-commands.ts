@@ -37,8 +37,13 @@ export interface SafeRule {
   readonly leading?: Readonly<Record<string, 'flag' | 'value' | 'path'>>;
   /** A runner: its operands are a command that must be safe itself (`npx tsc`, `poetry run pytest`). */
   readonly runs?: boolean;
-  /** What the data above can't say; false when the arguments are not safe (sed scripts, awk programs). */
+  /** What the data above can't say: false when the arguments are not known to be safe. */
   readonly check?: (args: readonly Arg[]) => boolean;
+  /**
+   * Arguments that make the command unsafe (like denyShort/denyLong/denyWords, a remembered rule
+   * never overrides them): code run inline, programs run, secrets printed.
+   */
+  readonly denyIf?: (args: readonly Arg[]) => boolean;
 }
 
 const READ: SafeRule = {};
@@ -92,7 +97,7 @@ const awkIsReadOnly = (args: readonly Arg[]): boolean => {
 };
 
 /** `less '+!cmd' FILE` runs a shell command at start. */
-const noStartupCommand = (args: readonly Arg[]): boolean => !args.some((a) => a.value.startsWith('+'));
+const startupCommand = (args: readonly Arg[]): boolean => args.some((a) => a.value.startsWith('+'));
 
 /** git: reading, and local changes the reflog or the index can undo. */
 const GIT: SafeRule = {
@@ -114,7 +119,7 @@ const GIT: SafeRule = {
     shortlog: WORDS,
     describe: WORDS,
     grep: { operands: 'words', denyShort: 'O', denyLong: ['open-files-in-pager'] },
-    reflog: { operands: 'words', maxOperands: 1, check: (args) => !args.some((a) => /^(expire|delete|drop)$/.test(a.value)) },
+    reflog: { operands: 'words', maxOperands: 1, denyIf: (args) => args.some((a) => /^(expire|delete|drop)$/.test(a.value)) },
     // Listing only: `git branch NAME`, `-d`, `-m`, … ask.
     branch: {
       operands: 'none',
@@ -265,12 +270,12 @@ const PYTHON_MODULES = new Set([
   'doctest',
   'tox',
 ]);
-/** `pip install -r FILE`, `pip install -e .`: every operand is a requirements file or the project itself. */
+/** `pip install -r FILE`, `pip install -e ".[dev]"`: every operand is a requirements file or the project itself. */
 function pipInstallsTheProject(args: readonly Arg[]): boolean {
   for (let i = 0; i < args.length; i++) {
     const v = (args[i] as Arg).value;
     if (v === '-r' || v === '--requirement') i++;
-    else if (!v.startsWith('-') && v !== '.' && !v.startsWith('./')) return false;
+    else if (!v.startsWith('-') && !/^\.\/?(\[[\w,-]+\])?$/.test(v)) return false;
   }
   return args.length > 0;
 }
@@ -324,10 +329,11 @@ const CARGO: SafeRule = {
     r: CARGO_WORDS,
   },
 };
-// `-exec`, `-toolexec`, `-vettool` and `-overlay` run or substitute any program.
+// `-exec`, `-toolexec`, `-vettool` and `-overlay` run or substitute any program; `PKG@VERSION` is fetched.
 const GO_WORDS: SafeRule = {
   operands: 'words',
-  check: (args) => !args.some((a) => /^--?(exec|toolexec|vettool|overlay)(=|$)/.test(a.value)),
+  denyIf: (args) =>
+    args.some((a) => /^--?(exec|toolexec|vettool|overlay)(=|$)/.test(a.value) || (!a.value.startsWith('-') && a.value.includes('@'))),
 };
 const GO: SafeRule = {
   sub: {
@@ -360,10 +366,9 @@ const MAVEN_PHASES = new Set([
 const MAVEN: SafeRule = {
   operands: 'words',
   shortArg: 'fspPD',
+  check: (args) => !args.some((a) => /^(-f|--file|-s|--settings|-gs)$/.test(a.value)) && operandsIn(args, MAVEN_PHASES, 'fspPDl'),
   // A property naming an executable (`-Dmaven.compiler.executable=…`) would run it.
-  check: (args) =>
-    !args.some((a) => /^(-f|--file|-s|--settings|-gs)$/.test(a.value) || /executable|exec\./i.test(a.value)) &&
-    operandsIn(args, MAVEN_PHASES, 'fspPDl'),
+  denyIf: (args) => args.some((a) => /executable|exec\./i.test(a.value)),
 };
 // Gradle tasks are the build's own code, like make targets.
 const GRADLE: SafeRule = { operands: 'words', denyShort: 'I', denyLong: ['init-script'] };
@@ -386,7 +391,7 @@ const DOCKER_READ: Record<string, SafeRule> = {
 const COMPOSE_READ: SafeRule = { sub: { ps: WORDS, logs: WORDS, config: WORDS, ls: WORDS, images: WORDS, top: WORDS, version: WORDS } };
 const KUBECTL_READ: SafeRule = {
   operands: 'words',
-  check: (args) => !args.some((a) => /^(secrets?|sa|serviceaccounts?)(\/|$)/.test(a.value)),
+  denyIf: (args) => args.some((a) => /^(secrets?|sa|serviceaccounts?)(\/|$)/.test(a.value)),
 };
 const KUBECTL: SafeRule = {
   sub: {
@@ -465,7 +470,8 @@ export const SAFE_COMMANDS: Readonly<Record<string, SafeRule>> = {
   unset: { operands: 'text', onlyOptions: [] },
   // Terminal output is redacted of secrets before an agent reads it.
   env: NONE,
-  printenv: TEXT,
+  // Printing one secret by name is reading a credential.
+  printenv: { operands: 'text', denyIf: (args) => args.some((a) => /KEY|SECRET|TOKEN|PASS|CRED|AUTH/i.test(a.value)) },
   ps: TEXT,
   top: TEXT,
   df: WORDS,
@@ -484,8 +490,8 @@ export const SAFE_COMMANDS: Readonly<Record<string, SafeRule>> = {
   cat: READ,
   head: { shortArg: 'nc', longArg: ['lines', 'bytes'] },
   tail: { shortArg: 'ncs', longArg: ['lines', 'bytes', 'pid', 'sleep-interval'] },
-  less: { check: noStartupCommand },
-  more: { check: noStartupCommand },
+  less: { denyIf: startupCommand },
+  more: { denyIf: startupCommand },
   wc: READ,
   nl: READ,
   tac: READ,
@@ -571,7 +577,8 @@ export const SAFE_COMMANDS: Readonly<Record<string, SafeRule>> = {
     ],
     denyLong: ['pre', 'pre-glob'],
   },
-  jq: { pattern: true, longArg: ['arg', 'argjson', 'slurpfile', 'rawfile'] },
+  // `--rawfile NAME FILE` would read FILE where the pattern usually is.
+  jq: { pattern: true, longArg: ['arg', 'argjson'], denyLong: ['rawfile', 'slurpfile'] },
   // `yq -i` edits in place.
   yq: { pattern: true, denyShort: 'i', denyLong: ['inplace'] },
   // Finding, not acting on what is found.
@@ -583,10 +590,10 @@ export const SAFE_COMMANDS: Readonly<Record<string, SafeRule>> = {
     longArg: ['expression', 'line-length'],
     denyShort: 'if',
     denyLong: ['in-place', 'file'],
-    check: sedIsReadOnly,
+    denyIf: (args) => !sedIsReadOnly(args),
   },
-  awk: { pattern: true, shortArg: 'vF', denyShort: 'f', check: awkIsReadOnly },
-  gawk: { pattern: true, shortArg: 'vF', denyShort: 'fiel', check: awkIsReadOnly },
+  awk: { pattern: true, shortArg: 'vF', denyIf: (args) => !awkIsReadOnly(args) },
+  gawk: { pattern: true, shortArg: 'vF', denyIf: (args) => !awkIsReadOnly(args) },
 
   // Creating files and directories in the workspace (like a redirection into it).
   tee: { operands: 'write' },
@@ -649,9 +656,9 @@ export const SAFE_COMMANDS: Readonly<Record<string, SafeRule>> = {
     shortArg: 'jlCfo',
     denyShort: 'E',
     denyLong: ['eval'],
-    check: (args) =>
-      args.every(
-        (a) => a.value.startsWith('-') || !a.value.includes('=') || HARMLESS_VARIABLES.has(a.value.slice(0, a.value.indexOf('='))),
+    denyIf: (args) =>
+      args.some(
+        (a) => !a.value.startsWith('-') && a.value.includes('=') && !HARMLESS_VARIABLES.has(a.value.slice(0, a.value.indexOf('='))),
       ),
   },
   cmake: WORDS,
