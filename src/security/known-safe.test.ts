@@ -18,10 +18,12 @@ function corpusLines(name: string): string[] {
     .map((l) => l.replaceAll(NL, '\n'));
 }
 
-const vectors = corpusLines('dangerous-commands.txt').map((line) => {
+/** Both corpora of commands that must ask: what the danger check flags, and what it does not. */
+const vectors = [...corpusLines('dangerous-commands.txt'), ...corpusLines('must-ask-commands.txt')].map((line) => {
   const m = /^(\S+)\s+(.*)$/s.exec(line) as RegExpExecArray;
   return { rule: m[1] as string, command: m[2] as string };
 });
+const RULE_IDS = new Set<string>([...DANGER_RULES.map((r) => r.id), ...EXPLAIN_IDS]);
 const everyday = corpusLines('everyday-commands.txt');
 
 function show(a: Assessment): string {
@@ -32,20 +34,20 @@ const asks = (text: string, options: AssessOptions = AT_ROOT): boolean => assess
 const rules = (text: string, options: AssessOptions = AT_ROOT): string[] => assessCommand(text, options).reasons.map((r) => r.rule);
 
 describe('corpora figures', () => {
-  it('the dangerous corpus is large enough', () => {
-    expect(vectors.length).toBeGreaterThanOrEqual(150);
+  it('are large enough, and name known rules', () => {
+    expect(corpusLines('must-ask-commands.txt').length).toBeGreaterThanOrEqual(150);
     expect(everyday.length).toBeGreaterThanOrEqual(300);
+    for (const v of vectors) expect(RULE_IDS, v.command).toContain(v.rule);
   });
 
   it.each(vectors.map((v) => [`${v.rule} ${v.command}`, v] as const))('asks: %s', (_name, v) => {
     const a = assessCommand(v.command, AT_ROOT);
     expect(a.ask, show(a)).toBe(true);
     expect(a.reasons.length, show(a)).toBeGreaterThan(0);
-    if (EXPLAIN_IDS.has(v.rule))
-      expect(
-        a.reasons.map((r) => r.rule),
-        show(a),
-      ).toContain(v.rule);
+    expect(
+      a.reasons.map((r) => r.rule),
+      show(a),
+    ).toContain(v.rule);
     expect(asks(v.command, {}), 'without cwd').toBe(true);
   });
 

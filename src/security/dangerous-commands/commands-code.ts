@@ -13,7 +13,7 @@ import { effectiveArgv, effectiveName } from './wrappers.js';
 import { commandArgs, wordToArgs, type Arg } from './words.js';
 
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'fish', 'rbash', 'tcsh', 'csh']);
-export const INTERPRETERS = /^(python[0-9.]*|node|nodejs|deno|bun|perl|ruby|php|lua|tclsh|osascript)$/;
+export const INTERPRETERS = /^(python[0-9.]*|node|nodejs|deno|bun|perl|ruby|php|lua|tclsh|osascript|Rscript|pwsh)$/;
 export const DOWNLOADERS = new Set([
   'curl',
   'wget',

@@ -5,11 +5,12 @@
 import { forEachChild, parse } from 'unbash';
 import type { Assignment, Command, Redirection, SyntaxNode } from 'unbash';
 import { createFilePolicy } from '../file-policy.js';
+import { INTERPRETERS, SHELLS } from '../dangerous-commands/commands-code.js';
 import { checkCommandSync } from '../dangerous-commands/index.js';
 import { normalizeAbsolute } from '../dangerous-commands/paths.js';
 import { peelWrapper } from '../dangerous-commands/wrappers.js';
 import { commandArgs, wordToArgs, type Arg } from '../dangerous-commands/words.js';
-import { explain, INTERPRETERS, runnerWords, RUNS_OTHER, SHELLS } from './explain.js';
+import { explain, runnerWords, RUNS_OTHER } from './explain.js';
 import { matchSafe, wherePathLike } from './match.js';
 import { resolve, whereIs, type Place } from './paths.js';
 import { EXPLAIN_WHY, type Assessment, type AssessOptions, type ExplainRuleId, type Reason } from './rules.js';

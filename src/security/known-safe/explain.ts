@@ -3,16 +3,15 @@
  * code given inline, other commands run through it, credentials, uploads, packages from URLs,
  * infrastructure and databases.
  */
+import { INTERPRETERS, SHELLS } from '../dangerous-commands/commands-code.js';
 import { basename } from '../dangerous-commands/paths.js';
 import type { Arg } from '../dangerous-commands/words.js';
 import { whereIs, type Place } from './paths.js';
 import type { ExplainRuleId } from './rules.js';
 
-export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'tcsh', 'csh']);
-export const INTERPRETERS = /^(python[0-9.]*|node|nodejs|deno|bun|perl|ruby|php|lua|Rscript|osascript|tclsh|pwsh)$/;
 /** The options that make an interpreter run the code that follows it. */
 const CODE_FLAGS = /^(-c|-e|-E|-p|-r|-x|--eval|--print|--command|--exec)(=|$)|^-[A-Za-z]*[ce]$/;
-const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk', 'busybox']);
+const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk']);
 
 /** Wrappers that run the command in their arguments (harmless ones are peeled before this). */
 export const RUNS_OTHER = new Set([

@@ -21,4 +21,3 @@
 export { assessCommand, isRememberable } from './assess.js';
 export { EXPLAIN_RULES } from './rules.js';
 export type { Assessment, AssessOptions, ExplainRule, ExplainRuleId, Reason } from './rules.js';
-export { HARMLESS_VARIABLES, SAFE_COMMANDS } from './safe-commands.js';
