@@ -144,6 +144,7 @@ describe('what is known to be safe', () => {
     expect(asks('rm --help')).toBe(false);
     expect(asks('cargo --version')).toBe(false);
     expect(asks('evil --version')).toBe(true);
+    expect(asks('rm version')).toBe(true);
   });
 });
 

@@ -146,7 +146,11 @@ function assessSimpleCommand(cmd: Command, source: string, walk: Walk): void {
   const argv = peelHarmless(all, text, walk);
   if (!argv.length) return;
   const name = argv[0]?.literal ? (argv[0] as Arg).value : undefined;
-  if (name === 'cd' || name === 'pushd') moveTo(argv[1], walk);
+  if (name === 'cd' || name === 'pushd')
+    moveTo(
+      argv.slice(1).find((a) => a.value === '-' || !a.value.startsWith('-')),
+      walk,
+    );
   else if (name === 'popd') walk.place.dirs = undefined;
   const failure = matchSafe(argv, walk.place);
   if (!failure) return;

@@ -16,7 +16,8 @@ export interface Failure {
   readonly denied?: boolean;
 }
 
-const VERSION_WORDS = new Set(['--version', '-V', '-v', '--help', '-h', 'version', '-version', 'help']);
+// Options only: `rm version` would delete a file called version.
+const VERSION_WORDS = new Set(['--version', '-V', '-v', '--help', '-h', '-version']);
 const PATH_FAILURE: Record<Exclude<Where, 'inside'>, ExplainRuleId> = {
   outside: 'outside-workspace',
   credentials: 'reads-credentials',

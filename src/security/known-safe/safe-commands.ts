@@ -682,7 +682,7 @@ export const SAFE_COMMANDS: Readonly<Record<string, SafeRule>> = {
   },
 };
 
-/** Programs whose lone `--version`, `--help`, `-V`, `-h` or `version` is safe besides those above. */
+/** Programs whose lone `--version`, `--help`, `-V`, `-v` or `-h` is safe besides those above. */
 export const VERSION_ONLY = new Set([
   'node',
   'deno',
