@@ -210,6 +210,12 @@ describe('redirections, assignments and wrappers', () => {
     expect(asks('cd ~ && ls')).toBe(true);
   });
 
+  it('stops following cd past a few directories (each may double them), and then asks', () => {
+    expect(asks(Array.from({ length: 3 }, (_, i) => `cd d${i}`).join('; '))).toBe(false);
+    // 2^40 directories if followed: this would never return.
+    expect(asks(Array.from({ length: 40 }, (_, i) => `cd d${i}`).join('; '))).toBe(true);
+  });
+
   it('keeps everything the danger check refuses', () => {
     for (const text of ['echo "abc', 'ls\x1b[A', 'echo !!', '$CMD', 'rm -rf build']) expect(asks(text), text).toBe(true);
   });

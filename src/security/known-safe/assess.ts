@@ -6,7 +6,7 @@ import { forEachChild, parse } from 'unbash';
 import type { Assignment, Command, Redirection, SyntaxNode } from 'unbash';
 import { createFilePolicy } from '../file-policy.js';
 import { INTERPRETERS, SHELLS } from '../dangerous-commands/commands-code.js';
-import { checkCommandSync } from '../dangerous-commands/index.js';
+import { checkCommandSync, MAX_COMMAND_LENGTH } from '../dangerous-commands/index.js';
 import { normalizeAbsolute } from '../dangerous-commands/paths.js';
 import { peelWrapper } from '../dangerous-commands/wrappers.js';
 import { commandArgs, wordToArgs, type Arg } from '../dangerous-commands/words.js';
@@ -30,6 +30,8 @@ const NEVER_REMEMBERED_REASONS = new Set<ExplainRuleId>([
 /** Explanations that only restate what a danger reason about the same command already says. */
 const RESTATING = new Set<string>(['not-known-safe', 'write-elsewhere', 'outside-workspace']);
 const SAFE_WRITE_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
+/** Directories the shell may be in after `cd`s, past which relative paths count as outside. */
+const MAX_DIRS = 16;
 /** What a remembered rule covers at most: the program and two words (`npm run build`, `docker compose up`). */
 const MAX_RULE_WORDS = 3;
 
@@ -69,12 +71,15 @@ interface Walk {
   readonly place: Place;
   readonly allowRules: string[][];
   readonly reasons: Reason[];
-  readonly unknown: string[];
+  /** `rule` and command of every reason, and the commands with a reason (sets: texts can hold thousands of commands). */
+  readonly reported: Set<string>;
+  readonly unknown: Set<string>;
   candidate: string | undefined;
 }
 
 function assess(text: string, options: AssessOptions): { result: Assessment; candidate: string | undefined } {
   const danger = checkCommandSync(text, options);
+  if (text.length > MAX_COMMAND_LENGTH) return { result: { ask: true, reasons: danger.reasons, unknown: [] }, candidate: undefined };
   const cwd = options.cwd ? normalizeAbsolute(options.cwd) : undefined;
   const walk: Walk = {
     place: {
@@ -85,7 +90,8 @@ function assess(text: string, options: AssessOptions): { result: Assessment; can
     },
     allowRules: (options.allowRules ?? []).filter(isRememberable).map(ruleWords),
     reasons: [],
-    unknown: [],
+    reported: new Set(),
+    unknown: new Set(),
     candidate: undefined,
   };
   const source = text.replace(/\r\n?/g, '\n');
@@ -93,13 +99,16 @@ function assess(text: string, options: AssessOptions): { result: Assessment; can
     visit(parse(source), source, walk);
   } catch {
     // The danger check reports what made the text unreadable; an unreadable text always asks.
-    walk.unknown.push(text);
+    walk.unknown.add(text);
   }
   const dangerCommands = new Set(danger.reasons.map((r) => r.command));
   const explanations = walk.reasons.filter((r) => !RESTATING.has(r.rule) || !dangerCommands.has(r.command));
   const reasons: Reason[] = [...danger.reasons, ...explanations];
-  const ask = danger.dangerous || walk.unknown.length > 0 || reasons.length > 0;
-  return { result: { ask, reasons: ask ? reasons : [], unknown: walk.unknown }, candidate: danger.dangerous ? undefined : walk.candidate };
+  const ask = danger.dangerous || walk.unknown.size > 0 || reasons.length > 0;
+  return {
+    result: { ask, reasons: ask ? reasons : [], unknown: [...walk.unknown] },
+    candidate: danger.dangerous ? undefined : walk.candidate,
+  };
 }
 
 function visit(node: SyntaxNode, source: string, walk: Walk): void {
@@ -128,8 +137,10 @@ function visit(node: SyntaxNode, source: string, walk: Walk): void {
 
 function report(walk: Walk, rule: ExplainRuleId, command: string, program?: string): void {
   const cmd = command.trim();
-  if (!walk.unknown.includes(cmd)) walk.unknown.push(cmd);
-  if (walk.reasons.some((r) => r.rule === rule && r.command === cmd)) return;
+  walk.unknown.add(cmd);
+  if (walk.reported.has(`${rule}\u0000${cmd}`)) return;
+  walk.reported.add(`${rule}\u0000${cmd}`);
+  walk.reported.add(cmd);
   const why =
     rule === 'not-known-safe' ? `runs ${program ?? cmd}, which is not a command known to be safe` : (EXPLAIN_WHY.get(rule) as string);
   walk.reasons.push({ command: cmd, rule, why });
@@ -169,7 +180,7 @@ function assessSimpleCommand(cmd: Command, source: string, walk: Walk): void {
   for (const rule of explained) report(walk, rule, text);
   if (failure.rule !== 'not-known-safe') report(walk, failure.rule, text);
   // The fallback, when nothing more specific names this command.
-  else if (!walk.reasons.some((r) => r.command === text.trim())) report(walk, 'not-known-safe', text, failure.words);
+  else if (!walk.reported.has(text.trim())) report(walk, 'not-known-safe', text, failure.words);
 }
 
 /** `time`, `nice`, `timeout DURATION`, `nohup`, `command` and `env` with harmless assignments run the command after them. */
@@ -226,7 +237,9 @@ function moveTo(target: Arg | undefined, walk: Walk): void {
     return;
   }
   const paths = resolve(target, place);
-  place.dirs = Array.isArray(paths) && place.dirs ? [...new Set([...place.dirs, ...paths])] : undefined;
+  const dirs = Array.isArray(paths) && place.dirs ? [...new Set([...place.dirs, ...paths])] : undefined;
+  // Each `cd` may double the directories (`cd a; cd b` may be in "", a, b or a/b): past a few, count as left.
+  place.dirs = dirs && dirs.length <= MAX_DIRS ? dirs : undefined;
 }
 
 /** The program and the leading words that name what runs: `npm run build`, `git commit`, `docker compose up`. */
