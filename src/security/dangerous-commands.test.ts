@@ -222,7 +222,7 @@ describe('details', () => {
     expect(formatConfirmation(two, checkCommandSync(two))).toBe(
       'Agent wants to run: sudo rm -rf / ⏎ ls — runs with administrator (root) privileges; deletes files recursively',
     );
-    expect(formatConfirmation('x'.repeat(300), { dangerous: false, reasons: [] }, 10)).toBe(`Agent wants to run: ${'x'.repeat(9)}…`);
+    expect(formatConfirmation('x'.repeat(300), { reasons: [] }, 10)).toBe(`Agent wants to run: ${'x'.repeat(9)}…`);
   });
 
   it('uses the working directory for absolute paths', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DANGER_RULES } from './dangerous-commands/index.js';
+import { DANGER_RULES, formatConfirmation } from './dangerous-commands/index.js';
 import { assessCommand, EXPLAIN_RULES, isRememberable, type AssessOptions, type Assessment } from './known-safe/index.js';
 
 const CWD = '/home/dev/project';
@@ -245,6 +245,13 @@ describe('reasons', () => {
     ['find . | xargs wc -l', 'runs-other-command'],
   ])('%s → %s', (text, rule) => {
     expect(rules(text)).toContain(rule);
+  });
+
+  it('formats as the confirmation line', () => {
+    const text = 'npm test && terraform apply';
+    expect(formatConfirmation(text, assessCommand(text, AT_ROOT))).toBe(
+      'Agent wants to run: npm test && terraform apply — changes containers, clusters or cloud infrastructure',
+    );
   });
 
   it('does not ask, and gives no reason, for a safe text', () => {
