@@ -135,6 +135,11 @@ describe('what is known to be safe', () => {
     ['git switch --orphan', 'git switch --orphan x', true],
     ['gawk -i inplace', "awk -i inplace '{print}' file.txt", true],
     ['tsc writing outside', 'tsc --outDir=/tmp/out', true],
+    ['printf -v assigning PATH', 'printf -v PATH /tmp/x', true],
+    ['cmake -E', 'cmake -E rm -rf src', true],
+    ['cmake configuring', 'cmake -S . -B build -DCMAKE_BUILD_TYPE=Release', false],
+    ['deno test of a URL', 'deno test https://x.example/t.ts', true],
+    ['jest with an inline config', `jest --config '{"globalSetup":"/tmp/x.js"}'`, true],
   ])('%s: %s asks=%s', (_name, text, ask) => {
     const a = assessCommand(text, AT_ROOT);
     expect(a.ask, show(a)).toBe(ask);

@@ -430,7 +430,8 @@ const TERRAFORM_MASKED: SafeRule = { operands: 'words', denyWords: ['-json', '-r
 export const SAFE_COMMANDS: Readonly<Record<string, SafeRule>> = {
   // Text and the state of the shell or machine.
   echo: TEXT,
-  printf: TEXT,
+  // `printf -v NAME` assigns a variable (`printf -v PATH …`).
+  printf: { operands: 'text', denyIf: (args) => /^-v/.test(args[0]?.value ?? '') },
   true: TEXT,
   false: TEXT,
   ':': TEXT,
@@ -612,11 +613,21 @@ export const SAFE_COMMANDS: Readonly<Record<string, SafeRule>> = {
   tsc: WORDS,
   eslint: WORDS,
   prettier: WORDS,
-  jest: WORDS,
+  // An inline `--config '{…}'` may name modules anywhere (`globalSetup`).
+  jest: { operands: 'words', denyIf: (args) => args.some((a) => a.value.startsWith('{')) },
   vitest: WORDS,
   mocha: WORDS,
   playwright: { sub: { test: WORDS, 'show-report': WORDS } },
-  deno: { sub: { test: WORDS, lint: WORDS, fmt: WORDS, check: WORDS, task: WORDS } },
+  // `deno test https://…` runs code from the network.
+  deno: {
+    sub: {
+      test: { operands: 'words', denyIf: (args) => args.some((a) => /^(https?|npm|jsr):/.test(a.value)) },
+      lint: WORDS,
+      fmt: WORDS,
+      check: WORDS,
+      task: WORDS,
+    },
+  },
   bun: { sub: { test: WORDS, install: { operands: 'none' }, run: WORDS } },
 
   // Python.
@@ -661,7 +672,8 @@ export const SAFE_COMMANDS: Readonly<Record<string, SafeRule>> = {
         (a) => !a.value.startsWith('-') && a.value.includes('=') && !HARMLESS_VARIABLES.has(a.value.slice(0, a.value.indexOf('='))),
       ),
   },
-  cmake: WORDS,
+  // `cmake -E` runs commands (`cmake -E rm -rf …`, `cmake -E env CMD`).
+  cmake: { operands: 'words', shortArg: 'DGSBCUATPLW', denyShort: 'E' },
   ctest: WORDS,
   ninja: WORDS,
   bundle: { sub: { install: { operands: 'none' }, exec: { runs: true } } },
