@@ -215,6 +215,14 @@ describe('redirections, assignments and wrappers', () => {
     expect(asks('cd ~ && ls')).toBe(true);
   });
 
+  it("resolves relative paths from the terminal's directory in the workspace, with the given file policy", () => {
+    expect(asks('cat ../README.md', { ...AT_ROOT, workspaceCwd: 'src' })).toBe(false);
+    expect(asks('cat ../../x', { ...AT_ROOT, workspaceCwd: 'src' })).toBe(true);
+    const isSensitive = (p: string) => (p.startsWith('private/') ? 'private/**' : undefined);
+    expect(rules('cat private/notes.md', { ...AT_ROOT, isSensitive })).toEqual(['reads-credentials']);
+    expect(asks('cat .env', { ...AT_ROOT, isSensitive })).toBe(false);
+  });
+
   it('stops following cd past a few directories (each may double them), and then asks', () => {
     expect(asks(Array.from({ length: 3 }, (_, i) => `cd d${i}`).join('; '))).toBe(false);
     // 2^40 directories if followed: this would never return.
