@@ -35,6 +35,7 @@ const dangerous: Vector[] = corpusLines('dangerous-commands.txt').map((line) => 
   return { rule: m[1] as string, raw, command: raw.replaceAll(NL, '\n') };
 });
 const benign: string[] = corpusLines('benign-commands.txt').map((l) => l.replaceAll(NL, '\n'));
+const everyday: string[] = corpusLines('everyday-commands.txt').map((l) => l.replaceAll(NL, '\n'));
 
 function show(r: CheckResult): string {
   return JSON.stringify({ reasons: r.reasons.map((x) => `${x.rule}: ${x.command}`), parseError: r.parseError });
@@ -82,8 +83,8 @@ describe('dangerous corpus: every vector is flagged with its rule', () => {
   });
 });
 
-describe('benign corpus: zero false alarms', () => {
-  it.each(benign.map((c) => [c] as const))('%s', (command) => {
+describe('benign and everyday corpora: zero false alarms', () => {
+  it.each([...benign, ...everyday].map((c) => [c] as const))('%s', (command) => {
     const r = checkCommandSync(command, { cwd: CWD });
     expect(r.reasons, show(r)).toEqual([]);
     expect(r.dangerous).toBe(false);
@@ -221,7 +222,7 @@ describe('details', () => {
     expect(formatConfirmation(two, checkCommandSync(two))).toBe(
       'Agent wants to run: sudo rm -rf / ⏎ ls — runs with administrator (root) privileges; deletes files recursively',
     );
-    expect(formatConfirmation('x'.repeat(300), { dangerous: false, reasons: [] }, 10)).toBe(`Agent wants to run: ${'x'.repeat(9)}…`);
+    expect(formatConfirmation('x'.repeat(300), { reasons: [] }, 10)).toBe(`Agent wants to run: ${'x'.repeat(9)}…`);
   });
 
   it('uses the working directory for absolute paths', () => {

@@ -34,8 +34,15 @@ export async function checkCommand(text: string, options: CheckOptions = {}): Pr
   return checkCommandSync(text, options);
 }
 
-/** The confirmation line: `Agent wants to run: rm -rf / — deletes files recursively`. */
-export function formatConfirmation(text: string, result: CheckResult, maxLength = 200): string {
+/**
+ * The confirmation line: `Agent wants to run: rm -rf / — deletes files recursively`. Takes this
+ * check's result or a known-safe assessment (`assessCommand`): anything with reasons that say why.
+ */
+export function formatConfirmation(
+  text: string,
+  result: { readonly reasons: readonly { readonly why: string }[] },
+  maxLength = 200,
+): string {
   let shown = text.replace(/\s*\n\s*/g, ' ⏎ ').trim();
   if (shown.length > maxLength) shown = `${shown.slice(0, maxLength - 1)}…`;
   const whys = [...new Set(result.reasons.map((r) => r.why))];

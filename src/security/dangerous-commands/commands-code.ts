@@ -5,7 +5,7 @@
  */
 import { forEachChild } from 'unbash';
 import type { Command, Pipeline, SyntaxNode, Word } from 'unbash';
-import { WRITE_OPS } from './commands-files.js';
+import { optionOutputs, WRITE_OPS } from './commands-files.js';
 import { analyzePayload, slice, type Ctx } from './context.js';
 import { basename } from './paths.js';
 import type { RuleId } from './rules.js';
@@ -13,7 +13,7 @@ import { effectiveArgv, effectiveName } from './wrappers.js';
 import { commandArgs, wordToArgs, type Arg } from './words.js';
 
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'fish', 'rbash', 'tcsh', 'csh']);
-export const INTERPRETERS = /^(python[0-9.]*|node|nodejs|deno|bun|perl|ruby|php|lua|tclsh|osascript)$/;
+export const INTERPRETERS = /^(python[0-9.]*|node|nodejs|deno|bun|perl|ruby|php|lua|tclsh|osascript|Rscript|pwsh)$/;
 export const DOWNLOADERS = new Set([
   'curl',
   'wget',
@@ -154,19 +154,14 @@ function downloadKey(path: string): string {
   return path.replace(/^(\.\/)+/, '');
 }
 
-/** Remembers where `curl -o F`, `wget -O F`, `wget URL` (saves as the URL's last segment) and `curl … > F` write. */
-export function recordDownload(rest: readonly Arg[], cmd: Command | undefined, ctx: Ctx): void {
+/** Remembers where `curl -o F` (also `-sLo F`), `wget -O F`, `wget URL` (saves as the URL's last segment) and `curl … > F` write. */
+export function recordDownload(name: string, rest: readonly Arg[], cmd: Command | undefined, ctx: Ctx): void {
   const files = ctx.shared.downloaded;
-  for (let i = 0; i < rest.length; i++) {
-    const v = (rest[i] as Arg).value;
-    const next = rest[i + 1]?.value;
-    if ((v === '-o' || v === '-O' || v === '--output' || v === '--output-document') && next && next !== '-') files.add(downloadKey(next));
-    else if (/^--(output|output-document)=/.test(v)) files.add(downloadKey(v.slice(v.indexOf('=') + 1)));
-    else if (/^-[oO]./.test(v)) files.add(downloadKey(v.slice(2)));
-    else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(v)) {
-      const last = basename(v.replace(/[?#].*$/, ''));
-      if (last) files.add(last);
-    }
+  for (const a of optionOutputs(name, rest)) files.add(downloadKey(a.value));
+  for (const a of rest) {
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(a.value)) continue;
+    const last = basename(a.value.replace(/[?#].*$/, ''));
+    if (last) files.add(last);
   }
   for (const r of cmd?.redirects ?? []) {
     if (r.type === 'Redirect' && r.target && WRITE_OPS.has(r.operator)) files.add(downloadKey(r.target.value));

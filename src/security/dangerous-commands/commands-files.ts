@@ -180,6 +180,51 @@ export function checkInPlaceEdit(name: string, rest: Arg[], ctx: Ctx, text: stri
   for (const a of files) checkProtectedTarget(a, ctx, text);
 }
 
+/** Options whose value is a file the command writes: letters, letters that take a value, long names. */
+interface OutputOptions {
+  readonly short: string;
+  readonly shortArg: string;
+  readonly long: readonly string[];
+}
+
+const OUTPUT_OPTIONS: Readonly<Record<string, OutputOptions>> = {
+  curl: {
+    short: 'oDc',
+    shortArg: 'AbcCdDeEFHKmoPQrtTuUwxXyYz',
+    long: ['output', 'dump-header', 'cookie-jar', 'trace', 'trace-ascii', 'stderr', 'libcurl'],
+  },
+  wget: { short: 'OoaP', shortArg: 'OoaPiteTwUQlARDXIB', long: ['output-document', 'output-file', 'append-output', 'directory-prefix'] },
+  sort: { short: 'o', shortArg: 'kotST', long: ['output'] },
+};
+const DEFAULT_OUTPUT_OPTIONS: OutputOptions = { short: 'oO', shortArg: 'oO', long: ['output', 'output-document'] };
+
+/** The files a command writes through its options (`curl -sLo F`, `wget -O F`, `sort -o F`), `-` (stdout) left out. */
+export function optionOutputs(name: string, rest: readonly Arg[]): Arg[] {
+  const spec = OUTPUT_OPTIONS[name] ?? DEFAULT_OUTPUT_OPTIONS;
+  const found: Arg[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i] as Arg;
+    const v = a.value;
+    if (v === '--') break;
+    if (v.startsWith('--')) {
+      const eq = v.indexOf('=');
+      const long = v.slice(2, eq < 0 ? undefined : eq);
+      if (!spec.long.includes(long)) continue;
+      const value = eq < 0 ? rest[++i] : { ...a, value: v.slice(eq + 1) };
+      if (value) found.push(value);
+    } else if (/^-[^-]/.test(v)) {
+      for (let j = 1; j < v.length; j++) {
+        const c = v[j] as string;
+        if (!spec.shortArg.includes(c)) continue;
+        const value = j + 1 < v.length ? { ...a, value: v.slice(j + 1) } : rest[++i];
+        if (value && spec.short.includes(c)) found.push(value);
+        break;
+      }
+    }
+  }
+  return found.filter((a) => a.value !== '-');
+}
+
 export const WRITE_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
 
 export function checkRedirects(redirects: readonly Redirection[], text: string, ctx: Ctx): void {

@@ -15,7 +15,7 @@ import {
   recordDownload,
   SHELLS,
 } from './commands-code.js';
-import { checkChmod, checkCopyMove, checkInPlaceEdit, checkRm, checkRmOperand, checkWriteTarget } from './commands-files.js';
+import { checkChmod, checkCopyMove, checkInPlaceEdit, checkRm, checkRmOperand, checkWriteTarget, optionOutputs } from './commands-files.js';
 import { analyzePayload, argsText, type Ctx } from './context.js';
 import { getopt } from './options.js';
 import { basename, classifyPath } from './paths.js';
@@ -61,7 +61,10 @@ export function analyzeArgv(args: Arg[], ctx: Ctx, cmd: Command | undefined, hop
   if (ctx.depth === 0 && /^\^.*\^/.test(head.value)) out.add('history-expansion', text);
   const rest = args.slice(1);
   if (head.value.includes('/')) checkRunsDownloaded(head, ctx, text);
-  if (DOWNLOADERS.has(name)) recordDownload(rest, cmd, ctx);
+  if (DOWNLOADERS.has(name)) {
+    recordDownload(name, rest, cmd, ctx);
+    for (const a of optionOutputs(name, rest)) checkWriteTarget(a, ctx, text);
+  }
   if (INTERPRETERS.test(name)) {
     const script = rest.find((a) => !a.value.startsWith('-'));
     if (script) checkRunsDownloaded(script, ctx, text);
@@ -274,6 +277,9 @@ export function analyzeArgv(args: Arg[], ctx: Ctx, cmd: Command | undefined, hop
     case 'sed':
     case 'perl':
       return checkInPlaceEdit(name, rest, ctx, text);
+    case 'sort':
+      for (const a of optionOutputs(name, rest)) checkWriteTarget(a, ctx, text);
+      return;
     case 'tee': {
       const o = getopt(rest, { long: ['append', 'ignore-interrupts', 'output-error'] });
       for (const a of o.operands) checkWriteTarget(a, ctx, text);

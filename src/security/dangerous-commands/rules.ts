@@ -131,13 +131,13 @@ export const DANGER_RULES = [
     id: 'write-outside-workspace',
     why: 'writes to a file outside the working directory (such as a dotfile or system file)',
     matches:
-      'redirection (`>` `>>` `>|` `&>` `&>>` `<>` `>&file`) or `tee` onto `~/…`, `$HOME/…`, `../…`, absolute paths outside the workspace and /tmp',
+      'redirection (`>` `>>` `>|` `&>` `&>>` `<>` `>&file`), `tee` or an output option (`curl -o`/`-sLo`, `wget -O`, `sort -o`) onto `~/…`, `$HOME/…`, `../…`, absolute paths outside the workspace and /tmp',
   },
   {
     id: 'write-protected-path',
     why: 'writes into a protected path (.git, .theia, .openspace, node_modules or a protected pattern), which agents may not change',
     matches:
-      'redirection, `tee`, the destination of `cp`/`mv`/`ln`/`install`/`rsync`, or a file edited in place by `sed -i`/`perl -i`, inside `.git/`, `.theia/`, `.openspace/`, `node_modules/` or a protected file pattern (the file tools refuse the same paths with PROTECTED_PATH)',
+      'redirection, `tee`, an output option (`curl -o`, `sort -o`), the destination of `cp`/`mv`/`ln`/`install`/`rsync`, or a file edited in place by `sed -i`/`perl -i`, inside `.git/`, `.theia/`, `.openspace/`, `node_modules/` or a protected file pattern (the file tools refuse the same paths with PROTECTED_PATH)',
   },
   { id: 'truncate-shred', why: 'destroys file contents', matches: '`truncate` or `shred` with a file operand' },
   {
