@@ -27,6 +27,8 @@ export interface SpawnPtyOptions {
   rows?: number;
   /** Added to (and overriding) the inherited environment, TERM=xterm-256color and PS1='$ '. */
   env?: Record<string, string>;
+  /** The command line that runs the shell's command line in the sandbox (src/security/sandbox-host.ts); absent: unsandboxed. */
+  sandbox?: (command: string[]) => string[];
 }
 
 /** Start a real shell in a pseudo-terminal. Async because node-pty is loaded on first use. */
@@ -39,21 +41,25 @@ export async function spawnPty(opts: SpawnPtyOptions): Promise<ShellBackend> {
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
   delete env['PROMPT_COMMAND'];
   Object.assign(env, { TERM: 'xterm-256color', PS1: '$ ' }, bash && shellIntegrationEnv(), opts.env);
-  const proc = pty.spawn(shell, args, {
+  const [file, ...argv] = opts.sandbox ? opts.sandbox([shell, ...args]) : [shell, ...args];
+  const proc = pty.spawn(file!, argv, {
     name: 'xterm-256color',
     cwd: opts.cwd,
     cols: opts.cols ?? 120,
     rows: opts.rows ?? 30,
     env,
   });
-  return new PtyShell(proc);
+  return new PtyShell(proc, opts.sandbox !== undefined);
 }
 
 class PtyShell implements ShellBackend {
   private readonly data = new DataChannel();
   private readonly exit = new ExitSignal();
 
-  constructor(private readonly proc: IPty) {
+  constructor(
+    private readonly proc: IPty,
+    readonly sandboxed: boolean,
+  ) {
     proc.onData((chunk) => this.data.emit(chunk));
     proc.onExit(({ exitCode, signal }) => this.exit.fire(signal ? 128 + signal : exitCode));
   }
