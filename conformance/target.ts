@@ -60,6 +60,8 @@ export interface TargetOptions extends Pick<
   workspaceSettings?: Record<string, unknown>;
   /** Whether a simulated IDE's hub writes its lock file (~/.openspace/ide/<port>.lock); Theia's always does. */
   lockFile?: boolean;
+  /** Environment variables of an IDE started in a process of its own (Theia); the simulated IDE runs in the test's. */
+  ideEnv?: Record<string, string>;
   publishIntervalMs?: number;
   /**
    * Tool calls per agent turn on a target the suite starts. Default 0 (no limit): specs poll and
@@ -121,6 +123,7 @@ export async function startTarget(options: TargetOptions = {}): Promise<Target> 
       home: options.home,
       workspaceParent: options.workspaceParent,
       workspaceSettings: options.workspaceSettings,
+      env: options.ideEnv,
       userSettings: options.sandbox && { [AGENT_CONSENT_SETTING]: CONSENT_VERSION, ...sandboxPreferences(options.sandbox) },
       maxCallsPerTurn: options.maxCallsPerTurn,
       sessionIdleMs: options.sessionIdleMs,

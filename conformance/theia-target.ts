@@ -75,6 +75,8 @@ export interface TheiaTargetOptions {
   workspaceParent?: string;
   /** The copy's .theia/settings.json, written before Theia starts (what a cloned repository brings). */
   workspaceSettings?: Record<string, unknown>;
+  /** Environment variables of Theia's backend besides the test's own (e.g. a PATH without bwrap). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -108,6 +110,7 @@ export async function startTheiaTarget(fixture: string, options: TheiaTargetOpti
     ...(options.sessionIdleMs !== undefined && { OPENSPACE_SESSION_IDLE_MS: String(options.sessionIdleMs) }),
     ...(options.languageServers && { [LANGUAGE_SERVERS_ENV]: JSON.stringify(options.languageServers) }),
     ...(options.languageServerReadyWaitMs !== undefined && { [READY_WAIT_ENV]: String(options.languageServerReadyWaitMs) }),
+    ...options.env,
   });
   // Drain the backend's stderr (a full pipe would block it); keep its tail for a failure's message.
   let stderr = '';

@@ -5,8 +5,8 @@
  * shell started once its terminal is closed. Then a workspace whose settings try to loosen the
  * sandbox. Skipped where there is no real shell (the in-memory simulated IDE's scripted one).
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { connectAgent, type Agent, type Result } from '../client.js';
 import { lockFilePath } from '../../src/hub/auth.js';
@@ -69,6 +69,17 @@ function confirmingAgent(ctx: TargetContext) {
 const connectToHub = (ctx: TargetContext) =>
   `node -e "require('net').connect(${new URL(ctx.target.origin).port}, '127.0.0.1')` +
   `.on('connect', () => { console.log('connected'); process.exit(0) }).on('error', (e) => { console.log(e.code); process.exit(3) })"`;
+
+/** A directory of links to every program on this PATH but bwrap (Theia's backend needs ps and the rest to shut down). */
+function pathWithoutBwrap(): string {
+  const dir = join(base, 'path-without-bwrap');
+  mkdirSync(dir);
+  for (const from of (process.env.PATH ?? '').split(delimiter).filter((d) => existsSync(d))) {
+    for (const name of readdirSync(from))
+      if (name !== 'bwrap' && !existsSync(join(dir, name))) symlinkSync(join(from, name), join(dir, name));
+  }
+  return dir;
+}
 
 /** Processes on this machine whose command line holds `text` (Linux's /proc). */
 function processesWith(text: string): number[] {
@@ -190,5 +201,32 @@ describe('a workspace whose settings try to loosen the sandbox', () => {
     const offline = await run(connectToHub(ctx), 'strict');
     expect(offline.exitCode).toBe(3);
     expect(offline.output).not.toContain('connected');
+  });
+});
+
+describe('where bubblewrap cannot run', () => {
+  const ctx = useTarget({ home, workspaceParent: base, ideEnv: { PATH: pathWithoutBwrap() } });
+  const { agent, skipWithoutShell } = confirmingAgent(ctx);
+
+  it('Theia tells the person once, agent terminals run unsandboxed, and dangerous commands still ask', async (t) => {
+    skipWithoutShell(t);
+    const page = ctx.target.page;
+    if (!page) return t.skip('the simulated IDE says it on stderr when it starts (sim/cli.test.ts); its bwrap was found in this process');
+    for (const title of ['first', 'second']) {
+      expect(await agent().ok('openspace.terminal.create', { title })).toMatchObject({ sandboxed: false });
+    }
+    const notice = page.locator('.theia-notification-toasts .theia-notification-message', {
+      hasText: 'agent terminals run WITHOUT a sandbox',
+    });
+    await notice.first().waitFor({ state: 'visible', timeout: 10_000 });
+    expect(await notice.first().textContent()).toContain('bubblewrap (bwrap) is not installed');
+    expect(await notice.count()).toBe(1);
+
+    const text = 'rm -rf ~/projects';
+    const answer = agent().call('openspace.terminal.send', { terminalId: 'first', text });
+    const dialog = page.locator('.dialogBlock', { hasText: `Agent wants to run: ${text}` });
+    await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+    await dialog.getByRole('button', { name: 'Deny' }).click();
+    expect(await answer).toMatchObject({ success: false, code: 'CONFIRMATION_DENIED' });
   });
 });
