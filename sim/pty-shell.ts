@@ -5,6 +5,7 @@
 import { posix as path } from 'node:path';
 import type { IPty } from 'node-pty';
 import { shellIntegrationEnv } from '../src/commands/shell-integration.js';
+import { endSandboxSession } from '../src/security/sandbox-host.js';
 import { DataChannel, ExitSignal, type ShellBackend } from './shell-backend.js';
 
 type NodePty = typeof import('node-pty');
@@ -75,6 +76,8 @@ class PtyShell implements ShellBackend {
 
   kill(): void {
     if (this.exit.fired) return;
+    // The sandbox, bwrap and all (node-pty made bwrap a session leader): a hangup can miss a sandbox still being set up.
+    if (this.sandboxed) return endSandboxSession(this.proc.pid);
     try {
       this.proc.kill();
     } catch {

@@ -1,11 +1,12 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it, type TestContext } from 'vitest';
 import { sandboxSettings } from './sandbox.js';
-import { probeBwrap, sandboxCommand } from './sandbox-host.js';
+import { endSandboxSession, probeBwrap, sandboxCommand } from './sandbox-host.js';
+import { eventually } from '../../conformance/setup.js';
 
 // Outside /tmp, which the sandbox replaces with a private one.
 const base = mkdtempSync('/var/tmp/openspace-sandbox-host-');
@@ -69,5 +70,29 @@ describe('a shell in the sandbox (real bubblewrap)', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe('what is left of a terminal', () => {
+  /** Processes whose command line holds `text`. */
+  const running = (text: string) =>
+    readdirSync('/proc').filter((pid) => {
+      try {
+        return /^\d+$/.test(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text);
+      } catch {
+        return false; // ended meanwhile
+      }
+    });
+
+  it('ends every process still in the session its leader led', async () => {
+    const marker = `4243.${process.pid}`;
+    // A session leader whose children outlive it, as a sandbox's init does when bwrap dies while setting it up.
+    const leader = spawn('setsid', ['bash', '-c', `sleep ${marker} & sleep ${marker} & wait`], { stdio: 'ignore' });
+    await eventually(() => expect(running(`sleep\0${marker}`)).toHaveLength(2));
+    leader.kill('SIGKILL');
+    await new Promise((r) => leader.once('exit', r));
+    expect(running(`sleep\0${marker}`)).toHaveLength(2);
+    endSandboxSession(leader.pid!);
+    await eventually(() => expect(running(`sleep\0${marker}`)).toHaveLength(0));
   });
 });

@@ -3,7 +3,7 @@
  * runs a shell in it (src/security/sandbox.ts has the rules).
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { bwrapArgs, expandHome, type HiddenPath, type SandboxSettings } from './sandbox.js';
@@ -70,5 +70,31 @@ function existing(path: string): HiddenPath[] {
     return [{ path, kind: statSync(path).isDirectory() ? 'directory' : 'file' }];
   } catch {
     return [];
+  }
+}
+
+/**
+ * End a sandbox whose bwrap leads the session `sessionId` (a terminal's process): SIGKILL to every
+ * process in that session, bwrap and the sandbox's init among them, whose end ends the rest of its
+ * process namespace. Not a hangup to bwrap alone: its --die-with-parent misses the sandbox when bwrap
+ * dies while still setting it up (a terminal closed as it opens: about 1 in 50 in a tight loop).
+ */
+export function endSandboxSession(sessionId: number): void {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // pid (comm) state ppid pgrp session …; comm may hold spaces and parentheses.
+    const session = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+    if (session !== sessionId) continue;
+    try {
+      process.kill(Number(entry), 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
   }
 }
