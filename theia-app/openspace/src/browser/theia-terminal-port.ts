@@ -101,6 +101,7 @@ export class TheiaTerminalPort implements TerminalPort {
     if (this.exited.delete(terminalId)) return;
     const terminal = this.require(terminalId);
     this.captured.delete(terminalId);
+    if (terminal.sandboxed) await this.sandbox.end(terminal.widget);
     this.shell.closeSoon(terminal.widget, () => terminal.widget.dispose());
   }
 

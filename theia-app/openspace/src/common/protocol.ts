@@ -97,4 +97,9 @@ export interface SandboxBackend {
    * in `cwd` (relative to the workspace Theia opened).
    */
   shell(options: { cwd: string; shellPath?: string; settings: SandboxSettings }): Promise<SandboxedShell>;
+  /**
+   * End the sandbox of a terminal being closed, whose process (`pid`) is its bwrap: everything in
+   * that bwrap's session. A hangup alone can miss a sandbox bwrap is still setting up.
+   */
+  end(pid: number): Promise<void>;
 }

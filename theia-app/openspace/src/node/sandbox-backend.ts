@@ -2,10 +2,11 @@ import { inject, injectable } from '@theia/core/shared/inversify';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { WorkspaceServer } from '@theia/workspace/lib/common/workspace-protocol';
 import { ShellProcess } from '@theia/terminal/lib/node/shell-process';
+import { readlinkSync, realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { lockDir } from '../../../../src/hub/auth.js';
 import type { SandboxSettings } from '../../../../src/security/sandbox.js';
-import { probeBwrap, sandboxCommand } from '../../../../src/security/sandbox-host.js';
+import { endSandboxSession, probeBwrap, sandboxCommand } from '../../../../src/security/sandbox-host.js';
 import type { SandboxBackend, SandboxedShell } from '../common/protocol.js';
 
 /**
@@ -35,5 +36,19 @@ export class SandboxBackendImpl implements SandboxBackend {
       shell,
     );
     return { shellPath: shellPath!, shellArgs: shellArgsInSandbox };
+  }
+
+  async end(pid: number): Promise<void> {
+    const bwrap = probeBwrap();
+    // Only a bwrap's session: nothing else a window names is ended here.
+    if (bwrap.available && processExecutable(pid) === realpathSync(bwrap.path)) endSandboxSession(pid);
+  }
+}
+
+function processExecutable(pid: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return undefined; // ended already
   }
 }
