@@ -9,7 +9,7 @@
  * Tests talk to every target only through MCP and HTTP; a `probe` gives sim-only views for
  * effects no tool shows (what a person at the keyboard does).
  */
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,13 @@ import { readLockFile } from '../src/hub/auth.js';
 import type { SimIde } from '../sim/ide.js';
 import type { SimIdeOptions } from '../sim/ide.js';
 import { authHeaders } from './client.js';
+import {
+  SANDBOX_ENABLED_SETTING,
+  SANDBOX_HIDDEN_PATHS_SETTING,
+  SANDBOX_NETWORK_SETTING,
+  type SandboxChoices,
+} from '../src/security/sandbox.js';
+import { AGENT_CONSENT_SETTING, CONSENT_VERSION } from '../src/security/consent.js';
 
 export const FIXTURE_WORKSPACE = fileURLToPath(new URL('./fixtures/workspace', import.meta.url));
 
@@ -43,8 +50,18 @@ export interface Target {
 
 export interface TargetOptions extends Pick<
   SimIdeOptions,
-  'scriptedResponses' | 'terminal' | 'workspace' | 'consent' | 'languageServers' | 'languageServerReadyWaitMs'
+  'scriptedResponses' | 'terminal' | 'workspace' | 'consent' | 'languageServers' | 'languageServerReadyWaitMs' | 'home'
 > {
+  /** Where the fresh copy of the fixture goes (default: the system's temporary directory). */
+  workspaceParent?: string;
+  /** The person's own sandbox choices: the simulated IDE's command line, Theia's user settings. */
+  sandbox?: SandboxChoices;
+  /** Settings a cloned repository brings: the fixture's .openspace/settings.json (simulated IDE) or .theia/settings.json (Theia). */
+  workspaceSettings?: Record<string, unknown>;
+  /** Whether a simulated IDE's hub writes its lock file (~/.openspace/ide/<port>.lock); Theia's always does. */
+  lockFile?: boolean;
+  /** Environment variables of an IDE started in a process of its own (Theia); the simulated IDE runs in the test's. */
+  ideEnv?: Record<string, string>;
   publishIntervalMs?: number;
   /**
    * Tool calls per agent turn on a target the suite starts. Default 0 (no limit): specs poll and
@@ -59,11 +76,23 @@ export async function startTarget(options: TargetOptions = {}): Promise<Target> 
   const target = process.env.OPENSPACE_TARGET ?? 'sim';
   if (target === 'sim') {
     const onDisk = process.env.OPENSPACE_SIM_WORKSPACE === 'disk' && !options.workspace;
-    const dir = onDisk ? await mkdtemp(join(tmpdir(), 'openspace-fixture-')) : undefined;
+    const dir = onDisk ? await mkdtemp(join(options.workspaceParent ?? tmpdir(), 'openspace-fixture-')) : undefined;
     if (dir) await cp(FIXTURE_WORKSPACE, dir, { recursive: true });
+    const { SETTINGS_FILE } = await import('../sim/ide.js');
+    const settings = options.workspaceSettings ? JSON.stringify(options.workspaceSettings) : undefined;
+    if (dir && settings) {
+      await mkdir(join(dir, '.openspace'), { recursive: true });
+      await writeFile(join(dir, SETTINGS_FILE), settings);
+    }
     const sim = await startSimHub({
-      workspace: options.workspace ?? (dir ? { kind: 'disk', root: dir } : { kind: 'memory', seedDir: FIXTURE_WORKSPACE }),
+      workspace:
+        options.workspace ??
+        (dir
+          ? { kind: 'disk', root: dir }
+          : { kind: 'memory', seedDir: FIXTURE_WORKSPACE, files: settings === undefined ? undefined : { [SETTINGS_FILE]: settings } }),
       terminal: options.terminal,
+      home: options.home,
+      sandbox: options.sandbox,
       scriptedResponses: options.scriptedResponses,
       publishIntervalMs: options.publishIntervalMs,
       consent: options.consent ?? 'granted',
@@ -71,7 +100,7 @@ export async function startTarget(options: TargetOptions = {}): Promise<Target> 
       languageServerReadyWaitMs: options.languageServerReadyWaitMs,
       maxCallsPerTurn: options.maxCallsPerTurn ?? 0,
       sessionIdleMs: options.sessionIdleMs,
-      lockFile: false,
+      lockFile: options.lockFile ?? false,
     });
     return {
       name: dir ? 'sim (disk)' : 'sim',
@@ -91,6 +120,11 @@ export async function startTarget(options: TargetOptions = {}): Promise<Target> 
   if (target === 'theia') {
     const { startTheiaTarget } = await import('./theia-target.js');
     const theia = await startTheiaTarget(FIXTURE_WORKSPACE, {
+      home: options.home,
+      workspaceParent: options.workspaceParent,
+      workspaceSettings: options.workspaceSettings,
+      env: options.ideEnv,
+      userSettings: options.sandbox && { [AGENT_CONSENT_SETTING]: CONSENT_VERSION, ...sandboxPreferences(options.sandbox) },
       maxCallsPerTurn: options.maxCallsPerTurn,
       sessionIdleMs: options.sessionIdleMs,
       languageServers: options.languageServers,
@@ -114,4 +148,13 @@ export async function startTarget(options: TargetOptions = {}): Promise<Target> 
     return { name: target, origin: url.origin, mcpUrl: url.href, token, headers: authHeaders(token), close: async () => {} };
   }
   throw new Error(`OPENSPACE_TARGET must be "sim" or a hub's MCP URL, not "${target}"`);
+}
+
+/** The person's sandbox choices as Theia's user settings. */
+function sandboxPreferences(choices: SandboxChoices): Record<string, unknown> {
+  return {
+    ...(choices.enabled !== undefined && { [SANDBOX_ENABLED_SETTING]: choices.enabled }),
+    ...(choices.network !== undefined && { [SANDBOX_NETWORK_SETTING]: choices.network }),
+    ...(choices.hiddenPaths !== undefined && { [SANDBOX_HIDDEN_PATHS_SETTING]: choices.hiddenPaths }),
+  };
 }

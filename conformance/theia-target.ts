@@ -69,6 +69,14 @@ export interface TheiaTargetOptions {
   languageServers?: LanguageServerConfig[];
   /** How long a code call waits for a starting server before LSP_NOT_READY (default 3 s). */
   languageServerReadyWaitMs?: number;
+  /** The IDE's home directory (HOME of the backend and its shells); default: an empty one of its own. */
+  home?: string;
+  /** Where the fresh copy of the fixture goes (default: the system's temporary directory). */
+  workspaceParent?: string;
+  /** The copy's .theia/settings.json, written before Theia starts (what a cloned repository brings). */
+  workspaceSettings?: Record<string, unknown>;
+  /** Environment variables of Theia's backend besides the test's own (e.g. a PATH without bwrap). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -79,17 +87,21 @@ export interface TheiaTargetOptions {
 export const TEST_PERSON_SETTINGS = { 'editor.acceptSuggestionOnEnter': 'off' };
 
 export async function startTheiaTarget(fixture: string, options: TheiaTargetOptions = {}): Promise<TheiaTarget> {
-  const workspace = await mkdtemp(join(tmpdir(), 'openspace-theia-'));
+  const workspace = await mkdtemp(join(options.workspaceParent ?? tmpdir(), 'openspace-theia-'));
   const config = await mkdtemp(join(tmpdir(), 'openspace-theia-config-'));
   await cp(fixture, workspace, { recursive: true });
+  if (options.workspaceSettings) {
+    await mkdir(join(workspace, '.theia'));
+    await writeFile(join(workspace, '.theia', 'settings.json'), JSON.stringify(options.workspaceSettings, null, 2));
+  }
   await writeFile(
     join(config, 'settings.json'),
     JSON.stringify({ ...TEST_PERSON_SETTINGS, ...(options.userSettings ?? { [AGENT_CONSENT_SETTING]: CONSENT_VERSION }) }, null, 2),
   );
   // The IDE's shells start in a home of their own: this machine's ~/.bashrc (pyenv init, say) would
   // make every terminal's start depend on it, and a shell killed mid-start can leave its locks behind.
-  const home = join(config, 'home');
-  await mkdir(home);
+  const home = options.home ?? join(config, 'home');
+  if (!options.home) await mkdir(home);
   const { child, origin: listening } = startTheia(options.noFolder ? undefined : workspace, 0, 'pipe', {
     HOME: home,
     OPENSPACE_LOCK_DIR: lockDir(),
@@ -98,6 +110,7 @@ export async function startTheiaTarget(fixture: string, options: TheiaTargetOpti
     ...(options.sessionIdleMs !== undefined && { OPENSPACE_SESSION_IDLE_MS: String(options.sessionIdleMs) }),
     ...(options.languageServers && { [LANGUAGE_SERVERS_ENV]: JSON.stringify(options.languageServers) }),
     ...(options.languageServerReadyWaitMs !== undefined && { [READY_WAIT_ENV]: String(options.languageServerReadyWaitMs) }),
+    ...options.env,
   });
   // Drain the backend's stderr (a full pipe would block it); keep its tail for a failure's message.
   let stderr = '';

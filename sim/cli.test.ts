@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { connectAgent } from '../conformance/client.js';
 import { eventually } from '../conformance/setup.js';
 import { TOOLS } from '../src/contract/index.js';
+import { probeBwrap } from '../src/security/sandbox-host.js';
 
 /** The bundle `npm start` runs (built by `npm run build`, which `npm test` runs first). */
 const CLI = fileURLToPath(new URL('../dist/openspace-sim.mjs', import.meta.url));
@@ -21,10 +22,11 @@ afterEach(() => {
 /** Start the CLI and wait for its banner; returns the printed text and the MCP URL. */
 async function startCli(
   args: string[],
+  env: Record<string, string> = {},
 ): Promise<{ output: string; mcpUrl: string; instructionsUrl: string; token?: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [CLI, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, OPENSPACE_LOCK_DIR: lockDir },
+    env: { ...process.env, OPENSPACE_LOCK_DIR: lockDir, ...env },
   });
   children.push(child);
   let output = '';
@@ -99,7 +101,8 @@ describe('npm start (the simulated IDE CLI)', () => {
       const agent = await connectAgent({ mcpUrl, token });
       try {
         expect((await agent.ok('openspace.file.read', { path: 'hello.txt' })).content).toBe('from disk\n');
-        await agent.ok('openspace.terminal.create', { title: 'sh' });
+        // In the sandbox where bubblewrap works (conformance/specs/sandbox.test.ts shows what it keeps out).
+        expect(await agent.ok('openspace.terminal.create', { title: 'sh' })).toMatchObject({ sandboxed: probeBwrap().available });
         const sent = await agent.ok('openspace.terminal.send', { terminalId: 'sh', text: 'cat hello.txt; echo $((6*7))' });
         await eventually(async () => {
           const read = await agent.ok('openspace.terminal.read_output', { terminalId: 'sh', since: sent.cursor });
@@ -108,6 +111,31 @@ describe('npm start (the simulated IDE CLI)', () => {
         }, 5000);
       } finally {
         await agent.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('without bubblewrap, says so once at start and runs agent terminals unsandboxed; --no-sandbox says nothing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'openspace-cli-'));
+    try {
+      for (const [args, warned] of [
+        [[], true],
+        [['--no-sandbox'], false],
+      ] as const) {
+        // A PATH without bwrap on it.
+        const { output, mcpUrl, token } = await startCli(['--port', '0', '--workspace', dir, '--consent', ...args], { PATH: dir });
+        const warnings = output.match(/agent terminals run WITHOUT a sandbox: bubblewrap \(bwrap\) is not installed/g) ?? [];
+        expect(warnings, args.join(' ')).toHaveLength(warned ? 1 : 0);
+        const agent = await connectAgent({ mcpUrl, token });
+        try {
+          expect(await agent.ok('openspace.terminal.create', { title: 'plain' })).toMatchObject({ sandboxed: false });
+          // Dangerous commands still wait for a person.
+          await agent.fails('openspace.terminal.send', { terminalId: 'plain', text: 'rm -rf ~' }, 'CONFIRMATION_REQUIRED');
+        } finally {
+          await agent.close();
+        }
       }
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -168,6 +196,8 @@ describe('npm start (the simulated IDE CLI)', () => {
       ['--workspace', '/definitely/not/here'],
       ['--max-calls-per-turn', '-1'],
       ['--allow-origin', 'evil'],
+      ['--sandbox-network', 'maybe'],
+      ['--sandbox-hide', 'relative/path'],
       // Over stdio the client is answered while the IDE loads; an IDE that cannot start still ends it.
       ['--stdio', '--workspace', '/definitely/not/here'],
       ['--stdio', '--terminal', 'process'],

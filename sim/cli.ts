@@ -15,6 +15,10 @@ Starts the OpenSpace hub on the simulated IDE.
                            (otherwise the first call asks through the MCP client, or answers CONSENT_REQUIRED)
   --no-confirm             run terminal commands that look dangerous without asking (default: ask through the
                            MCP client, or answer CONFIRMATION_REQUIRED); a workspace's settings cannot do this
+  --no-sandbox             run agent terminals without the sandbox (default on Linux: bubblewrap keeps them to the
+                           workspace, a private /tmp and no credentials); a workspace's settings cannot do this
+  --sandbox-network on|off off: agent terminals have no network (default on); a workspace's settings may turn it off
+  --sandbox-hide PATH      hide this file or directory from agent terminals too, e.g. ~/.config/gh (repeatable)
   --no-auth                do not require the access token (any local process may then call the hub);
                            OPENSPACE_TOKEN=<32+ characters> sets the token instead of a generated one
   --proposals DECISION     what decides an agent's edit proposal (openspace.editor.propose_edit) when its MCP
@@ -43,6 +47,9 @@ async function main(): Promise<void> {
         consent: { type: 'boolean', default: false },
         'no-auth': { type: 'boolean', default: false },
         'no-confirm': { type: 'boolean', default: false },
+        'no-sandbox': { type: 'boolean', default: false },
+        'sandbox-network': { type: 'string', default: 'on' },
+        'sandbox-hide': { type: 'string', multiple: true, default: [] },
         'allow-origin': { type: 'string', multiple: true, default: [] },
         'max-calls-per-turn': { type: 'string', default: '50' },
         'language-server': { type: 'string', multiple: true, default: [] },
@@ -84,6 +91,16 @@ async function main(): Promise<void> {
   if (proposals !== 'accept' && proposals !== 'reject' && proposals !== 'wait') {
     fail(`--proposals must be accept, reject or wait, not "${proposals}"`);
   }
+  const network = values['sandbox-network'];
+  if (network !== 'on' && network !== 'off') fail(`--sandbox-network must be on or off, not "${network}"`);
+  if (values['sandbox-hide'].length > 0) {
+    const { HiddenPathSetting } = await import('../src/security/sandbox.js');
+    for (const path of values['sandbox-hide']) {
+      const checked = HiddenPathSetting.safeParse(path);
+      if (!checked.success) fail(`--sandbox-hide "${path}": ${checked.error.issues[0]!.message}`);
+    }
+  }
+  const sandbox = { enabled: !values['no-sandbox'], network: network === 'on', hiddenPaths: values['sandbox-hide'] };
   const consent = values.consent ? ('granted' as const) : undefined;
   const confirmDangerousCommands = !values['no-confirm'];
 
@@ -99,6 +116,7 @@ async function main(): Promise<void> {
       terminal,
       consent,
       confirmDangerousCommands,
+      sandbox,
       maxCallsPerTurn,
       languageServers,
       proposals,
@@ -133,6 +151,7 @@ async function main(): Promise<void> {
       port,
       consent,
       confirmDangerousCommands,
+      sandbox,
       maxCallsPerTurn,
       auth: !values['no-auth'],
       token: process.env.OPENSPACE_TOKEN || undefined,

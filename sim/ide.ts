@@ -6,6 +6,17 @@ import { z } from 'zod';
 import { AUDIT_LOG_FILE, NdjsonAuditLog } from '../src/security/audit-log.js';
 import { ConsentGate, consentMessage } from '../src/security/consent.js';
 import { createFilePolicy, type FilePolicy } from '../src/security/file-policy.js';
+import {
+  HiddenPathSetting,
+  sandboxSettings,
+  SANDBOX_ENABLED_SETTING,
+  SANDBOX_HIDDEN_PATHS_SETTING,
+  SANDBOX_NETWORK_SETTING,
+  type SandboxChoices,
+  type SandboxSettings,
+} from '../src/security/sandbox.js';
+import { probeBwrap, sandboxCommand } from '../src/security/sandbox-host.js';
+import { lockDir } from '../src/hub/auth.js';
 import { terminalScreens } from '../src/commands/terminal-output.js';
 import { ideEvents } from '../src/commands/event-log.js';
 import { proposals } from '../src/commands/review.js';
@@ -60,6 +71,14 @@ export interface SimIdeOptions {
   personTerminalReads?: 'allow' | 'refuse';
   /** The user-level file of "always allow" rules for agents' commands (the CLI: ~/.openspace/allowed-commands.json); none: kept in memory. */
   allowedCommandsFile?: string;
+  /**
+   * The person's choices for the sandbox agent terminals run in (`--no-sandbox`, `--sandbox-network
+   * off`, `--sandbox-hide PATH`): on, with network, by default. The workspace's settings file may
+   * only tighten them.
+   */
+  sandbox?: SandboxChoices;
+  /** The person's home directory: their shells' HOME, and where hidden paths starting with ~/ are (default: this process's). */
+  home?: string;
 }
 
 /**
@@ -149,7 +168,7 @@ export class SimIde {
     if (backend === 'process' && workspace.kind !== 'disk') {
       throw new Error('Process terminals run a real shell and need a real directory: pass --workspace DIR, or use --terminal scripted.');
     }
-    const settings = readSettings(workspace);
+    const settings = readSettings(workspace, options.sandbox ?? {});
     const audit = new NdjsonAuditLog(workspace.fs.promises, join(workspace.root, AUDIT_LOG_FILE));
     const files = await WorkspaceFiles.create({
       fs: workspace.fs,
@@ -160,10 +179,16 @@ export class SimIde {
       watch: true,
     });
     const layout = new SimLayout();
-    const spawn = async ({ cwd, shellPath }: { cwd: string; shellPath?: string }) => {
+    const sandbox = backend === 'process' ? agentShellSandbox(settings.sandbox, workspace.root, options.home) : undefined;
+    const spawn = async ({ cwd, shellPath, personal }: { cwd: string; shellPath?: string; personal: boolean }) => {
       const absolute = join(workspace.root, cwd);
       return backend === 'process'
-        ? spawnPty({ shell: shellPath, cwd: absolute })
+        ? spawnPty({
+            shell: shellPath,
+            cwd: absolute,
+            env: options.home === undefined ? undefined : { HOME: options.home },
+            sandbox: sandbox && !personal ? (command) => sandbox(command, absolute) : undefined,
+          })
         : createScriptedShell({ fs: workspace.fs, root: workspace.root, cwd: absolute, responses: options.scriptedResponses });
     };
     const terminals = new SimTerminals(layout, { spawn });
@@ -204,20 +229,24 @@ const Settings = z.looseObject({
   'openspace.security.sensitiveFilePatterns': z.array(z.string()).optional(),
   'openspace.security.protectedFilePatterns': z.array(z.string()).optional(),
   'openspace.security.confirmDangerousCommands': z.boolean().optional(),
+  [SANDBOX_ENABLED_SETTING]: z.boolean().optional(),
+  [SANDBOX_NETWORK_SETTING]: z.boolean().optional(),
+  [SANDBOX_HIDDEN_PATHS_SETTING]: z.array(HiddenPathSetting).optional(),
 });
 
 interface SimSettings {
   policy: FilePolicy;
+  sandbox: SandboxSettings;
 }
 
 /**
- * The workspace's settings may tighten protection (more sensitive or protected patterns), never
- * loosen it: a cloned repository must not turn off the confirmation of dangerous commands for
- * whoever opens it (that is the `--no-confirm` option's, the person's own choice).
+ * The workspace's settings may tighten protection (more sensitive or protected patterns, a stricter
+ * sandbox), never loosen it: a cloned repository must not turn off the confirmation of dangerous
+ * commands or the sandbox for whoever opens it (that is the command line's, the person's own choice).
  */
-function readSettings(workspace: LoadedWorkspace): SimSettings {
+function readSettings(workspace: LoadedWorkspace, person: SandboxChoices): SimSettings {
   const path = join(workspace.root, SETTINGS_FILE);
-  if (!workspace.fs.existsSync(path)) return { policy: createFilePolicy() };
+  if (!workspace.fs.existsSync(path)) return { policy: createFilePolicy(), sandbox: sandboxSettings(person).settings };
   const where = `${SETTINGS_FILE} in the workspace`;
   let json: unknown;
   try {
@@ -233,13 +262,43 @@ function readSettings(workspace: LoadedWorkspace): SimSettings {
         'loosen protection (start the simulated IDE with --no-confirm to turn the confirmation off yourself)\n',
     );
   }
+  const sandbox = sandboxSettings(person, {
+    enabled: parsed.data[SANDBOX_ENABLED_SETTING],
+    network: parsed.data[SANDBOX_NETWORK_SETTING],
+    hiddenPaths: parsed.data[SANDBOX_HIDDEN_PATHS_SETTING],
+  });
+  if (sandbox.ignored.length > 0) {
+    process.stderr.write(
+      `openspace: warning: ${where} sets ${sandbox.ignored.join(' and ')}; ignored, since a workspace may not loosen the sandbox ` +
+        'of agent terminals (that is your choice when you start the simulated IDE: --no-sandbox, --sandbox-network)\n',
+    );
+  }
   try {
     const policy = createFilePolicy({
       sensitivePatterns: parsed.data['openspace.security.sensitiveFilePatterns'],
       protectedPatterns: parsed.data['openspace.security.protectedFilePatterns'],
     });
-    return { policy };
+    return { policy, sandbox: sandbox.settings };
   } catch (err) {
     throw new Error(`${where}: ${(err as Error).message}`, { cause: err });
   }
+}
+
+/**
+ * How agent shells start in the sandbox, or undefined when they run without one: turned off, or
+ * bubblewrap cannot make one here (said once, on stderr; dangerous commands still ask first).
+ */
+function agentShellSandbox(settings: SandboxSettings, workspace: string, home: string | undefined) {
+  if (!settings.enabled) return undefined;
+  const bwrap = probeBwrap();
+  if (!bwrap.available) {
+    process.stderr.write(
+      `openspace: warning: agent terminals run WITHOUT a sandbox: ${bwrap.reason}. Install bubblewrap (e.g. apt-get install bubblewrap) ` +
+        'to keep their commands from your files outside the workspace and from your credentials; dangerous commands still wait for a confirmation.\n',
+    );
+    return undefined;
+  }
+  // The hub's lock file (its access token) is hidden wherever OPENSPACE_LOCK_DIR puts it.
+  return (command: string[], cwd: string) =>
+    sandboxCommand(bwrap.path, settings, { workspace, cwd, home, alsoHidden: [lockDir()] }, command);
 }

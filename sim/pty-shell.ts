@@ -5,6 +5,7 @@
 import { posix as path } from 'node:path';
 import type { IPty } from 'node-pty';
 import { shellIntegrationEnv } from '../src/commands/shell-integration.js';
+import { endSandboxSession } from '../src/security/sandbox-host.js';
 import { DataChannel, ExitSignal, type ShellBackend } from './shell-backend.js';
 
 type NodePty = typeof import('node-pty');
@@ -27,6 +28,8 @@ export interface SpawnPtyOptions {
   rows?: number;
   /** Added to (and overriding) the inherited environment, TERM=xterm-256color and PS1='$ '. */
   env?: Record<string, string>;
+  /** The command line that runs the shell's command line in the sandbox (src/security/sandbox-host.ts); absent: unsandboxed. */
+  sandbox?: (command: string[]) => string[];
 }
 
 /** Start a real shell in a pseudo-terminal. Async because node-pty is loaded on first use. */
@@ -39,21 +42,25 @@ export async function spawnPty(opts: SpawnPtyOptions): Promise<ShellBackend> {
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
   delete env['PROMPT_COMMAND'];
   Object.assign(env, { TERM: 'xterm-256color', PS1: '$ ' }, bash && shellIntegrationEnv(), opts.env);
-  const proc = pty.spawn(shell, args, {
+  const [file, ...argv] = opts.sandbox ? opts.sandbox([shell, ...args]) : [shell, ...args];
+  const proc = pty.spawn(file!, argv, {
     name: 'xterm-256color',
     cwd: opts.cwd,
     cols: opts.cols ?? 120,
     rows: opts.rows ?? 30,
     env,
   });
-  return new PtyShell(proc);
+  return new PtyShell(proc, opts.sandbox !== undefined);
 }
 
 class PtyShell implements ShellBackend {
   private readonly data = new DataChannel();
   private readonly exit = new ExitSignal();
 
-  constructor(private readonly proc: IPty) {
+  constructor(
+    private readonly proc: IPty,
+    readonly sandboxed: boolean,
+  ) {
     proc.onData((chunk) => this.data.emit(chunk));
     proc.onExit(({ exitCode, signal }) => this.exit.fire(signal ? 128 + signal : exitCode));
   }
@@ -69,6 +76,8 @@ class PtyShell implements ShellBackend {
 
   kill(): void {
     if (this.exit.fired) return;
+    // The sandbox, bwrap and all (node-pty made bwrap a session leader): a hangup can miss a sandbox still being set up.
+    if (this.sandboxed) return endSandboxSession(this.proc.pid);
     try {
       this.proc.kill();
     } catch {

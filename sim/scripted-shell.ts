@@ -106,6 +106,8 @@ interface Io {
 }
 
 class ScriptedShell implements ShellBackend {
+  /** It reaches nothing but its workspace volume, and runs no programs: no sandbox needed. */
+  readonly sandboxed = false;
   private readonly data = new DataChannel();
   private readonly exit = new ExitSignal();
   private readonly fs: ShellFs;

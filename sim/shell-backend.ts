@@ -14,6 +14,8 @@ export interface ShellBackend {
   /** Fires once with the exit code; a listener attached after the exit is called too. */
   onExit(cb: (code: number) => void): void;
   readonly pid?: number;
+  /** The shell runs in the sandbox (src/security/sandbox.ts). */
+  readonly sandboxed: boolean;
 }
 
 /** Ordered delivery with a backlog for values emitted before anyone listens. */

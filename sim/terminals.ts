@@ -7,8 +7,8 @@ import type { ShellBackend } from './shell-backend.js';
 export type TerminalBackendKind = 'process' | 'scripted';
 
 export interface SimTerminalsOptions {
-  /** Start a backend for a terminal: cwd is workspace-relative. */
-  spawn(options: { cwd: string; shellPath?: string }): Promise<ShellBackend>;
+  /** Start a backend for a terminal: cwd is workspace-relative; a person's own terminal is not sandboxed. */
+  spawn(options: { cwd: string; shellPath?: string; personal: boolean }): Promise<ShellBackend>;
 }
 
 interface SimTerminal {
@@ -33,9 +33,16 @@ export class SimTerminals implements TerminalPort, Disposable {
   ) {}
 
   async create(options: { terminalId: string; title: string; cwd: string; shellPath?: string }, personal = false): Promise<TerminalInfo> {
-    const backend = await this.options.spawn({ cwd: options.cwd, shellPath: options.shellPath });
+    const backend = await this.options.spawn({ cwd: options.cwd, shellPath: options.shellPath, personal });
     const terminal: SimTerminal = {
-      info: { terminalId: options.terminalId, title: options.title, cwd: options.cwd, running: true, ...(personal && { personal }) },
+      info: {
+        terminalId: options.terminalId,
+        title: options.title,
+        cwd: options.cwd,
+        running: true,
+        sandboxed: backend.sandboxed,
+        ...(personal && { personal }),
+      },
       backend,
     };
     backend.onData((chunk) => {

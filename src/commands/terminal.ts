@@ -79,7 +79,7 @@ export async function openTerminal(ide: IdePort, options: { title?: string; cwd:
 export const terminalCreateCommand = defineCommand(terminalCreate, async (ide, args) => {
   const cwd = args.cwd === undefined ? '' : await requireDirectory(ide, args.cwd);
   const created = await openTerminal(ide, { title: args.title, cwd, shellPath: args.shellPath });
-  return { terminalId: created.terminalId, title: created.title, cwd: created.cwd };
+  return { terminalId: created.terminalId, title: created.title, cwd: created.cwd, sandboxed: created.sandboxed ?? false };
 });
 
 /** What the person at the agent's side picks from when a command needs their word (MCP elicitation). */

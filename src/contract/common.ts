@@ -81,6 +81,12 @@ export const TerminalInfo = z.object({
   cwd: z.string().describe('Workspace-relative working directory at creation ("" is the root)'),
   running: z.boolean(),
   exitCode: z.number().int().optional(),
+  sandboxed: z
+    .boolean()
+    .optional()
+    .describe(
+      "Whether its shell runs in OpenSpace's sandbox (Linux, bubblewrap): the workspace writable, the rest read-only, a private /tmp, the person's secrets hidden",
+    ),
   personal: z
     .literal(true)
     .optional()

@@ -9,13 +9,19 @@ export const terminalCreate = defineTool({
   title: 'Create Terminal',
   description:
     'Open a new terminal in the bottom panel. Its ID is derived from the title ("test-runner" → "test-runner"), ' +
-    'and every terminal tool accepts the title in place of the ID.',
+    'and every terminal tool accepts the title in place of the ID. Where it says sandboxed:true its shell may change only the ' +
+    "workspace and a /tmp of its own, and cannot read the person's credentials (~/.ssh, ~/.aws …).",
   input: z.strictObject({
     title: z.string().min(1).max(100).optional().describe('Tab title, e.g. "test-runner"'),
     cwd: WorkspacePath.optional().describe('Working directory inside the workspace; defaults to the root'),
     shellPath: z.string().min(1).max(4096).optional().describe("Shell executable; defaults to the IDE's shell"),
   }),
-  output: z.object({ terminalId: z.string(), title: z.string(), cwd: z.string() }),
+  output: z.object({
+    terminalId: z.string(),
+    title: z.string(),
+    cwd: z.string(),
+    sandboxed: z.boolean().describe('Whether its shell runs in the sandbox (see openspace.terminal.list)'),
+  }),
   budget: 'simple',
   effect: 'write',
   session: { creates: (r) => [{ kind: 'terminal', id: r.terminalId }] },

@@ -21,6 +21,7 @@ import { TheiaEditorPort } from './theia-editor-port.js';
 import { TheiaShellPort } from './theia-shell-port.js';
 import { TheiaSecurityPort } from './theia-security-port.js';
 import { TheiaTerminalPort } from './theia-terminal-port.js';
+import { createSandboxBackendProxy, SandboxBackendProxy, TheiaSandbox } from './theia-sandbox.js';
 import { QuickInputPromptUi } from './quick-input-prompts.js';
 import { bindFileView } from './file-views.js';
 import { CodeFeatures } from './code-features.js';
@@ -53,6 +54,8 @@ export default new ContainerModule((bind) => {
   bind(CodeGrammars).toSelf().inSingletonScope();
   bind(LanguageGrammarDefinitionContribution).toService(CodeGrammars);
   bind(TheiaEditorPort).toSelf().inSingletonScope();
+  bind(SandboxBackendProxy).toDynamicValue(createSandboxBackendProxy).inSingletonScope();
+  bind(TheiaSandbox).toSelf().inSingletonScope();
   bind(TheiaTerminalPort).toSelf().inSingletonScope();
   bind(TheiaSecurityPort).toSelf().inSingletonScope();
   bindFileView(bind, PresentationWidget, PresentationOpenHandler);

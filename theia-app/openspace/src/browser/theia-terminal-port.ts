@@ -9,12 +9,15 @@ import { terminalExited } from '../../../../src/commands/terminal.js';
 import { shellIntegrationEnv } from '../../../../src/commands/shell-integration.js';
 import { ContentIds } from './content-ids.js';
 import { TheiaShellPort } from './theia-shell-port.js';
+import { TheiaSandbox } from './theia-sandbox.js';
 
 interface Captured {
   widget: TerminalWidget;
   cwd: string;
   /** Opened through the port (by an agent, or a person's OpenSpace command); the rest are the person's own. */
   openedByOpenSpace?: boolean;
+  /** Its shell runs in the sandbox (only terminals OpenSpace opened). */
+  sandboxed?: boolean;
 }
 
 /**
@@ -26,6 +29,7 @@ export class TheiaTerminalPort implements TerminalPort {
   @inject(TerminalService) protected readonly terminals!: TerminalService;
   @inject(TheiaShellPort) protected readonly shell!: TheiaShellPort;
   @inject(ContentIds) protected readonly ids!: ContentIds;
+  @inject(TheiaSandbox) protected readonly sandbox!: TheiaSandbox;
 
   private readonly captured = new Map<string, Captured>();
   /** Terminals whose process exited: Theia closes their widget, the agent can still read how they ended. */
@@ -39,11 +43,15 @@ export class TheiaTerminalPort implements TerminalPort {
   }
 
   async create(options: { terminalId: string; title: string; cwd: string; shellPath?: string }): Promise<TerminalInfo> {
+    const cwd = this.ids.uriOf(options.cwd).toString(); // NO_WORKSPACE first, when no folder is open
+    const sandboxed = await this.sandbox.shell(options.cwd, options.shellPath);
     const widget = await this.terminals.newTerminal({
       id: options.terminalId,
       title: options.title,
-      cwd: this.ids.uriOf(options.cwd).toString(),
-      shellPath: options.shellPath,
+      cwd,
+      // In the sandbox, Theia starts bwrap, which starts the shell.
+      shellPath: sandboxed?.shellPath ?? options.shellPath,
+      shellArgs: sandboxed?.shellArgs,
       useServerTitle: false,
       destroyTermOnClose: true,
       // bash reports its prompts and commands (OSC 133) for terminal.run; other shells ignore it.
@@ -52,6 +60,7 @@ export class TheiaTerminalPort implements TerminalPort {
     const captured = this.capture(widget, options.cwd);
     captured.cwd = options.cwd;
     captured.openedByOpenSpace = true;
+    captured.sandboxed = sandboxed !== undefined;
     await widget.start();
     // The agent gets the terminal once its shell runs; its tab is added right after the answer,
     // before any other command runs.
@@ -92,6 +101,7 @@ export class TheiaTerminalPort implements TerminalPort {
     if (this.exited.delete(terminalId)) return;
     const terminal = this.require(terminalId);
     this.captured.delete(terminalId);
+    if (terminal.sandboxed) await this.sandbox.end(terminal.widget);
     this.shell.closeSoon(terminal.widget, () => terminal.widget.dispose());
   }
 
@@ -118,6 +128,7 @@ export class TheiaTerminalPort implements TerminalPort {
       cwd: terminal.cwd,
       running: exit === undefined,
       ...(exit?.code !== undefined ? { exitCode: exit.code } : {}),
+      sandboxed: terminal.sandboxed ?? false,
       ...(!terminal.openedByOpenSpace && { personal: true as const }),
     };
   }

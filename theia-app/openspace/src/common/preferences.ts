@@ -6,6 +6,12 @@ import type {
 } from '@theia/core/lib/common/preferences/preference-schema';
 import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
 import { AGENT_CONSENT_SETTING } from '../../../../src/security/consent.js';
+import {
+  DEFAULT_HIDDEN_PATHS,
+  SANDBOX_ENABLED_SETTING,
+  SANDBOX_HIDDEN_PATHS_SETTING,
+  SANDBOX_NETWORK_SETTING,
+} from '../../../../src/security/sandbox.js';
 
 export const CONFIRM_DANGEROUS_COMMANDS = 'openspace.security.confirmDangerousCommands';
 export const SENSITIVE_FILE_PATTERNS = 'openspace.security.sensitiveFilePatterns';
@@ -91,6 +97,30 @@ export const openSpacePreferenceSchema: PreferenceSchema = {
       default: [],
       scope: PreferenceScope.User,
       description: 'Arguments the agent pane passes to its CLI, e.g. ["--model", "anthropic/claude-sonnet-4"].',
+    },
+    // Any scope, but a workspace's value only tightens the sandbox (src/security/sandbox.ts).
+    [SANDBOX_ENABLED_SETTING]: {
+      type: 'boolean',
+      default: true,
+      description:
+        'Run the terminals agents open in a sandbox (Linux, bubblewrap): the workspace writable, the rest of the file system ' +
+        'read-only, a /tmp of their own, your credentials hidden, everything they started ended with the terminal. Your own ' +
+        'terminals are never sandboxed. Only your user settings can turn it off; a workspace setting can only turn it on.',
+    },
+    [SANDBOX_NETWORK_SETTING]: {
+      type: 'boolean',
+      default: true,
+      description:
+        "Let sandboxed agent terminals use the network. Off: they have none (not even this IDE's port). Only your user settings " +
+        'can turn it on; a workspace setting can only turn it off.',
+    },
+    [SANDBOX_HIDDEN_PATHS_SETTING]: {
+      type: 'array',
+      items: { type: 'string' },
+      default: [],
+      description:
+        `Files and directories sandboxed agent terminals cannot read (a directory shows empty), besides ${DEFAULT_HIDDEN_PATHS.join(', ')} and the hub's ` +
+        'lock files: absolute, or starting with ~/ (e.g. "~/.config/gh"). Paths from user and workspace settings all apply.',
     },
     [COMMAND_FAILURE_NOTIFICATIONS]: {
       type: 'string',

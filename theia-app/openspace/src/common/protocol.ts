@@ -1,6 +1,7 @@
 import type { CallContext, ErrorCode, PaneStateSnapshot, ToolResult } from '../../../../src/contract/index.js';
 import type { AgentLaunch } from '../../../../src/init/agent-launch.js';
 import type { ConnectedSession } from '../../../../src/hub/hub.js';
+import type { SandboxSettings } from '../../../../src/security/sandbox.js';
 
 export type { ConnectedSession };
 
@@ -82,4 +83,23 @@ export const AGENT_PANE_PATH = '/services/openspace/agent-pane';
 export interface AgentPaneBackend {
   /** `command` as the person set it (a name on PATH or a path), with its extra arguments. */
   launch(command: string, args: string[]): Promise<AgentLaunch>;
+}
+
+/** RPC path of the sandbox agent terminals start in (bubblewrap runs on the Node side). */
+export const SANDBOX_PATH = '/services/openspace/sandbox';
+
+/** What Theia's terminal runs for a sandboxed shell, or why there is no sandbox here. */
+export type SandboxedShell = { shellPath: string; shellArgs: string[] } | { unavailable: string };
+
+export interface SandboxBackend {
+  /**
+   * The shell (`shellPath`, or Theia's default shell) in the sandbox the settings describe, starting
+   * in `cwd` (relative to the workspace Theia opened).
+   */
+  shell(options: { cwd: string; shellPath?: string; settings: SandboxSettings }): Promise<SandboxedShell>;
+  /**
+   * End the sandbox of a terminal being closed, whose process (`pid`) is its bwrap: everything in
+   * that bwrap's session. A hangup alone can miss a sandbox bwrap is still setting up.
+   */
+  end(pid: number): Promise<void>;
 }

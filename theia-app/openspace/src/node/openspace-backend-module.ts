@@ -27,9 +27,11 @@ import {
   type FilesBackend,
   type FilesMethod,
   type FilesOutcome,
+  SANDBOX_PATH,
 } from '../common/protocol.js';
 import { CallFilePolicy } from './call-file-policy.js';
 import { CodeBackendImpl } from './code-backend.js';
+import { SandboxBackendImpl } from './sandbox-backend.js';
 import { agentLaunch, type AgentLaunch } from '../../../../src/init/agent-launch.js';
 
 /** The workspace Theia opened, as a directory path. */
@@ -213,6 +215,10 @@ export default new ContainerModule((bind) => {
   bind(BackendApplicationContribution).toService(CodeBackendImpl);
   bind(ConnectionHandler)
     .toDynamicValue((ctx) => new RpcConnectionHandler(CODE_PATH, () => ctx.container.get(CodeBackendImpl)))
+    .inSingletonScope();
+  bind(SandboxBackendImpl).toSelf().inSingletonScope();
+  bind(ConnectionHandler)
+    .toDynamicValue((ctx) => new RpcConnectionHandler(SANDBOX_PATH, () => ctx.container.get(SandboxBackendImpl)))
     .inSingletonScope();
   bind(AgentPaneBackendImpl).toSelf().inSingletonScope();
   bind(ConnectionHandler)

@@ -1,0 +1,77 @@
+import { ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
+import { MessageService } from '@theia/core/lib/common/message-service';
+import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
+import { inject, injectable, type interfaces } from '@theia/core/shared/inversify';
+import type { TerminalWidget } from '@theia/terminal/lib/browser/base/terminal-widget';
+import {
+  SandboxChoices,
+  sandboxSettings,
+  SANDBOX_ENABLED_SETTING,
+  SANDBOX_HIDDEN_PATHS_SETTING,
+  SANDBOX_NETWORK_SETTING,
+  type SandboxSettings,
+} from '../../../../src/security/sandbox.js';
+import { SANDBOX_PATH, type SandboxBackend } from '../common/protocol.js';
+import { ContentIds } from './content-ids.js';
+
+export const SandboxBackendProxy = Symbol('SandboxBackendProxy');
+
+export function createSandboxBackendProxy(ctx: interfaces.Context): SandboxBackend {
+  return ServiceConnectionProvider.createProxy<SandboxBackend>(ctx.container, SANDBOX_PATH);
+}
+
+/**
+ * The sandbox of the terminals OpenSpace opens (src/security/sandbox.ts): the settings as the person's
+ * user settings say, tightened by the workspace's, and the shell command line from the backend.
+ * Where bubblewrap cannot run, the person is told once per window and the terminals run without it.
+ */
+@injectable()
+export class TheiaSandbox {
+  @inject(PreferenceService) protected readonly preferences!: PreferenceService;
+  @inject(MessageService) protected readonly messages!: MessageService;
+  @inject(ContentIds) protected readonly ids!: ContentIds;
+  @inject(SandboxBackendProxy) protected readonly backend!: SandboxBackend;
+  private toldUnavailable = false;
+
+  /** What Theia runs for an agent's shell in `cwd` (workspace-relative), or undefined to run it without a sandbox. */
+  async shell(cwd: string, shellPath: string | undefined): Promise<{ shellPath: string; shellArgs: string[] } | undefined> {
+    const settings = await this.settings();
+    if (!settings.enabled) return undefined;
+    const shell = await this.backend.shell({ cwd, shellPath, settings });
+    if ('shellPath' in shell) return shell;
+    if (!this.toldUnavailable) {
+      this.toldUnavailable = true;
+      void this.messages.warn(
+        `OpenSpace: agent terminals run WITHOUT a sandbox: ${shell.unavailable}. Install bubblewrap (e.g. apt-get install bubblewrap) ` +
+          'to keep their commands from your files outside the workspace and from your credentials. Dangerous commands still ask you first.',
+      );
+    }
+    return undefined;
+  }
+
+  /** End the sandbox of a terminal being closed (its bwrap, the sandbox's init and all they started). */
+  async end(widget: TerminalWidget): Promise<void> {
+    const pid = await widget.processId.catch(() => undefined);
+    if (pid !== undefined) await this.backend.end(pid);
+  }
+
+  /** Each scope's values; a wrong one fails the terminal's creation, naming it, rather than weaken the sandbox. */
+  private async settings(): Promise<SandboxSettings> {
+    await this.preferences.ready;
+    const resource = this.ids.rootUri?.toString();
+    const scope = (pick: 'globalValue' | 'workspaceValue' | 'workspaceFolderValue', name: string): SandboxChoices => {
+      const choices = SandboxChoices.safeParse({
+        enabled: this.preferences.inspect(SANDBOX_ENABLED_SETTING, resource)?.[pick],
+        network: this.preferences.inspect(SANDBOX_NETWORK_SETTING, resource)?.[pick],
+        hiddenPaths: this.preferences.inspect(SANDBOX_HIDDEN_PATHS_SETTING, resource)?.[pick],
+      });
+      if (!choices.success) {
+        const issue = choices.error.issues[0]!;
+        throw new Error(`openspace.security.sandbox.${String(issue.path[0])} in the ${name} settings: ${issue.message}`);
+      }
+      return choices.data;
+    };
+    return sandboxSettings(scope('globalValue', 'user'), scope('workspaceValue', 'workspace'), scope('workspaceFolderValue', 'folder'))
+      .settings;
+  }
+}
