@@ -10,6 +10,7 @@ import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { connectAgent, type Agent, type Result } from '../client.js';
 import { lockFilePath } from '../../src/hub/auth.js';
+import { COMMAND_ANSWERS } from '../../src/commands/terminal.js';
 import { SANDBOX_ENABLED_SETTING, SANDBOX_HIDDEN_PATHS_SETTING, SANDBOX_NETWORK_SETTING } from '../../src/security/sandbox.js';
 import { eventually, useTarget, type TargetContext } from '../setup.js';
 
@@ -38,7 +39,7 @@ afterAll(() => {
 function confirmingAgent(ctx: TargetContext) {
   let agent: Agent;
   beforeAll(async () => {
-    agent = await connectAgent(ctx.target, 'sandbox-agent', { ask: () => ({ allow: true }) });
+    agent = await connectAgent(ctx.target, 'sandbox-agent', { ask: () => ({ allow: true, answer: COMMAND_ANSWERS.once }) });
   });
   afterAll(() => agent?.close());
 
@@ -46,19 +47,31 @@ function confirmingAgent(ctx: TargetContext) {
     if (ctx.target.sim?.terminalBackend === 'scripted')
       t.skip('the scripted shell reaches nothing outside its in-memory workspace: there is no sandbox to test');
   };
-  const run = (command: string, terminalId?: string): Promise<Result> =>
-    agent.ok('openspace.terminal.run', { command, ...(terminalId && { terminalId }), timeoutMs: 20_000 });
-  /** A command the dangerous-command check stops, run once the person said yes. */
-  const runConfirmed = async (command: string): Promise<Result> => {
-    const asked = agent.asked.length;
-    const answer = run(command);
+  /** A command run with the person's yes if it asks (commands not known to be safe do). */
+  const run = async (command: string, terminalId?: string): Promise<Result> => {
+    const answer = agent.ok('openspace.terminal.run', { command, ...(terminalId && { terminalId }), timeoutMs: 20_000 });
     const page = ctx.target.page;
     if (page) {
       const dialog = page.locator('.dialogBlock', { hasText: `Agent wants to run: ${command}` });
-      await dialog.waitFor({ state: 'visible', timeout: 10_000 });
-      await dialog.getByRole('button', { name: 'Allow' }).click();
+      const asked = await Promise.race([
+        answer.then(
+          () => false,
+          () => false,
+        ),
+        dialog.waitFor({ state: 'visible', timeout: 20_000 }).then(
+          () => true,
+          () => false,
+        ),
+      ]);
+      if (asked) await dialog.getByRole('button', { name: COMMAND_ANSWERS.once }).click();
     }
-    const result = await answer;
+    return answer;
+  };
+  /** A command the dangerous-command check stops, run once the person said yes. */
+  const runConfirmed = async (command: string): Promise<Result> => {
+    const asked = agent.asked.length;
+    const result = await run(command);
+    const page = ctx.target.page;
     if (!page) expect(agent.asked.slice(asked).join('\n')).toContain(command);
     return result;
   };

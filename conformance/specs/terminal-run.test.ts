@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { connectAgent } from '../client.js';
 import { eventually, useTarget } from '../setup.js';
+import { personAllowsOnce } from '../person.js';
 import { COMMAND_ANSWERS } from '../../src/commands/terminal.js';
 
 // 100 000 lines of 100 characters, the last without a newline (fold adds none).
@@ -53,7 +54,8 @@ describe('openspace.terminal.run answers when the command has finished', () => {
     expect(failed.created).toBeUndefined();
     expect(failed.partial).toBeUndefined();
 
-    const unknown = await agent().ok('openspace.terminal.run', { terminalId: 'agent', command: 'no-such-command-xyz' });
+    // A command not known to be safe: the person allows it.
+    const unknown = await personAllowsOnce(ctx, 'openspace.terminal.run', { terminalId: 'agent', command: 'no-such-command-xyz' });
     expect(unknown.exitCode).toBe(127);
     expect(unknown.output).toHaveLength(1);
     expect(unknown.output[0]).toMatch(/no-such-command-xyz: command not found/);

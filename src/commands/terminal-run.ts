@@ -15,7 +15,7 @@ import {
 } from '../contract/index.js';
 import type { IdePort } from '../contract/port.js';
 import { defineCommand } from './command.js';
-import { confirmIfDangerous, openTerminal, resolveTerminal, terminalExited, typedAheadText } from './terminal.js';
+import { confirmUnlessSafe, openTerminal, resolveTerminal, terminalExited, typedAheadText } from './terminal.js';
 import { isRedacted, terminalScreens, type TerminalScreens } from './terminal-output.js';
 import { requireReadable } from './terminal-access.js';
 
@@ -158,7 +158,7 @@ export const terminalRunCommand = defineCommand(terminalRun, async (ide, args, c
   let sentAt: number;
   let outcome: Outcome;
   try {
-    await confirmIfDangerous(ide, terminal, args.command, context);
+    await confirmUnlessSafe(ide, terminal, args.command, context);
     assertIdle(ide, screens, terminalId); // a person may have started something meanwhile
     before = screens.shell(terminalId).started;
     sentAt = Date.now();

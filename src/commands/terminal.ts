@@ -8,7 +8,8 @@ import {
   type CallContext,
   type TerminalInfo,
 } from '../contract/index.js';
-import { checkCommandSync, formatConfirmation } from '../security/dangerous-commands/index.js';
+import { checkCommandSync, formatConfirmation, type CheckResult } from '../security/dangerous-commands/index.js';
+import { assessCommand, type Assessment } from '../security/known-safe/index.js';
 import { defineCommand } from './command.js';
 import { requireDirectory } from './file.js';
 import type { CommandAnswer, CommandQuestion, IdePort } from '../contract/port.js';
@@ -90,23 +91,30 @@ export const COMMAND_ANSWERS = {
 } as const satisfies Record<CommandAnswer, string>;
 
 /**
- * NFR-3.6.3: text that would run a dangerous command (found by parsing it as bash) is sent only
- * after a person allows it: once, or always for commands like it (a rule the IDE keeps in the
- * person's own settings). Without anyone to ask it is refused, and nothing is typed.
+ * NFR-3.6.3, issue 17: text typed into a terminal (parsed as bash) runs without asking only when
+ * every command in it is known to be safe or matches a rule the person remembered; anything else
+ * is sent only after a person allows it, once or always for commands like it (a rule the IDE keeps
+ * in the person's own settings). Without anyone to ask it is refused, and nothing is typed.
  */
-export async function confirmIfDangerous(
+export async function confirmUnlessSafe(
   ide: IdePort,
   terminal: TerminalInfo,
   text: string,
   context: CallContext | undefined,
+  /** Text typed without Enter runs nothing yet: it asks only when it is dangerous already (the whole line is judged at Enter). */
+  unfinished = false,
 ): Promise<void> {
   if (!(ide.security?.confirmDangerousCommands() ?? true)) return;
   const isProtected = ide.security?.protectedPaths?.();
-  const verdict = checkCommandSync(text.replace(/[\r\n]+$/, ''), { workspaceCwd: terminal.cwd, ...(isProtected && { isProtected }) });
-  if (!verdict.dangerous) return;
+  const options = { workspaceCwd: terminal.cwd, ...(isProtected && { isProtected }) };
+  const line = text.replace(/[\r\n]+$/, '');
+  const verdict: Assessment = unfinished
+    ? dangerOnly(checkCommandSync(line, options))
+    : assessCommand(line, { ...options, allowRules: ide.security?.allowedCommands?.() ?? [] });
+  if (!verdict.ask) return;
   const message = formatConfirmation(text, verdict);
   const reasons = verdict.reasons.map(({ command, rule, why }) => ({ command, rule, why }));
-  const question: CommandQuestion = { message };
+  const question: CommandQuestion = { message, ...(verdict.suggestedRule && { rule: verdict.suggestedRule }) };
   const answer = await askCommand(ide, question, context);
   if (answer === undefined) {
     throw new ToolError(
@@ -124,6 +132,10 @@ export async function confirmIfDangerous(
     );
   }
   if (answer === 'always' && question.rule) await ide.security?.rememberCommand?.(question.rule);
+}
+
+function dangerOnly({ dangerous, reasons }: CheckResult): Assessment {
+  return { ask: dangerous, reasons, unknown: [] };
 }
 
 /** The person's answer, at the IDE or at the agent's side; undefined when there is no one to ask. */
@@ -165,7 +177,7 @@ export const terminalSendCommand = defineCommand(terminalSend, async (ide, args,
   } else {
     const line = (pending.get(terminalId) ?? '') + args.text;
     const submits = enter || /[\r\n]/.test(args.text);
-    await confirmIfDangerous(ide, terminal, submits ? line : args.text, context);
+    await confirmUnlessSafe(ide, terminal, submits ? line : args.text, context, !submits);
     if (submits) pending.delete(terminalId);
     else pending.set(terminalId, line);
   }

@@ -22,6 +22,8 @@ const HOME = /^(~|\$HOME(?![A-Za-z0-9_])|\$\{HOME\})/;
 const CREDENTIALS =
   /(^|\/)\.(ssh|aws|gnupg|kube|docker|azure|password-store|netrc|git-credentials|npmrc|pypirc|pgpass|config\/gh|config\/gcloud)(\/|$)|^\/etc\/(shadow|gshadow|sudoers|master\.passwd)/;
 
+const HARMLESS_DEVICES = new Set(['/dev/null', '/dev/zero', '/dev/random', '/dev/urandom', '/dev/stdin']);
+
 /** Looks like a path that could leave the workspace: absolute, in home, or climbing with `..`. */
 export function looksLikePath(value: string): boolean {
   return value.startsWith('/') || HOME.test(value) || value.split('/').includes('..');
@@ -35,6 +37,8 @@ export function resolve(arg: Arg, place: Place): string[] | 'outside' | 'credent
   if (!arg.literal && /[$`]/.test(v)) return 'outside';
   if (v.startsWith('/')) {
     const abs = normalizeAbsolute(v);
+    // Devices that only give or swallow bytes are the same everywhere.
+    if (HARMLESS_DEVICES.has(abs)) return [];
     if (place.cwd && under(abs, place.cwd)) return [abs === place.cwd ? '' : abs.slice(place.cwd.length + 1).replace(/^\//, '')];
     return CREDENTIALS.test(abs) || place.isSensitive(abs.slice(1)) ? 'credentials' : 'outside';
   }

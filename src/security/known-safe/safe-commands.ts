@@ -438,6 +438,8 @@ export const SAFE_COMMANDS: Readonly<Record<string, SafeRule>> = {
   test: TEXT,
   '[': TEXT,
   pwd: NONE,
+  // Ends the agent's own shell (a terminal.run or send answers how it ended).
+  exit: TEXT,
   whoami: NONE,
   id: TEXT,
   uname: TEXT,
