@@ -13,8 +13,9 @@ Starts the OpenSpace hub on the simulated IDE.
   --stdio                  speak MCP over stdin/stdout instead of HTTP (for clients that spawn their server)
   --consent                allow agents to work in a --workspace directory without asking first
                            (otherwise the first call asks through the MCP client, or answers CONSENT_REQUIRED)
-  --no-confirm             run terminal commands that look dangerous without asking (default: ask through the
-                           MCP client, or answer CONFIRMATION_REQUIRED); a workspace's settings cannot do this
+  --no-confirm             run agents' terminal commands without asking, even those not known to be safe (default:
+                           ask through the MCP client, or answer CONFIRMATION_REQUIRED); a workspace's settings
+                           cannot do this
   --no-sandbox             run agent terminals without the sandbox (default on Linux: bubblewrap keeps them to the
                            workspace, a private /tmp and no credentials); a workspace's settings cannot do this
   --sandbox-network on|off off: agent terminals have no network (default on); a workspace's settings may turn it off

@@ -11,7 +11,7 @@
  * - escapes.json: every escape-sequence vector printed by the target's terminal (cat of a file the
  *   agent wrote, one file per chunk with a pause between for split sequences, or printf) and read
  *   back with read_output: the screen text must be the expected one.
- * - src/security/corpus/dangerous-commands.txt and shell.json: every dangerous command sent with
+ * - src/security/corpus/dangerous-commands.txt, must-ask-commands.txt and shell.json: every dangerous command sent with
  *   terminal.send answers CONFIRMATION_REQUIRED on an IDE with no one to ask, and nothing reaches the
  *   shell; on Theia a person is asked, and a few are denied in the dialog (CONFIRMATION_DENIED).
  */
@@ -56,14 +56,17 @@ interface ShellVector {
 const paths = load<{ vectors: PathVector[] }>('paths.json').vectors;
 const escapes = load<{ vectors: EscapeVector[] }>('escapes.json').vectors;
 const shell = load<{ vectors: ShellVector[] }>('shell.json').vectors;
-const dangerous = nodeFs
-  .readFileSync(new URL('../../src/security/corpus/dangerous-commands.txt', import.meta.url), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '' && !l.startsWith('#'))
-  .map((l) => {
-    const m = /^(\S+)\s+(.*)$/.exec(l)!;
-    return { rule: m[1]!, command: m[2]!.replaceAll('\u2424', '\n') };
-  });
+/** The commands that must ask: what the danger check flags, and the kinds only the known-safe rules catch (issue 17). */
+const dangerous = ['dangerous-commands.txt', 'must-ask-commands.txt'].flatMap((file) =>
+  nodeFs
+    .readFileSync(new URL(`../../src/security/corpus/${file}`, import.meta.url), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '' && !l.startsWith('#'))
+    .map((l) => {
+      const m = /^(\S+)\s+(.*)$/.exec(l)!;
+      return { rule: m[1]!, command: m[2]!.replaceAll('\u2424', '\n') };
+    }),
+);
 
 const materialize = (t: Text): string =>
   typeof t === 'string' ? t : t.map((p) => (typeof p === 'string' ? p : p.repeat.repeat(p.times))).join('');

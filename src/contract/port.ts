@@ -248,7 +248,7 @@ export type CommandAnswer = 'once' | 'always' | 'deny';
 
 /** What the IDE's person decides about risky agent actions. */
 export interface SecurityPort {
-  /** Whether terminal commands that look dangerous wait for a person's confirmation (default: yes). */
+  /** Whether agents' terminal commands not known to be safe wait for a person's confirmation (default: yes). */
   confirmDangerousCommands(): boolean;
   /**
    * The protected paths as the settings say now (the built-in patterns and the person's): a check that

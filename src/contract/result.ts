@@ -41,7 +41,7 @@ export const ERROR_CODES = {
   SHELL_INTEGRATION_UNAVAILABLE:
     "The terminal's shell does not report where commands start and end (no shell integration): use terminal.send and read_output there, or terminal.run without terminalId.",
   CONFIRMATION_REQUIRED:
-    'The terminal command looks dangerous and needs a person to confirm it, which this IDE cannot ask; nothing was sent.',
+    'The terminal command is not known to be safe and needs a person to confirm it, which this IDE cannot ask; nothing was sent.',
   CONFIRMATION_DENIED: 'A person was asked to confirm the dangerous terminal command and refused (or did not answer); nothing was sent.',
   CONSENT_REQUIRED: 'A person has not yet allowed agents to run commands in this workspace; nothing was done.',
   RATE_LIMITED: 'Too many tool calls: at most 10 waiting per session, at most 50 per agent turn; wait, then retry.',

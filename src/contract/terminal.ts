@@ -33,7 +33,7 @@ export const terminalSend = defineTool({
   description:
     'Type text into a terminal. A newline is added to run it unless the text already ends with one or enter is false ' +
     '(use enter:false for keystrokes such as "\\u0003" for Ctrl-C). Read what it printed with openspace.terminal.read_output. ' +
-    'Commands that look dangerous (rm -r, sudo, curl | sh, git reset --hard …) wait for the person to allow them (CONFIRMATION_DENIED if not, CONFIRMATION_REQUIRED where no one can be asked).',
+    'Commands not known to be safe (anything but reading, building, testing and the like: rm -r, sudo, curl | sh, git push, python -c …) wait for the person to allow them (CONFIRMATION_DENIED if not, CONFIRMATION_REQUIRED where no one can be asked); the error says why it asked.',
   input: z.strictObject({
     terminalId: TerminalRef,
     text: z.string().max(100_000),

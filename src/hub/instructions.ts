@@ -88,7 +88,11 @@ export const TOOL_PREFERENCES: [use: string, insteadOf: string, why: string][] =
   ],
   ['openspace.file.list', 'ls and find', 'it honours .gitignore and never shows a sensitive file'],
   ['openspace.editor.open with a line', 'naming a place in prose', 'the person sees it: the editor opens there'],
-  ['openspace.terminal.*', 'a shell of your own', 'commands run in a terminal the person can see, behind the dangerous-command check'],
+  [
+    'openspace.terminal.*',
+    'a shell of your own',
+    'commands run in a terminal the person can see, sandboxed on Linux, and any not known to be safe waits for their yes',
+  ],
 ];
 
 /** The tool families of the catalog in its order, e.g. "pane, editor, terminal and file". */

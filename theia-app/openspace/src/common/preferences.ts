@@ -31,8 +31,9 @@ export const openSpacePreferenceSchema: PreferenceSchema = {
       default: true,
       scope: PreferenceScope.User,
       description:
-        'Ask before the agent runs a terminal command that looks dangerous (rm -rf, sudo, curl | sh, git reset --hard …). ' +
-        'Only your user settings can turn this off; a workspace setting is ignored.',
+        'Ask before the agent runs a terminal command that is not known to be safe (anything but reading, building, testing and ' +
+        'the like: rm -rf, sudo, curl | sh, git push, python -c …), saying why. Only your user settings can turn this off; ' +
+        'a workspace setting is ignored.',
     },
     // Loosens protection, so user scope only.
     [AGENTS_READ_MY_TERMINALS]: {
