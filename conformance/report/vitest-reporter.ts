@@ -4,7 +4,7 @@
  * test records in `task.meta.latency` joins the report's latency section. Prints a live summary.
  */
 import { basename, relative } from 'node:path';
-import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { Reporter, TestCase, TestModule, TestSuite } from 'vitest/node';
 import type { SerializedError } from 'vitest';
 import { TOOLS } from '../../src/contract/index.js';
 import { finishReport, type LatencySeries, type RunReport, type TestResult } from './model.js';
@@ -93,6 +93,16 @@ export class ConformanceReporter implements Reporter {
     this.tests.push(test);
     if (meta.latency) this.latency.push(meta.latency);
     if (status === 'fail') this.write(`  ✗ ${file} › ${test.name}\n      ${headline(test.error)}\n`);
+  }
+
+  /** A failed beforeAll leaves its tests unrun, not passed: it fails the run as a test of its own. */
+  onTestSuiteResult(suite: TestSuite): void {
+    const errors = suite.errors();
+    if (!errors.length) return;
+    const file = this.file(suite.module);
+    const error = describeErrors(errors);
+    this.tests.push({ name: `${suite.fullName} (setup)`, status: 'fail', durationMs: 0, family: familyOf(file), file, error });
+    this.write(`  ✗ ${file} › ${suite.fullName} (setup)\n      ${headline(error)}\n`);
   }
 
   onTestModuleEnd(module: TestModule): void {

@@ -440,6 +440,8 @@ export const SAFE_COMMANDS: Readonly<Record<string, SafeRule>> = {
   pwd: NONE,
   // Ends the agent's own shell (a terminal.run or send answers how it ended).
   exit: TEXT,
+  // The settings of this terminal (`stty -echo`); `-F DEVICE` would change another one.
+  stty: { operands: 'text', denyShort: 'F', denyLong: ['file'] },
   whoami: NONE,
   id: TEXT,
   uname: TEXT,

@@ -2,7 +2,6 @@ import { ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/ser
 import { MessageService } from '@theia/core/lib/common/message-service';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { inject, injectable, type interfaces } from '@theia/core/shared/inversify';
-import type { TerminalWidget } from '@theia/terminal/lib/browser/base/terminal-widget';
 import {
   SandboxChoices,
   sandboxSettings,
@@ -50,9 +49,8 @@ export class TheiaSandbox {
   }
 
   /** End the sandbox of a terminal being closed (its bwrap, the sandbox's init and all they started). */
-  async end(widget: TerminalWidget): Promise<void> {
-    const pid = await widget.processId.catch(() => undefined);
-    if (pid !== undefined) await this.backend.end(pid);
+  async end(pid: number): Promise<void> {
+    await this.backend.end(pid).catch((err) => console.warn('OpenSpace: could not end a terminal sandbox:', err));
   }
 
   /** Each scope's values; a wrong one fails the terminal's creation, naming it, rather than weaken the sandbox. */

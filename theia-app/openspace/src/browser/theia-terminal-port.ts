@@ -16,8 +16,8 @@ interface Captured {
   cwd: string;
   /** Opened through the port (by an agent, or a person's OpenSpace command); the rest are the person's own. */
   openedByOpenSpace?: boolean;
-  /** Its shell runs in the sandbox (only terminals OpenSpace opened). */
-  sandboxed?: boolean;
+  /** Its shell runs in the sandbox (only terminals OpenSpace opened): bwrap's process id, asked for once it started. */
+  sandbox?: Promise<number | undefined>;
 }
 
 /**
@@ -60,8 +60,8 @@ export class TheiaTerminalPort implements TerminalPort {
     const captured = this.capture(widget, options.cwd);
     captured.cwd = options.cwd;
     captured.openedByOpenSpace = true;
-    captured.sandboxed = sandboxed !== undefined;
     await widget.start();
+    if (sandboxed) captured.sandbox = widget.processId.catch(() => undefined);
     // The agent gets the terminal once its shell runs; its tab is added right after the answer,
     // before any other command runs.
     this.shell.placeSoon(widget, 'bottom', { area: 'bottom' });
@@ -101,7 +101,10 @@ export class TheiaTerminalPort implements TerminalPort {
     if (this.exited.delete(terminalId)) return;
     const terminal = this.require(terminalId);
     this.captured.delete(terminalId);
-    if (terminal.sandboxed) await this.sandbox.end(terminal.widget);
+    // The sandbox ends beside the widget's own hang-up, without keeping the agent waiting.
+    void terminal.sandbox?.then((pid) => {
+      if (pid !== undefined) void this.sandbox.end(pid);
+    });
     this.shell.closeSoon(terminal.widget, () => terminal.widget.dispose());
   }
 
@@ -128,7 +131,7 @@ export class TheiaTerminalPort implements TerminalPort {
       cwd: terminal.cwd,
       running: exit === undefined,
       ...(exit?.code !== undefined ? { exitCode: exit.code } : {}),
-      sandboxed: terminal.sandboxed ?? false,
+      sandboxed: terminal.sandbox !== undefined,
       ...(!terminal.openedByOpenSpace && { personal: true as const }),
     };
   }
