@@ -16,7 +16,7 @@ test('asks with a reason; Deny refuses, Allow once runs it and asks again next t
   const denied = ide.agent.call('openspace.terminal.send', { terminalId: 'compose', text });
   const dialog = dialogFor(text);
   await expect(dialog).toBeVisible();
-  await expect(dialog).toContainText('not a command known to be safe');
+  await expect(dialog).toContainText('changes containers, clusters or cloud infrastructure');
   for (const answer of Object.values(COMMAND_ANSWERS)) await expect(dialog.getByRole('button', { name: answer })).toBeVisible();
   await expect(dialog).toContainText('"Always" allows commands starting with "docker compose up" in this workspace');
   await ide.theia.page.screenshot({ path: 'reports/screenshots/command-confirmation.png' });
@@ -49,8 +49,9 @@ test('Always allow: the same command runs unasked afterwards, not with another c
 
   // The person finds the rule in Settings, as "<rule> (in <workspace>)".
   await page.keyboard.press('ControlOrMeta+,');
-  const search = page.locator('.settings-main .settings-search-input, .settings-main input').first();
-  await search.fill('allowedCommands');
-  await expect(page.locator('.settings-main')).toContainText(`docker compose up (in ${ide.theia.workspace})`);
+  await page.locator('input.settings-search-input').fill('openspace.security.allowedCommands');
+  const entry = page.locator('#theia-main-content-panel').getByText(`docker compose up (in ${ide.theia.workspace})`);
+  await expect(entry).toBeVisible();
+  await entry.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'reports/screenshots/command-rules-settings.png' });
 });

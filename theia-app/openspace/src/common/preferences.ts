@@ -52,7 +52,7 @@ export const openSpacePreferenceSchema: PreferenceSchema = {
       scope: PreferenceScope.User,
       description:
         'Terminal commands agents may run without asking, as "Always allow commands like this in this workspace" remembers them: ' +
-        '`npm run build (in /path/to/workspace)` allows `npm run build` and the same with more arguments in that workspace; ' +
+        '`docker compose up (in /path/to/workspace)` allows `docker compose up` and the same with more arguments in that workspace; ' +
         'without "(in …)" a rule holds in every workspace. Remove an entry to be asked again. A workspace setting is ignored.',
     },
     [SENSITIVE_FILE_PATTERNS]: {
