@@ -220,16 +220,13 @@ const NPM: SafeRule = {
     pack: { operands: 'none', onlyOptions: ['--dry-run', '--json'] },
   },
 };
+/** The package.json scripts yarn and pnpm run by name. */
+const PACKAGE_SCRIPTS = { test: NPM_SCRIPT, run: NPM_SCRIPT, build: NPM_SCRIPT, lint: NPM_SCRIPT, dev: NPM_SCRIPT, start: NPM_SCRIPT };
 const YARN: SafeRule = {
   sub: {
     '': { operands: 'none' },
     install: { operands: 'none' },
-    test: NPM_SCRIPT,
-    run: NPM_SCRIPT,
-    build: NPM_SCRIPT,
-    lint: NPM_SCRIPT,
-    dev: NPM_SCRIPT,
-    start: NPM_SCRIPT,
+    ...PACKAGE_SCRIPTS,
     why: WORDS,
     list: WORDS,
     outdated: WORDS,
@@ -240,12 +237,7 @@ const PNPM: SafeRule = {
   sub: {
     install: { operands: 'none' },
     i: { operands: 'none' },
-    test: NPM_SCRIPT,
-    run: NPM_SCRIPT,
-    build: NPM_SCRIPT,
-    lint: NPM_SCRIPT,
-    dev: NPM_SCRIPT,
-    start: NPM_SCRIPT,
+    ...PACKAGE_SCRIPTS,
     exec: { runs: true },
     ls: WORDS,
     list: WORDS,
