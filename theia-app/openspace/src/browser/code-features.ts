@@ -16,8 +16,10 @@ import { TheiaCodePort } from './theia-code-port.js';
 const OWNER = 'openspace';
 /** How long after the last keystroke (or change on disk) the open files' diagnostics are asked again. */
 const SETTLE_MS = 250;
-/** How soon to ask again when the server is still starting. */
+/** How soon to ask again when the server is still starting, or did not answer. */
 const RETRY_MS = 1000;
+/** How many rounds in a row may fail (not a starting server) before only an edit asks again. */
+const MAX_FAILED_ROUNDS = 5;
 /** LSP's completion kinds (from 1) by name, as Monaco's enum has them (from 0, in another order). */
 const COMPLETION_KINDS = [
   'Text',
@@ -69,6 +71,8 @@ export class CodeFeatures implements FrontendApplicationContribution {
   /** The open workspace files of those languages, whose diagnostics are kept as markers. */
   private readonly models = new Set<monaco.editor.ITextModel>();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Rounds in a row that failed for another reason than a server starting. */
+  private failedRounds = 0;
   /** The diagnostics rounds, one after another. */
   private rounds = Promise.resolve();
 
@@ -211,6 +215,7 @@ export class CodeFeatures implements FrontendApplicationContribution {
 
   /** Every open file's diagnostics as they are now: an edit in one file can put errors in another. */
   private async refresh(): Promise<void> {
+    let failed = false;
     for (const model of [...this.models]) {
       const path = this.pathOf(model.uri)!;
       try {
@@ -220,9 +225,13 @@ export class CodeFeatures implements FrontendApplicationContribution {
           this.problems.setMarkers(new URI(model.uri.toString()), OWNER, markers);
         }
       } catch (err) {
-        // A server still starting: ask again soon. Another failure shows in the agent's answers.
+        // A server still starting: ask again soon. Another failure (a cold server's first answer
+        // timing out, say) is asked again a few times before the person's next edit asks anew.
         if ((err as { code?: string }).code === 'LSP_NOT_READY') return this.refreshSoon(RETRY_MS);
+        failed = true;
       }
     }
+    if (!failed) this.failedRounds = 0;
+    else if (++this.failedRounds <= MAX_FAILED_ROUNDS) this.refreshSoon(RETRY_MS);
   }
 }
