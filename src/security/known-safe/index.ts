@@ -11,7 +11,9 @@
  *
  * - assess.ts: the entry point, the walk, redirections, assignments, harmless wrappers, allow rules
  *   and the suggested rule;
- * - safe-commands.ts: the known-safe programs, subcommands and argument rules, as data;
+ * - safe-commands.ts: the known-safe programs and their argument rules, as data; the toolchains'
+ *   (git, package managers, build tools, containers, clusters) in safe-toolchains.ts, the rule's
+ *   shape in safe-rule.ts;
  * - match.ts: matching one command against that data;
  * - explain.ts: the reasons for commands that ask when a reason more specific than "not known to
  *   be safe" applies (inline programs, wrappers, credentials, uploads, infrastructure, databases);
