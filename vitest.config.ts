@@ -36,7 +36,7 @@ export default defineConfig({
           include: [
             'src/**/*.test.ts',
             'sim/**/*.test.ts',
-            'theia-app/openspace/src/**/*.test.ts',
+            'theia-app/openspace/src/**/*.test.{ts,tsx}',
             'conformance/*.test.ts',
             'conformance/report/*.test.ts',
             'scenarios/**/*.test.ts',

@@ -33,6 +33,8 @@ import { CallFilePolicy } from './call-file-policy.js';
 import { CodeBackendImpl } from './code-backend.js';
 import { SandboxBackendImpl } from './sandbox-backend.js';
 import { agentLaunch, type AgentLaunch } from '../../../../src/init/agent-launch.js';
+import { CHAT_PATH, type ChatClient } from '../common/chat-protocol.js';
+import { ChatService, chatBackendFor } from './opencode/chat-backend.js';
 
 /** The workspace Theia opened, as a directory path. */
 async function openedWorkspace(server: WorkspaceServer): Promise<string | undefined> {
@@ -219,6 +221,19 @@ export default new ContainerModule((bind) => {
   bind(SandboxBackendImpl).toSelf().inSingletonScope();
   bind(ConnectionHandler)
     .toDynamicValue((ctx) => new RpcConnectionHandler(SANDBOX_PATH, () => ctx.container.get(SandboxBackendImpl)))
+    .inSingletonScope();
+  bind(ChatService)
+    .toDynamicValue((ctx) => {
+      const hub = ctx.container.get(HubContribution);
+      const workspaceServer = ctx.container.get<WorkspaceServer>(WorkspaceServer);
+      return new ChatService({ workspace: () => openedWorkspace(workspaceServer), hub: () => ({ mcpUrl: hub.mcpUrl, token: hub.token }) });
+    })
+    .inSingletonScope();
+  bind(BackendApplicationContribution).toDynamicValue((ctx) => ({ onStop: () => ctx.container.get(ChatService).dispose() }));
+  bind(ConnectionHandler)
+    .toDynamicValue(
+      (ctx) => new RpcConnectionHandler<ChatClient>(CHAT_PATH, (client) => chatBackendFor(ctx.container.get(ChatService), client)),
+    )
     .inSingletonScope();
   bind(AgentPaneBackendImpl).toSelf().inSingletonScope();
   bind(ConnectionHandler)

@@ -1,0 +1,182 @@
+/**
+ * What the chat panel knows of OpenCode: its sessions, each session's messages and their parts,
+ * which sessions are busy, the permission requests waiting for the person, and the last error of a
+ * session. Loaded whole (sessions(), messages()) and then kept current by OpenCode's events, the
+ * way OpenCode's own clients do. Pure: no Theia, no RPC, so it is tested with plain events.
+ */
+import type { Event, Message, MessageEntry, Part, PermissionRequest, Session, SessionStatus } from '../../common/chat-protocol.js';
+
+/** OpenCode's IDs grow with time, so sorting by ID puts messages and parts in the order they happened. */
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+function upsert<T extends { id: string }>(list: T[], item: T): T[] {
+  const at = list.findIndex((x) => x.id === item.id);
+  if (at >= 0) return list.map((x, i) => (i === at ? item : x));
+  return [...list, item].sort(byId);
+}
+
+export class ChatModel {
+  readonly sessions = new Map<string, Session>();
+  readonly messages = new Map<string, MessageEntry[]>();
+  readonly statuses = new Map<string, SessionStatus>();
+  readonly permissions = new Map<string, PermissionRequest>();
+  readonly errors = new Map<string, string>();
+
+  /** Sessions newest first, sub-sessions (an agent's own tasks) left out as OpenCode's list does. */
+  sessionList(): Session[] {
+    return [...this.sessions.values()].filter((s) => !s.parentID || this.isFork(s)).sort((a, b) => b.time.updated - a.time.updated);
+  }
+
+  /** A fork has a parent too, but the person made it: OpenCode titles it "(fork #n)". */
+  private isFork(session: Session): boolean {
+    return /\(fork #\d+\)$/.test(session.title);
+  }
+
+  setSessions(sessions: Session[]): void {
+    this.sessions.clear();
+    for (const session of sessions) this.sessions.set(session.id, session);
+  }
+
+  setMessages(sessionID: string, entries: MessageEntry[]): void {
+    this.messages.set(
+      sessionID,
+      entries.map((e) => ({ info: e.info, parts: [...e.parts].sort(byId) })),
+    );
+  }
+
+  setStatuses(statuses: Record<string, SessionStatus>): void {
+    this.statuses.clear();
+    for (const [id, status] of Object.entries(statuses)) this.statuses.set(id, status);
+  }
+
+  setPermissions(requests: PermissionRequest[]): void {
+    this.permissions.clear();
+    for (const request of requests) this.permissions.set(request.id, request);
+  }
+
+  busy(sessionID: string): boolean {
+    const status = this.statuses.get(sessionID);
+    return status !== undefined && status.type !== 'idle';
+  }
+
+  permissionsFor(sessionID: string): PermissionRequest[] {
+    return [...this.permissions.values()].filter((p) => p.sessionID === sessionID);
+  }
+
+  /** Applies one of OpenCode's events; false when it changes nothing the panel shows. */
+  apply(event: Event): boolean {
+    switch (event.type) {
+      case 'session.created':
+      case 'session.updated':
+        this.sessions.set(event.properties.info.id, event.properties.info);
+        return true;
+      case 'session.deleted':
+        this.sessions.delete(event.properties.info.id);
+        this.messages.delete(event.properties.info.id);
+        this.statuses.delete(event.properties.info.id);
+        return true;
+      case 'session.status':
+        this.statuses.set(event.properties.sessionID, event.properties.status);
+        if (event.properties.status.type === 'busy') this.errors.delete(event.properties.sessionID);
+        return true;
+      case 'session.idle':
+        this.statuses.set(event.properties.sessionID, { type: 'idle' });
+        return true;
+      case 'session.error': {
+        const { sessionID, error } = event.properties;
+        if (!sessionID || !error) return false;
+        const data = (error as { data?: { message?: string } }).data;
+        this.errors.set(sessionID, data?.message || error.name);
+        return true;
+      }
+      case 'message.updated':
+        this.updateMessage(event.properties.info);
+        return true;
+      case 'message.removed':
+        return this.editMessages(event.properties.sessionID, (list) => list.filter((e) => e.info.id !== event.properties.messageID));
+      case 'message.part.updated':
+        this.updatePart(event.properties.part);
+        return true;
+      case 'message.part.removed': {
+        const { sessionID, messageID, partID } = event.properties;
+        return this.editMessages(sessionID, (list) =>
+          list.map((e) => (e.info.id === messageID ? { ...e, parts: e.parts.filter((p) => p.id !== partID) } : e)),
+        );
+      }
+      case 'message.part.delta':
+        return this.appendDelta(event.properties);
+      case 'permission.asked':
+        this.permissions.set(event.properties.id, event.properties);
+        return true;
+      case 'permission.replied':
+        return this.permissions.delete(event.properties.requestID);
+      default:
+        return false;
+    }
+  }
+
+  private editMessages(sessionID: string, edit: (list: MessageEntry[]) => MessageEntry[]): boolean {
+    const list = this.messages.get(sessionID);
+    if (!list) return false;
+    this.messages.set(sessionID, edit(list));
+    return true;
+  }
+
+  private updateMessage(info: Message): void {
+    const list = this.messages.get(info.sessionID) ?? [];
+    const old = list.find((e) => e.info.id === info.id);
+    const entry = { info, parts: old?.parts ?? [] };
+    this.messages.set(
+      info.sessionID,
+      upsert(
+        list.map((e) => ({ ...e, id: e.info.id })),
+        { ...entry, id: info.id },
+      ).map(strip),
+    );
+  }
+
+  private updatePart(part: Part): void {
+    const list = this.messages.get(part.sessionID) ?? [];
+    let entry = list.find((e) => e.info.id === part.messageID);
+    // A part can come before its message: keep it under a stand-in until the message arrives.
+    entry ??= { info: { id: part.messageID, sessionID: part.sessionID, role: 'assistant' } as Message, parts: [] };
+    const updated = { ...entry, parts: upsert(entry.parts, part) };
+    this.messages.set(
+      part.sessionID,
+      upsert(
+        list.map((e) => ({ ...e, id: e.info.id })),
+        { ...updated, id: part.messageID },
+      ).map(strip),
+    );
+  }
+
+  private appendDelta({
+    sessionID,
+    messageID,
+    partID,
+    field,
+    delta,
+  }: {
+    sessionID: string;
+    messageID: string;
+    partID: string;
+    field: string;
+    delta: string;
+  }) {
+    return this.editMessages(sessionID, (list) =>
+      list.map((e) =>
+        e.info.id !== messageID
+          ? e
+          : {
+              ...e,
+              parts: e.parts.map((p) => {
+                const value = (p as unknown as Record<string, unknown>)[field];
+                return p.id === partID && typeof value === 'string' ? ({ ...p, [field]: value + delta } as Part) : p;
+              }),
+            },
+      ),
+    );
+  }
+}
+
+const strip = ({ info, parts }: MessageEntry & { id: string }): MessageEntry => ({ info, parts });

@@ -1,0 +1,122 @@
+/**
+ * The chat panel's RPC between the browser and Theia's backend, which talks to an OpenCode server
+ * (`opencode serve`) through @opencode-ai/sdk (TECHSPEC §3.1, §14). OpenCode's own types travel as
+ * they are: the panel renders what OpenCode says, not a copy of it.
+ */
+import type {
+  AssistantMessage,
+  Event,
+  Message,
+  Part,
+  PermissionRequest,
+  ReasoningPart,
+  Session,
+  SessionStatus,
+  TextPart,
+  ToolPart,
+  UserMessage,
+} from '@opencode-ai/sdk/v2';
+
+export type {
+  AssistantMessage,
+  Event,
+  Message,
+  Part,
+  PermissionRequest,
+  ReasoningPart,
+  Session,
+  SessionStatus,
+  TextPart,
+  ToolPart,
+  UserMessage,
+};
+
+export const CHAT_PATH = '/services/openspace/chat';
+
+/** A message with its parts, as OpenCode lists them. */
+export interface MessageEntry {
+  info: Message;
+  parts: Part[];
+}
+
+/**
+ * Where the connection to OpenCode stands. `failed` carries what the person reads in the panel (a
+ * missing binary, a crash, a refused URL) and the panel offers Retry.
+ */
+export type ChatConnection =
+  | { state: 'stopped' }
+  | { state: 'starting'; url?: string }
+  | { state: 'connected'; url: string; version?: string; started: boolean }
+  | { state: 'reconnecting'; url: string; message: string }
+  | { state: 'failed'; message: string };
+
+/** One event from OpenCode's stream, numbered by the backend so a frontend can ask for what it missed. */
+export interface SequencedEvent {
+  seq: number;
+  event: Event;
+}
+
+/**
+ * What a frontend missed since `seq`: the events, or `complete: false` when some are gone from the
+ * backend's buffer (or the stream to OpenCode dropped in between) and the frontend must load afresh.
+ */
+export interface Replay {
+  events: SequencedEvent[];
+  seq: number;
+  complete: boolean;
+}
+
+/** A model as the picker offers it: OpenCode's provider and model IDs. */
+export interface ModelChoice {
+  providerID: string;
+  modelID: string;
+  name: string;
+  providerName: string;
+}
+
+export interface ModelCatalog {
+  models: ModelChoice[];
+  /** OpenCode's default model, if it has one. */
+  default?: { providerID: string; modelID: string };
+}
+
+/** The person's settings the backend needs: a running OpenCode's URL (empty: start one), and which opencode to start. */
+export interface ChatSettings {
+  serverUrl: string;
+  opencodePath: string;
+}
+
+export type PermissionReply = 'once' | 'always' | 'reject';
+
+/** The result of an operation the person asked for: ok, or what went wrong, in words. */
+export type ChatResult<T> = { ok: true; value: T } | { ok: false; message: string };
+
+export interface ChatBackend {
+  /** Where the connection stands; `connect` starts OpenCode (or reaches the configured URL) if it is not up. */
+  connection(): Promise<ChatConnection>;
+  connect(settings: ChatSettings): Promise<ChatConnection>;
+  /** Events after `seq` (0: none yet); the frontend calls this after a reconnect or a reload. */
+  replay(seq: number): Promise<Replay>;
+
+  sessions(): Promise<ChatResult<Session[]>>;
+  createSession(title?: string): Promise<ChatResult<Session>>;
+  deleteSession(sessionID: string): Promise<ChatResult<boolean>>;
+  forkSession(sessionID: string, messageID?: string): Promise<ChatResult<Session>>;
+  revert(sessionID: string, messageID: string): Promise<ChatResult<Session>>;
+  unrevert(sessionID: string): Promise<ChatResult<Session>>;
+  abort(sessionID: string): Promise<ChatResult<boolean>>;
+  compact(sessionID: string, model: { providerID: string; modelID: string }): Promise<ChatResult<boolean>>;
+  messages(sessionID: string): Promise<ChatResult<MessageEntry[]>>;
+  statuses(): Promise<ChatResult<Record<string, SessionStatus>>>;
+  /** Sends the person's text; the answer arrives as events. */
+  prompt(sessionID: string, text: string, model?: { providerID: string; modelID: string }): Promise<ChatResult<boolean>>;
+
+  models(): Promise<ChatResult<ModelCatalog>>;
+  permissions(): Promise<ChatResult<PermissionRequest[]>>;
+  replyPermission(requestID: string, reply: PermissionReply): Promise<ChatResult<boolean>>;
+}
+
+export interface ChatClient {
+  onEvent(event: SequencedEvent): void;
+  onConnection(connection: ChatConnection): void;
+}
