@@ -46,6 +46,7 @@ export const TabInfo = z.object({
   title: z.string(),
   isDirty: z.boolean(),
   pinned: z.boolean().optional().describe('A person pinned the tab: it stays open when the agent session that opened it ends'),
+  status: z.string().optional().describe("What a view says of itself: the chat panel's connection, session and whether it is busy"),
 });
 export type TabInfo = z.infer<typeof TabInfo>;
 

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { connectAgent, type Agent } from '../../conformance/client.js';
 import { eventually } from '../../conformance/setup.js';
 import type { CommandBridge } from './bridge.js';
-import { TOOLS } from '../contract/index.js';
+import { TOOLS, type TabInfo } from '../contract/index.js';
+import { renderInstructions } from './instructions.js';
 import { Hub } from './hub.js';
 import { startHubServer, type HubServer } from './server.js';
 
@@ -138,6 +139,27 @@ describe('bridges', () => {
     const text = await (await fetch(`${server!.origin}/openspace/instructions`, { headers: auth() })).text();
     expect(text).toContain('Active file: src/new.ts');
     expect(text).not.toContain('src/old.ts');
+  });
+
+  it("says in the right panel's line what the chat panel reports of itself", () => {
+    const chat = {
+      contentId: 'openspace-chat',
+      type: 'view',
+      title: 'Chat',
+      isDirty: false,
+      status: 'OpenCode chat connected, session "Fix login", busy',
+    };
+    const text = renderInstructions({
+      ideConnected: true,
+      ideName: 'Theia',
+      snapshot: {
+        panes: [
+          { id: 'right', area: 'right', tabs: [chat as TabInfo], activeTabIndex: 0, geometry: { x: 70, y: 0, width: 30, height: 100 } },
+        ],
+        timestamp: '2026-01-01T00:00:00.000Z',
+      },
+    });
+    expect(text).toContain('- Right panel: view: openspace-chat (active) — OpenCode chat connected, session "Fix login", busy');
   });
 });
 

@@ -19,7 +19,7 @@ function describeTab(tab: TabInfo, active: boolean, snapshot: PaneStateSnapshot)
     tab.isDirty ? 'unsaved changes' : undefined,
   ].filter(Boolean);
   const name = tab.type === 'terminal' && tab.title !== tab.contentId ? `${tab.contentId} ("${tab.title}")` : tab.contentId;
-  return `${tab.type}: ${name}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`;
+  return `${tab.type}: ${name}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}${tab.status ? ` — ${tab.status}` : ''}`;
 }
 
 function describeState(snapshot: PaneStateSnapshot | undefined): string[] {

@@ -36,6 +36,11 @@ import { TheiaReviewPort } from './theia-review-port.js';
 import { AgentStatus } from './agent-status.js';
 import { ResourceResolver } from '@theia/core/lib/common/resource';
 import { TabBarToolbarContribution } from '@theia/core/lib/browser/shell/tab-bar-toolbar';
+import { WidgetFactory } from '@theia/core/lib/browser/widget-manager';
+import { bindViewContribution } from '@theia/core/lib/browser/shell/view-contribution';
+import { ChatBackendProxy, ChatEvents, ChatService, createChatBackendProxy } from './chat/chat-service.js';
+import { CHAT_WIDGET_ID, ChatWidget } from './chat/chat-widget.js';
+import { ChatContribution } from './chat/chat-contribution.js';
 import './style/openspace.css';
 
 export default new ContainerModule((bind) => {
@@ -77,6 +82,15 @@ export default new ContainerModule((bind) => {
   bind(BridgeContribution).toSelf().inSingletonScope();
   bind(FrontendApplicationContribution).toService(BridgeContribution);
   bind(AgentPaneBackendProxy).toDynamicValue(createAgentPaneBackendProxy).inSingletonScope();
+  bind(ChatEvents).toSelf().inSingletonScope();
+  bind(ChatBackendProxy).toDynamicValue(createChatBackendProxy).inSingletonScope();
+  bind(ChatService).toSelf().inSingletonScope();
+  bind(ChatWidget).toSelf();
+  bind(WidgetFactory)
+    .toDynamicValue((ctx) => ({ id: CHAT_WIDGET_ID, createWidget: () => ctx.container.get(ChatWidget) }))
+    .inSingletonScope();
+  bindViewContribution(bind, ChatContribution);
+  bind(FrontendApplicationContribution).toService(ChatContribution);
   bind(AgentPane).toSelf().inSingletonScope();
   bind(CommandContribution).toService(AgentPane);
   bind(FrontendApplicationContribution).toService(AgentPane);

@@ -332,6 +332,7 @@ export class TheiaShellPort implements ShellPort {
         title: w.title.label,
         isDirty: Saveable.isDirty(w),
         ...(isPinned(w.title) ? { pinned: true } : {}),
+        ...statusOf(w),
       })),
       activeTabIndex: pane.current ? pane.widgets.indexOf(pane.current) : -1,
       geometry: this.geometry(pane.boxes),
@@ -422,4 +423,10 @@ function besideHandle(handles: HTMLDivElement[], box: NonNullable<ReturnType<typ
 
 function clamp(percent: number): number {
   return Math.min(100 - MIN_PANE_PERCENT, Math.max(MIN_PANE_PERCENT, percent));
+}
+
+/** A view that reports on itself (the chat panel's statusLine) says so in the layout the hub describes. */
+function statusOf(widget: Widget): { status?: string } {
+  const statusLine = (widget as Widget & { statusLine?: () => string }).statusLine;
+  return typeof statusLine === 'function' ? { status: statusLine.call(widget) } : {};
 }

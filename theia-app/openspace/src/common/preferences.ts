@@ -21,6 +21,9 @@ export const PROTECTED_FILE_PATTERNS = 'openspace.security.protectedFilePatterns
 export const COMMAND_FAILURE_NOTIFICATIONS = 'openspace.notifications.commandFailures';
 export const AGENT_COMMAND = 'openspace.agent.command';
 export const AGENT_ARGS = 'openspace.agent.args';
+export const CHAT_SERVER_URL = 'openspace.chat.serverUrl';
+export const CHAT_OPENCODE_PATH = 'openspace.chat.opencodePath';
+export const CHAT_ALWAYS_ALLOW = 'openspace.chat.alwaysAllow';
 export type CommandFailureNotifications = 'all' | 'errors' | 'disabled';
 
 export const openSpacePreferenceSchema: PreferenceSchema = {
@@ -98,6 +101,35 @@ export const openSpacePreferenceSchema: PreferenceSchema = {
       default: [],
       scope: PreferenceScope.User,
       description: 'Arguments the agent pane passes to its CLI, e.g. ["--model", "anthropic/claude-sonnet-4"].',
+    },
+    // User scope: a repository must not send the person's chats to a server of its choosing.
+    [CHAT_SERVER_URL]: {
+      type: 'string',
+      default: '',
+      scope: PreferenceScope.User,
+      description:
+        'The chat panel: the URL of a running OpenCode server (`opencode serve`) to use, e.g. http://127.0.0.1:4096. Empty: ' +
+        "the IDE starts its own in the workspace, with this IDE's MCP server configured.",
+    },
+    // User scope: a repository must not choose a program the IDE runs.
+    [CHAT_OPENCODE_PATH]: {
+      type: 'string',
+      default: '',
+      scope: PreferenceScope.User,
+      description:
+        'The chat panel: the opencode program to start (a name on PATH or a path). Empty: the one installed with this app, ' +
+        'else opencode on PATH.',
+    },
+    // Loosens protection, so user scope only.
+    [CHAT_ALWAYS_ALLOW]: {
+      type: 'array',
+      items: { type: 'string' },
+      default: [],
+      scope: PreferenceScope.User,
+      description:
+        'OpenCode permission requests the chat answers "always" without asking, as "Always allow" keeps them: `<permission>` ' +
+        '(every request of it, e.g. `openspace_openspace_file_write`) or `<permission> <pattern>` (`bash git log*`: only ' +
+        'requests all of whose patterns match). Remove an entry to be asked again.',
     },
     // Any scope, but a workspace's value only tightens the sandbox (src/security/sandbox.ts).
     [SANDBOX_ENABLED_SETTING]: {

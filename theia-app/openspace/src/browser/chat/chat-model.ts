@@ -32,8 +32,9 @@ export class ChatModel {
     return /\(fork #\d+\)$/.test(session.title);
   }
 
-  setSessions(sessions: Session[]): void {
-    this.sessions.clear();
+  /** OpenCode's list replaces what was `known` before it was asked for; sessions that came since stay. */
+  setSessions(sessions: Session[], known: Set<string> = new Set(this.sessions.keys())): void {
+    for (const id of known) this.sessions.delete(id);
     for (const session of sessions) this.sessions.set(session.id, session);
   }
 

@@ -215,7 +215,7 @@ describe('OpenCodeProxy', () => {
     nock(URL_)
       .post('/permission/per_1/reply', (body) => ((reply = body), true))
       .query(true)
-      .reply(200, true);
+      .reply(200, 'true', { 'content-type': 'application/json' });
     expect(await proxy.replyPermission('per_1', 'once')).toEqual({ ok: true, value: true });
     expect(reply).toEqual({ reply: 'once' });
     live.send('permission.replied', { sessionID: 'ses_1', requestID: 'per_1', reply: 'once' });

@@ -90,5 +90,15 @@ export async function serveOpenCode(options: ServeOptions): Promise<StartedServe
       reject(new Error(`OpenCode (${options.bin}) could not start: ${words}`));
     });
   });
-  return { url, exited, stop: () => void child.kill('SIGTERM') };
+  // The backend going away takes its OpenCode with it.
+  const kill = () => void child.kill('SIGTERM');
+  process.once('exit', kill);
+  return {
+    url,
+    exited,
+    stop: () => {
+      process.off('exit', kill);
+      kill();
+    },
+  };
 }

@@ -1,0 +1,50 @@
+/**
+ * The chat panel's place in the IDE: View → Chat and "View: Toggle Chat View" (Ctrl+Alt+I) open it
+ * in the right panel; a permission request that arrives while it is hidden is a notification with
+ * the same three answers.
+ */
+import { AbstractViewContribution } from '@theia/core/lib/browser/shell/view-contribution';
+import type { FrontendApplicationContribution } from '@theia/core/lib/browser/frontend-application-contribution';
+import { MessageService } from '@theia/core/lib/common/message-service';
+import { inject, injectable } from '@theia/core/shared/inversify';
+import type { PermissionReply, PermissionRequest } from '../../common/chat-protocol.js';
+import { ChatService } from './chat-service.js';
+import { CHAT_WIDGET_ID, ChatWidget } from './chat-widget.js';
+import { toolDisplayName } from './tool-lines.js';
+
+export const TOGGLE_CHAT = 'openspace.chat.toggle';
+
+const ANSWERS: Record<string, PermissionReply> = { 'Allow once': 'once', 'Always allow': 'always', Reject: 'reject' };
+
+/** "openspace.file.write", or "bash: git push" when the request names what it is for. */
+export function describePermission(request: Pick<PermissionRequest, 'permission' | 'patterns'>): string {
+  const patterns = request.patterns.filter((p) => p !== '*');
+  return `${toolDisplayName(request.permission)}${patterns.length > 0 ? `: ${patterns.join(', ')}` : ''}`;
+}
+
+@injectable()
+export class ChatContribution extends AbstractViewContribution<ChatWidget> implements FrontendApplicationContribution {
+  @inject(ChatService) protected readonly chat!: ChatService;
+  @inject(MessageService) protected readonly notices!: MessageService;
+
+  constructor() {
+    super({
+      widgetId: CHAT_WIDGET_ID,
+      widgetName: 'Chat',
+      defaultWidgetOptions: { area: 'right', rank: 100 },
+      toggleCommandId: TOGGLE_CHAT,
+      toggleKeybinding: 'ctrlcmd+alt+i',
+    });
+  }
+
+  onStart(): void {
+    this.chat.onPermissionAsked((request) => void this.notifyIfHidden(request));
+  }
+
+  private async notifyIfHidden(request: PermissionRequest): Promise<void> {
+    const widget = this.tryGetWidget();
+    if (widget?.isVisible && widget.isAttached && this.chat.activeSessionID === request.sessionID) return;
+    const answer = await this.notices.info(`OpenCode asks: ${describePermission(request)}`, ...Object.keys(ANSWERS));
+    if (answer && this.chat.model.permissions.has(request.id)) await this.chat.reply(request, ANSWERS[answer]!);
+  }
+}

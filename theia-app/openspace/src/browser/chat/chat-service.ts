@@ -1,0 +1,293 @@
+/**
+ * The chat panel's state in the browser (TECHSPEC §3.2): the connection to OpenCode, the sessions
+ * and the active one's messages (a ChatModel kept current by OpenCode's events), the chosen model,
+ * and the person's actions. A reload loads everything afresh from OpenCode (the active session is
+ * remembered); a dropped backend connection catches up on the events it missed, or loads afresh
+ * when the backend cannot replay them.
+ */
+import { Emitter } from '@theia/core/lib/common/event';
+import { MessageService } from '@theia/core/lib/common/message-service';
+import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
+import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
+import { ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
+import type { RpcProxy } from '@theia/core/lib/common/messaging';
+import { inject, injectable, type interfaces } from '@theia/core/shared/inversify';
+import {
+  CHAT_PATH,
+  type ChatBackend,
+  type ChatClient,
+  type ChatConnection,
+  type ChatResult,
+  type ModelCatalog,
+  type PermissionReply,
+  type PermissionRequest,
+  type SequencedEvent,
+  type Session,
+} from '../../common/chat-protocol.js';
+import { CHAT_ALWAYS_ALLOW, CHAT_OPENCODE_PATH, CHAT_SERVER_URL } from '../../common/preferences.js';
+import { ChatModel } from './chat-model.js';
+import { alwaysRules, matchesRule } from './permission-rules.js';
+
+/** The backend's events, for the service to listen to (the RPC client object). */
+@injectable()
+export class ChatEvents implements ChatClient {
+  readonly events = new Emitter<SequencedEvent>();
+  readonly connections = new Emitter<ChatConnection>();
+  onEvent(event: SequencedEvent): void {
+    this.events.fire(event);
+  }
+  onConnection(connection: ChatConnection): void {
+    this.connections.fire(connection);
+  }
+}
+
+export const ChatBackendProxy = Symbol('ChatBackendProxy');
+export function createChatBackendProxy(ctx: interfaces.Context): RpcProxy<ChatBackend> {
+  return ServiceConnectionProvider.createProxy<ChatBackend>(ctx.container, CHAT_PATH, ctx.container.get(ChatEvents));
+}
+
+const ACTIVE_SESSION_KEY = 'openspace.chat.session';
+const MODEL_KEY = 'openspace.chat.model';
+
+type ModelRef = { providerID: string; modelID: string };
+
+@injectable()
+export class ChatService {
+  @inject(ChatBackendProxy) protected readonly backend!: RpcProxy<ChatBackend>;
+  @inject(ChatEvents) protected readonly events!: ChatEvents;
+  @inject(MessageService) protected readonly messages!: MessageService;
+  @inject(PreferenceService) protected readonly preferences!: PreferenceService;
+
+  readonly model = new ChatModel();
+  connection: ChatConnection = { state: 'stopped' };
+  catalog: ModelCatalog = { models: [] };
+  activeSessionID: string | undefined = localStorage.getItem(ACTIVE_SESSION_KEY) ?? undefined;
+  chosenModel: ModelRef | undefined = parseModel(localStorage.getItem(MODEL_KEY));
+  private lastSeq = 0;
+  private started = false;
+  private backendLost = false;
+  private readonly changed = new Emitter<void>();
+  readonly onDidChange = this.changed.event;
+  private readonly asked = new Emitter<PermissionRequest>();
+  /** A permission request the person has to answer (one no "always" rule answered). */
+  readonly onPermissionAsked = this.asked.event;
+
+  /** Connects (starting OpenCode if need be) and loads; the panel calls it when first shown, Retry again. */
+  async start(): Promise<void> {
+    if (!this.started) {
+      this.started = true;
+      this.events.events.event((e) => this.receive(e));
+      this.events.connections.event((c) => this.connectionChanged(c));
+      this.backend.onDidCloseConnection(() => (this.backendLost = true));
+      this.backend.onDidOpenConnection(() => {
+        if (this.backendLost) void this.catchUp();
+      });
+    }
+    this.connectionChanged({ state: 'starting' });
+    const connection = await this.backend.connect({
+      serverUrl: this.preferences.get<string>(CHAT_SERVER_URL, ''),
+      opencodePath: this.preferences.get<string>(CHAT_OPENCODE_PATH, ''),
+    });
+    this.connectionChanged(connection);
+  }
+
+  private connectionChanged(connection: ChatConnection): void {
+    const was = this.connection.state;
+    this.connection = connection;
+    // Connected anew, or back after the stream to OpenCode dropped: what happened meanwhile is unknown.
+    if (connection.state === 'connected' && was !== 'connected') void this.load();
+    this.changed.fire();
+  }
+
+  private receive({ seq, event }: SequencedEvent): void {
+    if (seq <= this.lastSeq) return;
+    this.lastSeq = seq;
+    if (event.type === 'permission.asked' && this.answerByRule(event.properties)) return;
+    if (this.model.apply(event)) {
+      if (event.type === 'permission.asked') this.asked.fire(event.properties);
+      this.changed.fire();
+    }
+  }
+
+  /** After the backend connection came back: the events missed, or everything afresh. */
+  private async catchUp(): Promise<void> {
+    this.backendLost = false;
+    const replay = await this.backend.replay(this.lastSeq);
+    if (!replay.complete) return this.load();
+    for (const event of replay.events) this.receive(event);
+    this.connectionChanged(await this.backend.connection());
+  }
+
+  /** Everything from OpenCode: sessions, statuses, pending permissions, models, the active session's messages. */
+  async load(): Promise<void> {
+    const { seq } = await this.backend.replay(Number.MAX_SAFE_INTEGER);
+    this.lastSeq = Math.max(this.lastSeq, seq);
+    // What the person does while this loads (a session made by sending at once) must survive it.
+    const known = new Set(this.model.sessions.keys());
+    const active = this.activeSessionID;
+    const [sessions, statuses, permissions, catalog] = await Promise.all([
+      this.backend.sessions(),
+      this.backend.statuses(),
+      this.backend.permissions(),
+      this.backend.models(),
+    ]);
+    if (sessions.ok) this.model.setSessions(sessions.value, known);
+    if (statuses.ok) this.model.setStatuses(statuses.value);
+    if (permissions.ok) this.model.setPermissions(permissions.value.filter((p) => !this.answerByRule(p)));
+    if (catalog.ok) this.catalog = catalog.value;
+    if (active && active === this.activeSessionID && !this.model.sessions.has(active)) this.setActive(undefined);
+    if (this.activeSessionID) await this.loadMessages(this.activeSessionID);
+    this.changed.fire();
+  }
+
+  private async loadMessages(sessionID: string): Promise<void> {
+    const entries = await this.backend.messages(sessionID);
+    if (this.ok(entries)) this.model.setMessages(sessionID, entries.value);
+  }
+
+  get activeSession(): Session | undefined {
+    return this.activeSessionID ? this.model.sessions.get(this.activeSessionID) : undefined;
+  }
+
+  /** The model a prompt goes to: the person's pick while OpenCode still offers it, else OpenCode's default. */
+  get currentModel(): ModelRef | undefined {
+    const chosen = this.chosenModel;
+    if (chosen && this.catalog.models.some((m) => m.providerID === chosen.providerID && m.modelID === chosen.modelID)) return chosen;
+    return this.catalog.default;
+  }
+
+  private setActive(sessionID: string | undefined): void {
+    this.activeSessionID = sessionID;
+    if (sessionID) localStorage.setItem(ACTIVE_SESSION_KEY, sessionID);
+    else localStorage.removeItem(ACTIVE_SESSION_KEY);
+    this.changed.fire();
+  }
+
+  /** A failed call is a message to the person; nothing else changes. */
+  private ok<T>(result: ChatResult<T>): result is { ok: true; value: T } {
+    if (!result.ok) void this.messages.error(`Chat: ${result.message}`);
+    return result.ok;
+  }
+
+  private remember(session: Session): void {
+    this.model.sessions.set(session.id, session);
+    this.setActive(session.id);
+  }
+
+  async send(text: string): Promise<void> {
+    if (!text.trim()) return;
+    if (!this.activeSessionID) {
+      const created = await this.backend.createSession();
+      if (!this.ok(created)) return;
+      this.remember(created.value);
+      this.model.setMessages(created.value.id, []);
+    }
+    this.ok(await this.backend.prompt(this.activeSessionID!, text, this.currentModel));
+  }
+
+  async newSession(): Promise<void> {
+    const created = await this.backend.createSession();
+    if (!this.ok(created)) return;
+    this.remember(created.value);
+    this.model.setMessages(created.value.id, []);
+    this.changed.fire();
+  }
+
+  async selectSession(sessionID: string): Promise<void> {
+    this.setActive(sessionID);
+    await this.loadMessages(sessionID);
+    this.changed.fire();
+  }
+
+  async deleteSession(sessionID: string): Promise<void> {
+    if (!this.ok(await this.backend.deleteSession(sessionID))) return;
+    this.model.sessions.delete(sessionID);
+    if (this.activeSessionID === sessionID) this.setActive(this.model.sessionList()[0]?.id);
+    if (this.activeSessionID) await this.loadMessages(this.activeSessionID);
+    this.changed.fire();
+  }
+
+  async fork(messageID?: string): Promise<void> {
+    if (!this.activeSessionID) return;
+    const forked = await this.backend.forkSession(this.activeSessionID, messageID);
+    if (!this.ok(forked)) return;
+    this.remember(forked.value);
+    await this.loadMessages(forked.value.id);
+    this.changed.fire();
+  }
+
+  async revert(messageID: string): Promise<void> {
+    if (!this.activeSessionID) return;
+    const reverted = await this.backend.revert(this.activeSessionID, messageID);
+    if (this.ok(reverted)) this.model.sessions.set(reverted.value.id, reverted.value);
+    this.changed.fire();
+  }
+
+  async unrevert(): Promise<void> {
+    if (!this.activeSessionID) return;
+    const restored = await this.backend.unrevert(this.activeSessionID);
+    if (this.ok(restored)) this.model.sessions.set(restored.value.id, restored.value);
+    this.changed.fire();
+  }
+
+  async abort(): Promise<void> {
+    if (this.activeSessionID) this.ok(await this.backend.abort(this.activeSessionID));
+  }
+
+  async compact(): Promise<void> {
+    const model = this.currentModel;
+    if (!this.activeSessionID) return;
+    if (!model) return void this.messages.error('Chat: choose a model to compact the session with.');
+    this.ok(await this.backend.compact(this.activeSessionID, model));
+  }
+
+  selectModel(model: ModelRef): void {
+    this.chosenModel = model;
+    localStorage.setItem(MODEL_KEY, `${model.providerID}/${model.modelID}`);
+    this.changed.fire();
+  }
+
+  /** The person's answer; "always" is also kept as rules in the user setting openspace.chat.alwaysAllow. */
+  async reply(request: PermissionRequest, reply: PermissionReply): Promise<void> {
+    if (reply === 'always') {
+      const rules = this.preferences.get<string[]>(CHAT_ALWAYS_ALLOW, []);
+      const added = alwaysRules(request).filter((r) => !rules.includes(r));
+      if (added.length > 0) await this.preferences.set(CHAT_ALWAYS_ALLOW, [...rules, ...added], PreferenceScope.User);
+    }
+    if (this.ok(await this.backend.replyPermission(request.id, reply))) {
+      this.model.permissions.delete(request.id);
+      this.changed.fire();
+    }
+  }
+
+  /** A request a kept "always" rule covers is answered at once, without asking. */
+  private answerByRule(request: PermissionRequest): boolean {
+    const rules = this.preferences.get<string[]>(CHAT_ALWAYS_ALLOW, []);
+    if (!rules.some((rule) => matchesRule(rule, request))) return false;
+    void this.backend.replyPermission(request.id, 'always');
+    return true;
+  }
+
+  /** One line for the hub's instructions ("Right panel"): the chat's connection, session and whether it is busy. */
+  statusLine(): string {
+    const c = this.connection;
+    const state =
+      c.state === 'connected'
+        ? 'connected'
+        : c.state === 'failed'
+          ? 'not connected (failed)'
+          : c.state === 'reconnecting'
+            ? 'reconnecting'
+            : c.state === 'starting'
+              ? 'starting'
+              : 'not started';
+    const session = this.activeSession;
+    const busy = session && this.model.busy(session.id) ? ', busy' : session ? ', idle' : '';
+    return `OpenCode chat ${state}${session ? `, session "${session.title}"` : ', no session'}${busy}`;
+  }
+}
+
+function parseModel(text: string | null): ModelRef | undefined {
+  const slash = text?.indexOf('/') ?? -1;
+  return text && slash > 0 ? { providerID: text.slice(0, slash), modelID: text.slice(slash + 1) } : undefined;
+}

@@ -1,0 +1,412 @@
+// @vitest-environment jsdom
+import * as React from 'react';
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { afterEach, describe, expect, it, vi, type Mock } from 'vitest';
+import type {
+  AssistantMessage,
+  ChatConnection,
+  MessageEntry,
+  Part,
+  PermissionRequest,
+  Session,
+  ToolPart,
+} from '../../common/chat-protocol.js';
+import { ChatView, type ChatActions, type ChatViewProps } from './chat-view.js';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const SESSION = 'ses_1';
+const connected: ChatConnection = { state: 'connected', url: 'http://127.0.0.1:4096', started: true };
+
+function session(id: string, title: string, extra: Partial<Session> = {}): Session {
+  return {
+    id,
+    slug: id,
+    projectID: 'prj',
+    directory: '/w',
+    title,
+    version: '1.18.33',
+    time: { created: 1, updated: Date.now() - 5 * 60_000 },
+    ...extra,
+  };
+}
+
+function user(id: string, text: string): MessageEntry {
+  return {
+    info: { id, sessionID: SESSION, role: 'user', time: { created: 1 }, agent: 'build', model: { providerID: 'scripted', modelID: 'm' } },
+    parts: [{ id: `${id}_p`, sessionID: SESSION, messageID: id, type: 'text', text }],
+  };
+}
+
+let partCount = 0;
+function assistant(
+  id: string,
+  parts: Array<Omit<Part, 'id' | 'sessionID' | 'messageID'>>,
+  extra: Partial<AssistantMessage> = {},
+): MessageEntry {
+  const info: AssistantMessage = {
+    id,
+    sessionID: SESSION,
+    role: 'assistant',
+    time: { created: 2 },
+    parentID: 'msg_0',
+    modelID: 'm',
+    providerID: 'scripted',
+    mode: 'build',
+    agent: 'build',
+    path: { cwd: '/w', root: '/w' },
+    cost: 0,
+    tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+    ...extra,
+  };
+  return { info, parts: parts.map((p) => ({ ...p, id: `prt_${++partCount}`, sessionID: SESSION, messageID: id }) as Part) };
+}
+
+const text = (t: string) => ({ type: 'text' as const, text: t });
+const tokens = { input: 10, output: 5, reasoning: 0, cache: { read: 0, write: 0 } };
+const stepStart = { type: 'step-start' as const };
+const stepFinish = { type: 'step-finish' as const, reason: 'stop', cost: 0, tokens };
+const time = { start: 1, end: 2 };
+function tool(
+  name: string,
+  input: Record<string, unknown>,
+  state: 'running' | 'completed' | 'error',
+  error = '',
+): Omit<ToolPart, 'id' | 'sessionID' | 'messageID'> {
+  const states = {
+    running: { status: 'running' as const, input, time },
+    completed: { status: 'completed' as const, input, output: '{"success":true}', title: '', metadata: {}, time },
+    error: { status: 'error' as const, input, error, time },
+  };
+  return { type: 'tool', tool: name, callID: 'call_1', state: states[state] };
+}
+
+type FakeActions = { [K in keyof ChatActions]: Mock<ChatActions[K]> };
+
+function fakeActions(): FakeActions {
+  const names: Array<keyof ChatActions> = [
+    'retry',
+    'newSession',
+    'selectSession',
+    'deleteSession',
+    'fork',
+    'revert',
+    'unrevert',
+    'abort',
+    'compact',
+    'send',
+    'selectModel',
+    'reply',
+    'openFile',
+    'openCode',
+    'copy',
+  ];
+  return Object.fromEntries(names.map((n) => [n, vi.fn()])) as unknown as FakeActions;
+}
+
+let root: Root | undefined;
+let host: HTMLElement | undefined;
+afterEach(() => {
+  act(() => root?.unmount());
+  host?.remove();
+  root = host = undefined;
+});
+
+/** The panel rendered with `props` over a connected, idle session; `rerender` changes props as the widget would. */
+function render(props: Partial<ChatViewProps> = {}) {
+  const actions = fakeActions();
+  host = document.body.appendChild(document.createElement('div'));
+  root = createRoot(host);
+  let current: ChatViewProps = {
+    connection: connected,
+    sessions: [session(SESSION, 'Fix the login')],
+    activeSession: session(SESSION, 'Fix the login'),
+    messages: [],
+    busy: false,
+    permissions: [],
+    models: [],
+    showSessions: false,
+    actions,
+    ...props,
+  };
+  act(() => root!.render(<ChatView {...current} />));
+  const panel = host;
+  return {
+    actions,
+    panel,
+    rerender(more: Partial<ChatViewProps>) {
+      current = { ...current, ...more };
+      act(() => root!.render(<ChatView {...current} />));
+    },
+  };
+}
+
+const all = (selector: string) => [...host!.querySelectorAll<HTMLElement>(selector)];
+const one = (selector: string) => {
+  const found = host!.querySelector<HTMLElement>(selector);
+  if (!found) throw new Error(`nothing matches ${selector} in ${host!.innerHTML}`);
+  return found;
+};
+/** A button by its accessible name: its text, or its title when it has none. */
+const button = (name: string) => {
+  const found = all('button').filter((b) => (b.textContent?.trim() || b.getAttribute('aria-label') || b.title) === name);
+  if (found.length !== 1) throw new Error(`${found.length} buttons named "${name}"`);
+  return found[0] as HTMLButtonElement;
+};
+const hasButton = (name: string) => all('button').some((b) => b.textContent?.trim() === name);
+const click = (element: Element) => act(() => void element.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true })));
+
+function type(value: string) {
+  const area = one('textarea') as HTMLTextAreaElement;
+  const setValue = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!;
+  act(() => {
+    setValue.call(area, value);
+    area.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  return area;
+}
+const press = (element: Element, key: string, shiftKey = false) =>
+  act(() => void element.dispatchEvent(new KeyboardEvent('keydown', { key, shiftKey, bubbles: true, cancelable: true })));
+
+describe("OpenCode's answer in the timeline", () => {
+  it('renders a streamed text part as markdown as it grows', () => {
+    const { rerender } = render({ messages: [user('msg_1', 'open a.ts'), assistant('msg_2', [stepStart, text('Opened **a.t')])] });
+    expect(one('.os-chat-user .os-chat-bubble').textContent).toBe('open a.ts');
+    expect(one('.os-chat-assistant .os-chat-text').textContent).toBe('Opened **a.t\n');
+    rerender({ messages: [user('msg_1', 'open a.ts'), assistant('msg_2', [stepStart, text('Opened **a.ts** at line 2.'), stepFinish])] });
+    expect(one('.os-chat-assistant .os-chat-text').innerHTML).toBe('<p>Opened <strong>a.ts</strong> at line 2.</p>\n');
+    expect(one('.os-chat-assistant').textContent).toBe('Opened a.ts at line 2.\n');
+  });
+
+  it('opens a file reference at its line, and hands a code block to Copy and Open', () => {
+    const answer = 'The check is in `src/auth.ts:42`:\n\n```ts\nif (!token) throw new Error();\n```\n\nand:\n\n```sh\nnpm test\n```';
+    const { actions } = render({ messages: [assistant('msg_2', [text(answer)])] });
+    click(one('a.os-file-ref code'));
+    expect(actions.openFile).toHaveBeenCalledWith('src/auth.ts', 42);
+    const [first, second] = all('.os-chat-code');
+    click(first!.querySelector('button[data-action=copy]')!);
+    expect(actions.copy).toHaveBeenCalledWith('if (!token) throw new Error();\n');
+    click(second!.querySelector('button[data-action=open]')!);
+    expect(actions.openCode).toHaveBeenCalledWith('npm test\n', 'sh');
+    expect(first!.querySelector('.os-chat-code-lang')!.textContent).toBe('ts');
+  });
+
+  it('shows a finished hub call as a line whose path opens the file', () => {
+    const { actions } = render({
+      messages: [
+        assistant('msg_2', [stepStart, tool('openspace_openspace_editor_open', { path: 'a.ts', line: 2 }, 'completed'), stepFinish]),
+      ],
+    });
+    const line = one('.os-chat-tool');
+    expect(line.textContent).toBe('✓opened a.ts:2');
+    expect(line.dataset.status).toBe('completed');
+    click(one('.os-chat-tool a.os-file-ref'));
+    expect(actions.openFile).toHaveBeenCalledWith('a.ts', 2);
+    expect(one('.os-chat-tool a.os-file-ref').textContent).toBe('a.ts:2');
+  });
+
+  it('shows a running call as running, and a failed one with its error', () => {
+    const { rerender } = render({
+      messages: [assistant('msg_2', [tool('openspace_openspace_editor_open', { path: 'a.ts', line: 2 }, 'running')])],
+    });
+    expect(one('.os-chat-tool').dataset.status).toBe('running');
+    expect(one('.os-chat-tool .os-chat-spinner').getAttribute('aria-label')).toBe('running');
+    expect(one('.os-chat-tool-text').textContent).toBe('opening a.ts:2…');
+    rerender({ messages: [assistant('msg_2', [tool('bash', { command: 'npm test' }, 'error', 'Command exited with code 1')])] });
+    expect(one('.os-chat-tool').classList).toContain('os-chat-tool-error');
+    expect(one('.os-chat-tool').textContent).toBe("✗couldn't run npm testCommand exited with code 1");
+    expect(one('.os-chat-tool-reason').textContent).toBe('Command exited with code 1');
+  });
+
+  it('folds reasoning away, leaves out the step markers, and shows an error in the answer', () => {
+    const steps = [stepStart, { type: 'reasoning' as const, text: 'Let me look.', time }, text('Done.'), stepFinish];
+    render({
+      messages: [assistant('msg_2', steps, { error: { name: 'APIError', data: { message: 'Rate limited', isRetryable: true } } })],
+    });
+    expect(one('details.os-chat-reasoning').hasAttribute('open')).toBe(false);
+    expect(one('details.os-chat-reasoning').textContent).toBe('ThoughtLet me look.');
+    expect(one('.os-chat-assistant .os-chat-error').textContent).toBe('Rate limited');
+    expect(one('.os-chat-assistant').children).toHaveLength(3);
+  });
+});
+
+describe('the permission card', () => {
+  const request: PermissionRequest = {
+    id: 'per_1',
+    sessionID: SESSION,
+    permission: 'openspace_openspace_file_write',
+    patterns: ['notes.md'],
+    metadata: { filePath: 'notes.md' },
+    always: ['notes.md'],
+    tool: { messageID: 'msg_2', callID: 'call_1' },
+  };
+
+  it('says what is asked, and each button replies with its answer', () => {
+    const writing = tool('openspace_openspace_file_write', { path: 'notes.md', content: '# Notes' }, 'running');
+    const { actions } = render({ permissions: [request], messages: [assistant('msg_2', [writing])] });
+    const card = one('.os-chat-permission');
+    expect(card.querySelector('.os-chat-permission-title')!.textContent).toBe('OpenCode asks to use openspace.file.write');
+    expect(card.querySelector('.os-chat-permission-action')!.textContent).toBe('to write notes.md');
+    expect(card.querySelector('.os-chat-permission-detail')!.textContent).toBe('filePath notes.md');
+    expect(card.querySelector('.os-chat-permission-patterns')!.textContent).toBe('notes.md');
+    click(button('Allow once'));
+    click(button('Always allow'));
+    click(button('Reject'));
+    expect(actions.reply.mock.calls).toEqual([
+      ['per_1', 'once'],
+      ['per_1', 'always'],
+      ['per_1', 'reject'],
+    ]);
+  });
+
+  it("reads OpenCode's own permissions in words, with the command asked for", () => {
+    render({
+      permissions: [{ ...request, permission: 'bash', patterns: ['rm -rf build'], metadata: { command: 'rm -rf build' }, tool: undefined }],
+    });
+    expect(one('.os-chat-permission-title').textContent).toBe('OpenCode asks to run a command');
+    expect(one('.os-chat-permission-detail').textContent).toBe('command rm -rf build');
+  });
+});
+
+describe('the input', () => {
+  it('sends on Enter and clears; Shift+Enter and empty text do not send', () => {
+    const { actions } = render();
+    const area = type('   ');
+    press(area, 'Enter');
+    expect(actions.send).not.toHaveBeenCalled();
+    type('explain a.ts');
+    press(area, 'Enter', true);
+    expect(actions.send).not.toHaveBeenCalled();
+    expect(area.value).toBe('explain a.ts');
+    press(area, 'Enter');
+    expect(actions.send).toHaveBeenCalledWith('explain a.ts');
+    expect(area.value).toBe('');
+    expect(area.placeholder).toBe('Ask OpenCode… (Enter to send, Shift+Enter for a new line)');
+  });
+
+  it('sends with the Send button, which waits for text', () => {
+    const { actions } = render();
+    expect(button('Send').disabled).toBe(true);
+    type('hello');
+    click(button('Send'));
+    expect(actions.send).toHaveBeenCalledWith('hello');
+  });
+
+  it('offers Stop and says it is working only while busy', () => {
+    const { actions, rerender } = render();
+    expect(hasButton('Stop')).toBe(false);
+    expect(all('.os-chat-working')).toHaveLength(0);
+    rerender({ busy: true });
+    expect(one('.os-chat-working').textContent).toContain('Working…');
+    click(button('Stop'));
+    expect(actions.abort).toHaveBeenCalledOnce();
+  });
+
+  it('picks a model by provider and model, a model ID with a slash included', () => {
+    const models = [
+      { providerID: 'scripted', modelID: 'm', name: 'Scripted', providerName: 'Test' },
+      { providerID: 'openrouter', modelID: 'anthropic/claude-sonnet', name: 'Claude Sonnet', providerName: 'OpenRouter' },
+    ];
+    const { actions } = render({ models, model: { providerID: 'scripted', modelID: 'm' } });
+    const select = one('select.os-chat-model') as HTMLSelectElement;
+    expect([...select.options].map((o) => o.textContent)).toEqual(['Test · Scripted', 'OpenRouter · Claude Sonnet']);
+    expect(select.value).toBe('scripted/m');
+    act(() => {
+      select.value = 'openrouter/anthropic/claude-sonnet';
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    expect(actions.selectModel).toHaveBeenCalledWith({ providerID: 'openrouter', modelID: 'anthropic/claude-sonnet' });
+  });
+});
+
+describe('the connection to OpenCode', () => {
+  it('shows why it failed, and Retry tries again', () => {
+    const { actions } = render({ connection: { state: 'failed', message: 'opencode was not found on PATH' } });
+    expect(host!.textContent).toContain('opencode was not found on PATH');
+    expect(all('.os-chat-input')).toHaveLength(0);
+    click(button('Retry'));
+    expect(actions.retry).toHaveBeenCalledOnce();
+  });
+
+  it('says it is starting, offers to start it when stopped, and keeps the conversation while reconnecting', () => {
+    const { actions, rerender } = render({ connection: { state: 'starting' }, messages: [user('msg_1', 'hi')] });
+    expect(host!.textContent).toBe(' Starting OpenCode…');
+    rerender({ connection: { state: 'stopped' } });
+    click(button('Start OpenCode'));
+    expect(actions.retry).toHaveBeenCalledOnce();
+    rerender({ connection: { state: 'reconnecting', url: 'http://127.0.0.1:4096', message: 'Lost OpenCode; reconnecting…' } });
+    expect(one('.os-chat-reconnecting').textContent).toBe('Lost OpenCode; reconnecting…');
+    expect(one('.os-chat-user').textContent).toContain('hi');
+  });
+
+  it("shows a session's error as a notice", () => {
+    render({ error: 'Provider refused the key' });
+    expect(one('.os-chat-notice.os-chat-error').textContent).toBe('Provider refused the key');
+  });
+});
+
+describe('sessions', () => {
+  const messages = [user('msg_1', 'first'), assistant('msg_2', [text('one')]), user('msg_3', 'second'), assistant('msg_4', [text('two')])];
+
+  it('marks the reverted messages, counts them, and Restore brings them back', () => {
+    const { actions } = render({ messages, activeSession: session(SESSION, 'Fix', { revert: { messageID: 'msg_3' } }) });
+    const reverted = all('.os-chat-message').map((m) => m.classList.contains('os-chat-reverted'));
+    expect(reverted).toEqual([false, false, true, true]);
+    expect(one('.os-chat-banner').textContent).toBe('1 message revertedRestore');
+    expect(one('.os-chat-banner').nextElementSibling!.getAttribute('data-message-id')).toBe('msg_3');
+    click(button('Restore'));
+    expect(actions.unrevert).toHaveBeenCalledOnce();
+  });
+
+  it('reverts or forks from a message of the person', () => {
+    const { actions } = render({ messages });
+    click(all('.os-chat-user')[1]!.querySelector('button')!);
+    expect(actions.revert).toHaveBeenCalledWith('msg_3');
+    click([...all('.os-chat-user')[0]!.querySelectorAll('button')].find((b) => b.textContent === 'Fork from here')!);
+    expect(actions.fork).toHaveBeenCalledWith('msg_1');
+    expect(all('.os-chat-banner')).toHaveLength(0);
+  });
+
+  it("sums the tokens of OpenCode's answers in the header", () => {
+    const used = (input: number, output: number, cost = 0) => ({
+      cost,
+      tokens: { input, output, reasoning: 0, cache: { read: 0, write: 0 } },
+    });
+    const { rerender } = render({
+      messages: [user('msg_1', 'a'), assistant('msg_2', [], used(1000, 200)), assistant('msg_3', [], used(234, 140))],
+    });
+    expect(one('.os-chat-tokens').textContent).toBe('1.2k in · 340 out');
+    rerender({ messages: [assistant('msg_2', [], used(1000, 200, 0.0123))] });
+    expect(one('.os-chat-tokens').textContent).toBe('1k in · 200 out · $0.012');
+    rerender({ messages: [] });
+    expect(all('.os-chat-tokens')).toHaveLength(0);
+  });
+
+  it('lists the sessions to choose or delete, and starts, forks and compacts from the toolbar', () => {
+    const sessions = [session(SESSION, 'Fix the login'), session('ses_2', 'Write the README')];
+    const { actions } = render({ sessions, showSessions: true, messages });
+    const rows = all('.os-chat-session');
+    expect(rows.map((r) => r.querySelector('.os-chat-session-title')!.textContent)).toEqual(['Fix the login', 'Write the README']);
+    expect(rows[0]!.querySelector('.os-chat-session-time')!.textContent).toBe('5 min ago');
+    expect(rows[0]!.classList).toContain('os-chat-session-active');
+    click(rows[1]!.querySelector('.os-chat-session-open')!);
+    expect(actions.selectSession).toHaveBeenCalledWith('ses_2');
+    click(rows[1]!.querySelector('button[title="Delete session"]')!);
+    expect(actions.deleteSession).toHaveBeenCalledWith('ses_2');
+    click(button('New session'));
+    click(button('Fork'));
+    click(button('Compact'));
+    expect(actions.newSession).toHaveBeenCalledOnce();
+    expect(actions.fork).toHaveBeenCalledWith();
+    expect(actions.compact).toHaveBeenCalledOnce();
+  });
+
+  it('invites typing when there is no session yet, and still sends', () => {
+    const { actions } = render({ activeSession: undefined, sessions: [] });
+    expect(one('.os-chat-empty').textContent).toBe('Type a message below to start a new session.');
+    expect(button('Fork').disabled).toBe(true);
+    press(type('start'), 'Enter');
+    expect(actions.send).toHaveBeenCalledWith('start');
+  });
+});

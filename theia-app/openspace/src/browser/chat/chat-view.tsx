@@ -1,0 +1,329 @@
+/**
+ * The chat panel's rendering: a conversation with OpenCode as the widget holds it (ChatModel), and
+ * every action the person can take handed back through `actions`. No state of its own beyond the
+ * text being typed, so it renders the same from the same props (and is tested that way, in jsdom).
+ */
+import * as React from 'react';
+import type { ChatConnection, MessageEntry, ModelChoice, PermissionReply, PermissionRequest, Session } from '../../common/chat-protocol.js';
+import { codeBlocks } from './chat-markdown.js';
+import { MessageView, PermissionCard } from './chat-parts.js';
+
+export interface ChatActions {
+  retry(): void;
+  newSession(): void;
+  selectSession(id: string): void;
+  deleteSession(id: string): void;
+  fork(messageID?: string): void;
+  revert(messageID: string): void;
+  unrevert(): void;
+  abort(): void;
+  compact(): void;
+  send(text: string): void;
+  selectModel(model: { providerID: string; modelID: string }): void;
+  reply(requestID: string, reply: PermissionReply): void;
+  openFile(path: string, line?: number): void;
+  openCode(code: string, lang: string): void;
+  copy(text: string): void;
+}
+
+export interface ChatViewProps {
+  connection: ChatConnection;
+  sessions: Session[];
+  activeSession?: Session;
+  messages: MessageEntry[];
+  busy: boolean;
+  error?: string;
+  permissions: PermissionRequest[];
+  models: ModelChoice[];
+  model?: { providerID: string; modelID: string };
+  showSessions: boolean;
+  actions: ChatActions;
+}
+
+export function ChatView(props: ChatViewProps) {
+  const { connection, actions } = props;
+  switch (connection.state) {
+    case 'starting':
+      return (
+        <div className="os-chat os-chat-status" role="status">
+          <span className="os-chat-spinner" aria-hidden="true" /> Starting OpenCode…
+        </div>
+      );
+    case 'stopped':
+      return (
+        <div className="os-chat os-chat-status">
+          <p>OpenCode is not running.</p>
+          <button type="button" className="os-chat-primary" onClick={() => actions.retry()}>
+            Start OpenCode
+          </button>
+        </div>
+      );
+    case 'failed':
+      return (
+        <div className="os-chat os-chat-status os-chat-failed">
+          <p className="os-chat-error">{connection.message}</p>
+          <button type="button" className="os-chat-primary" onClick={() => actions.retry()}>
+            Retry
+          </button>
+        </div>
+      );
+    default:
+      return <Conversation {...props} />;
+  }
+}
+
+function Conversation(props: ChatViewProps) {
+  const { connection, activeSession, messages, busy, error, permissions, actions } = props;
+  return (
+    <div className="os-chat">
+      <Toolbar {...props} />
+      {props.showSessions && <SessionList sessions={props.sessions} active={activeSession?.id} actions={actions} />}
+      {connection.state === 'reconnecting' && <div className="os-chat-notice os-chat-reconnecting">{connection.message}</div>}
+      <Timeline messages={messages} session={activeSession} busy={busy} actions={actions} />
+      {error && <div className="os-chat-notice os-chat-error">{error}</div>}
+      {permissions.map((request) => (
+        <PermissionCard key={request.id} request={request} messages={messages} onReply={(id, reply) => actions.reply(id, reply)} />
+      ))}
+      <ChatInput {...props} />
+    </div>
+  );
+}
+
+function Toolbar({ activeSession, messages, busy, actions }: ChatViewProps) {
+  return (
+    <div className="os-chat-toolbar">
+      <div className="os-chat-heading">
+        <span className="os-chat-title" title={activeSession?.title}>
+          {activeSession?.title ?? 'OpenCode'}
+        </span>
+        <TokenUsage messages={messages} />
+      </div>
+      <div className="os-chat-toolbar-buttons">
+        <button type="button" onClick={() => actions.newSession()} title="Start a new session">
+          New session
+        </button>
+        <button type="button" disabled={!activeSession} onClick={() => actions.fork()} title="Copy this session into a new one">
+          Fork
+        </button>
+        <button
+          type="button"
+          disabled={!activeSession || busy || messages.length === 0}
+          onClick={() => actions.compact()}
+          title="Summarize the conversation so far to free the model's context"
+        >
+          Compact
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The tokens OpenCode's answers used in this session: 1234 → "1.2k". */
+export function formatTokens(count: number): string {
+  if (count < 1000) return String(count);
+  if (count < 1_000_000) return `${(count / 1000).toFixed(1).replace(/\.0$/, '')}k`;
+  return `${(count / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
+}
+
+function TokenUsage({ messages }: { messages: MessageEntry[] }) {
+  let input = 0;
+  let output = 0;
+  let cost = 0;
+  for (const { info } of messages) {
+    if (info.role !== 'assistant') continue;
+    input += info.tokens?.input ?? 0;
+    output += info.tokens?.output ?? 0;
+    cost += info.cost ?? 0;
+  }
+  if (input + output === 0) return null;
+  const dollars = cost > 0 ? ` · $${cost.toFixed(cost < 0.1 ? 3 : 2)}` : '';
+  return (
+    <span className="os-chat-tokens" title="Tokens the model read and wrote in this session">
+      {`${formatTokens(input)} in · ${formatTokens(output)} out${dollars}`}
+    </span>
+  );
+}
+
+/** "just now", "5 min ago", "3 h ago", "2 d ago", then the date. */
+export function relativeTime(time: number, now = Date.now()): string {
+  const minutes = Math.floor((now - time) / 60_000);
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} min ago`;
+  if (minutes < 24 * 60) return `${Math.floor(minutes / 60)} h ago`;
+  if (minutes < 7 * 24 * 60) return `${Math.floor(minutes / (24 * 60))} d ago`;
+  return new Date(time).toLocaleDateString();
+}
+
+function SessionList({ sessions, active, actions }: { sessions: Session[]; active?: string; actions: ChatActions }) {
+  return (
+    <div className="os-chat-sessions" role="list" aria-label="Sessions">
+      {sessions.length === 0 && <div className="os-chat-empty">No sessions yet.</div>}
+      {sessions.map((s) => (
+        <div key={s.id} role="listitem" className={`os-chat-session${s.id === active ? ' os-chat-session-active' : ''}`}>
+          <button type="button" className="os-chat-session-open" onClick={() => actions.selectSession(s.id)}>
+            <span className="os-chat-session-title">{s.title}</span>
+            <span className="os-chat-session-time">{relativeTime(s.time.updated)}</span>
+          </button>
+          <button
+            type="button"
+            className="os-chat-session-delete"
+            title="Delete session"
+            aria-label="Delete session"
+            onClick={() => actions.deleteSession(s.id)}
+          >
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+interface TimelineProps {
+  messages: MessageEntry[];
+  session?: Session;
+  busy: boolean;
+  actions: ChatActions;
+}
+
+function Timeline({ messages, session, busy, actions }: TimelineProps) {
+  const ref = React.useRef<HTMLDivElement>(null);
+  const following = React.useRef(true);
+  React.useLayoutEffect(() => {
+    following.current = true;
+  }, [session?.id]);
+  React.useLayoutEffect(() => {
+    if (following.current && ref.current) ref.current.scrollTop = ref.current.scrollHeight;
+  }, [messages]);
+  const onScroll = () => {
+    const el = ref.current;
+    if (el) following.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+  };
+
+  /** One handler for every file reference and code button, in the markdown and in the tool lines. */
+  const onClick = (event: React.MouseEvent<HTMLDivElement>) => {
+    const target = event.target as Element;
+    const fileRef = target.closest?.<HTMLElement>('a.os-file-ref');
+    if (fileRef?.dataset.path) {
+      event.preventDefault();
+      const line = Number(fileRef.dataset.line);
+      actions.openFile(fileRef.dataset.path, Number.isInteger(line) && line > 0 ? line : undefined);
+      return;
+    }
+    const button = target.closest?.<HTMLElement>('button[data-action]');
+    const block = button?.closest<HTMLElement>('[data-code-index]');
+    const partID = button?.closest<HTMLElement>('[data-part-id]')?.dataset.partId;
+    if (!button || !block || !partID) return;
+    const code = codeOf(messages, partID, Number(block.dataset.codeIndex));
+    if (!code) return;
+    if (button.dataset.action === 'copy') actions.copy(code.code);
+    if (button.dataset.action === 'open') actions.openCode(code.code, code.lang);
+  };
+
+  const revertAt = session?.revert ? messages.findIndex((m) => m.info.id >= session.revert!.messageID) : -1;
+  const reverted = revertAt >= 0 ? messages.slice(revertAt).filter((m) => m.info.role === 'user').length : 0;
+  return (
+    <div className="os-chat-timeline" ref={ref} onScroll={onScroll} onClick={onClick}>
+      {!session && <div className="os-chat-empty">Type a message below to start a new session.</div>}
+      {session && messages.length === 0 && <div className="os-chat-empty">Ask OpenCode about this workspace.</div>}
+      {messages.map((entry, i) => (
+        <React.Fragment key={entry.info.id}>
+          {i === revertAt && (
+            <div className="os-chat-banner" role="status">
+              <span>
+                {reverted} {reverted === 1 ? 'message' : 'messages'} reverted
+              </span>
+              <button type="button" onClick={() => actions.unrevert()} title="Bring the reverted messages and their changes back">
+                Restore
+              </button>
+            </div>
+          )}
+          <MessageView
+            entry={entry}
+            reverted={revertAt >= 0 && i >= revertAt}
+            busy={busy}
+            onRevert={(id) => actions.revert(id)}
+            onFork={(id) => actions.fork(id)}
+          />
+        </React.Fragment>
+      ))}
+    </div>
+  );
+}
+
+function codeOf(messages: MessageEntry[], partID: string, index: number) {
+  for (const { parts } of messages) {
+    const part = parts.find((p) => p.id === partID);
+    if (part?.type === 'text') return codeBlocks(part.text)[index];
+  }
+  return undefined;
+}
+
+function ChatInput({ busy, models, model, actions }: ChatViewProps) {
+  const [text, setText] = React.useState('');
+  const send = () => {
+    if (!text.trim()) return;
+    actions.send(text);
+    setText('');
+  };
+  const onKeyDown = (event: React.KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    send();
+  };
+  return (
+    <div className="os-chat-input">
+      <textarea
+        value={text}
+        rows={3}
+        placeholder="Ask OpenCode… (Enter to send, Shift+Enter for a new line)"
+        aria-label="Message"
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      <div className="os-chat-input-row">
+        <ModelPicker models={models} model={model} onSelect={(m) => actions.selectModel(m)} />
+        {busy && (
+          <span className="os-chat-working" role="status">
+            <span className="os-chat-spinner" aria-hidden="true" /> Working…
+          </span>
+        )}
+        {busy && (
+          <button type="button" onClick={() => actions.abort()} title="Stop OpenCode's answer">
+            Stop
+          </button>
+        )}
+        <button type="button" className="os-chat-primary" disabled={!text.trim()} onClick={send}>
+          Send
+        </button>
+      </div>
+    </div>
+  );
+}
+
+interface ModelPickerProps {
+  models: ModelChoice[];
+  model?: { providerID: string; modelID: string };
+  onSelect(model: { providerID: string; modelID: string }): void;
+}
+
+function ModelPicker({ models, model, onSelect }: ModelPickerProps) {
+  const value = model ? `${model.providerID}/${model.modelID}` : '';
+  const listed = models.some((m) => `${m.providerID}/${m.modelID}` === value);
+  const onChange = (event: React.ChangeEvent<HTMLSelectElement>) => {
+    // A provider's ID has no slash; a model's may (openrouter's "anthropic/claude-…").
+    const slash = event.target.value.indexOf('/');
+    if (slash > 0) onSelect({ providerID: event.target.value.slice(0, slash), modelID: event.target.value.slice(slash + 1) });
+  };
+  return (
+    <select className="os-chat-model" aria-label="Model" title="Model" value={value} onChange={onChange}>
+      {!model && <option value="">Default model</option>}
+      {model && !listed && <option value={value}>{value}</option>}
+      {models.map((m) => (
+        <option key={`${m.providerID}/${m.modelID}`} value={`${m.providerID}/${m.modelID}`}>
+          {`${m.providerName} · ${m.name}`}
+        </option>
+      ))}
+    </select>
+  );
+}

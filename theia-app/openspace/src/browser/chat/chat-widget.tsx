@@ -1,0 +1,155 @@
+/**
+ * The chat panel (TECHSPEC §4.3): a Theia ReactWidget in the right panel rendering ChatView from
+ * the ChatService's state, with the person's actions wired to the service and the IDE (a file
+ * reference opens the file at its line; a code block copies or opens in a new editor).
+ */
+import * as React from 'react';
+import { ReactWidget } from '@theia/core/lib/browser/widgets/react-widget';
+import { open, OpenerService } from '@theia/core/lib/browser/opener-service';
+import { ClipboardService } from '@theia/core/lib/browser/clipboard-service';
+import { UntitledResourceResolver } from '@theia/core/lib/common/resource';
+import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
+import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
+import { ChatService } from './chat-service.js';
+import { ChatView, type ChatActions } from './chat-view.js';
+import './chat.css';
+
+export const CHAT_WIDGET_ID = 'openspace-chat';
+
+@injectable()
+export class ChatWidget extends ReactWidget {
+  @inject(ChatService) protected readonly chat!: ChatService;
+  @inject(OpenerService) protected readonly openers!: OpenerService;
+  @inject(ClipboardService) protected readonly clipboard!: ClipboardService;
+  @inject(UntitledResourceResolver) protected readonly untitled!: UntitledResourceResolver;
+  @inject(WorkspaceService) protected readonly workspace!: WorkspaceService;
+  private showSessions = false;
+
+  @postConstruct()
+  protected init(): void {
+    this.id = CHAT_WIDGET_ID;
+    this.title.label = 'Chat';
+    this.title.caption = this.chat.statusLine();
+    this.title.iconClass = 'codicon codicon-comment-discussion';
+    this.title.closable = true;
+    this.addClass('os-chat-widget');
+    this.toDispose.push(
+      this.chat.onDidChange(() => {
+        this.title.caption = this.chat.statusLine();
+        this.update();
+      }),
+    );
+    this.update();
+  }
+
+  /** The hub's instructions read this into the "Right panel" line (theia-shell-port.ts). */
+  statusLine(): string {
+    return this.chat.statusLine();
+  }
+
+  protected override onAfterShow(): void {
+    if (this.chat.connection.state === 'stopped') void this.chat.start();
+  }
+
+  protected override onActivateRequest(): void {
+    const input = this.node.querySelector('textarea');
+    if (input) input.focus();
+    else this.node.focus();
+  }
+
+  private readonly actions: ChatActions = {
+    retry: () => void this.chat.start(),
+    newSession: () => void this.chat.newSession(),
+    selectSession: (id) => {
+      this.showSessions = false;
+      void this.chat.selectSession(id);
+    },
+    deleteSession: (id) => void this.chat.deleteSession(id),
+    fork: (messageID) => void this.chat.fork(messageID),
+    revert: (messageID) => void this.chat.revert(messageID),
+    unrevert: () => void this.chat.unrevert(),
+    abort: () => void this.chat.abort(),
+    compact: () => void this.chat.compact(),
+    send: (text) => void this.chat.send(text),
+    selectModel: (model) => this.chat.selectModel(model),
+    reply: (requestID, reply) => {
+      const request = this.chat.model.permissions.get(requestID);
+      if (request) void this.chat.reply(request, reply);
+    },
+    openFile: (path, line) => void this.openFile(path, line),
+    openCode: (code, lang) => void this.openCode(code, lang),
+    copy: (text) => void this.clipboard.writeText(text),
+  };
+
+  private async openFile(path: string, line?: number): Promise<void> {
+    const root = this.workspace.tryGetRoots()[0]?.resource;
+    if (!root) return;
+    const uri = path.startsWith('/') ? root.withPath(path) : root.resolve(path.replace(/^\.\//, ''));
+    const position = line !== undefined ? { line: Math.max(0, line - 1), character: 0 } : undefined;
+    await open(this.openers, uri, position ? { selection: { start: position, end: position } } : undefined);
+  }
+
+  private async openCode(code: string, lang: string): Promise<void> {
+    const extension = LANGUAGE_EXTENSIONS[lang.toLowerCase()] ?? (lang ? `.${lang}` : '.txt');
+    const resource = await this.untitled.createUntitledResource(code, extension);
+    await open(this.openers, resource.uri);
+  }
+
+  protected render(): React.ReactNode {
+    const chat = this.chat;
+    const session = chat.activeSession;
+    return (
+      <div className="os-chat-root">
+        <div className="os-chat-header-row">
+          <button
+            className="theia-button secondary os-chat-sessions-toggle"
+            title="Sessions"
+            aria-pressed={this.showSessions}
+            onClick={() => {
+              this.showSessions = !this.showSessions;
+              this.update();
+            }}
+          >
+            Sessions ({chat.model.sessionList().length})
+          </button>
+        </div>
+        <ChatView
+          connection={chat.connection}
+          sessions={chat.model.sessionList()}
+          activeSession={session}
+          messages={session ? (chat.model.messages.get(session.id) ?? []) : []}
+          busy={session ? chat.model.busy(session.id) : false}
+          error={session ? chat.model.errors.get(session.id) : undefined}
+          permissions={session ? chat.model.permissionsFor(session.id) : []}
+          models={chat.catalog.models}
+          model={chat.currentModel}
+          showSessions={this.showSessions}
+          actions={this.actions}
+        />
+      </div>
+    );
+  }
+}
+
+const LANGUAGE_EXTENSIONS: Record<string, string> = {
+  typescript: '.ts',
+  ts: '.ts',
+  tsx: '.tsx',
+  javascript: '.js',
+  js: '.js',
+  python: '.py',
+  py: '.py',
+  bash: '.sh',
+  sh: '.sh',
+  shell: '.sh',
+  json: '.json',
+  markdown: '.md',
+  md: '.md',
+  yaml: '.yaml',
+  yml: '.yaml',
+  html: '.html',
+  css: '.css',
+  rust: '.rs',
+  go: '.go',
+  java: '.java',
+};
