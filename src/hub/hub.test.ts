@@ -1,3 +1,5 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectAgent, type Agent } from '../../conformance/client.js';
 import { eventually } from '../../conformance/setup.js';
@@ -139,6 +141,20 @@ describe('bridges', () => {
     const text = await (await fetch(`${server!.origin}/openspace/instructions`, { headers: auth() })).text();
     expect(text).toContain('Active file: src/new.ts');
     expect(text).not.toContain('src/old.ts');
+  });
+
+  it('ends the sessions of a labelled client whose launcher says it is gone, and no other', async () => {
+    const hub = new Hub();
+    await serve(hub);
+    const client = new Client({ name: 'opencode', version: '1.0.0' });
+    const headers = { ...auth(), 'x-openspace-label': 'chat-opencode-1' };
+    await client.connect(new StreamableHTTPClientTransport(new URL(server!.mcpUrl), { requestInit: { headers } }));
+    await eventually(() => expect(hub.connectedSessions()).toHaveLength(2));
+    expect(hub.connectedSessions().find((s) => s.clientName === 'opencode')?.label).toBe('chat-opencode-1');
+    // The process was killed: its MCP session never said goodbye.
+    await hub.endLabelledSessions('chat-opencode-1');
+    expect(hub.connectedSessions().map((s) => s.clientName)).toEqual(['conformance-agent']);
+    await client.close();
   });
 
   it("says in the right panel's line what the chat panel reports of itself", () => {

@@ -58,6 +58,8 @@ export interface ConnectedSession {
   sessionId: string;
   clientName?: string;
   connectedAt: string;
+  /** What the client's launcher named it (the X-OpenSpace-Label header): the chat panel's OpenCode, say. */
+  label?: string;
 }
 
 /** Calls waiting across all sessions at which the hub logs a warning (NFR-3.1.4). */
@@ -156,6 +158,15 @@ export class Hub {
     return done;
   }
 
+  /**
+   * End the sessions of a client whose launcher knows it is gone (the chat panel's OpenCode when it
+   * stops: a killed process does not end its MCP session), as if each had closed.
+   */
+  async endLabelledSessions(label: string): Promise<void> {
+    const ended = [...this.connected.values()].filter((s) => s.label === label);
+    await Promise.all(ended.map((s) => this.endSession(s.sessionId)));
+  }
+
   /** The agents connected now, oldest first. */
   connectedSessions(): ConnectedSession[] {
     return [...this.connected.values()];
@@ -214,7 +225,7 @@ export class Hub {
   }
 
   /** One MCP server per session; calls within a session run one at a time, in order (NFR-3.3.2). */
-  createMcpServer(): Server {
+  createMcpServer(label?: string): Server {
     const server = new Server(
       { name: 'openspace-hub', title: 'OpenSpace', version: HUB_VERSION },
       {
@@ -234,7 +245,12 @@ export class Hub {
     );
     server.oninitialized = () => {
       sessionId ??= server.transport?.sessionId ?? 'stdio';
-      this.connected.set(sessionId, { sessionId, clientName: server.getClientVersion()?.name, connectedAt: new Date().toISOString() });
+      this.connected.set(sessionId, {
+        sessionId,
+        clientName: server.getClientVersion()?.name,
+        connectedAt: new Date().toISOString(),
+        ...(label && { label }),
+      });
       this.sessionsChanged();
     };
     server.onclose = () => {

@@ -86,7 +86,8 @@ export function createHubRouter(hub: Hub, options: HubRouterOptions = {}): HubRo
         sessions.delete(created.sessionId);
         lastSeen.delete(created.sessionId);
       };
-      await hub.createMcpServer().connect(created);
+      const label = req.headers['x-openspace-label'];
+      await hub.createMcpServer(typeof label === 'string' ? label.slice(0, 100) : undefined).connect(created);
       transport = created;
     }
     await transport.handleRequest(req, res, body);

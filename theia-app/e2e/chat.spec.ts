@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OPENAI_MODEL_ID, startOpenaiModel } from '../../conformance/agents/openai-model.js';
@@ -19,59 +19,6 @@ const NOTE = 'chat/note.md';
 const FINAL = `Opened \`${APP}:5\` and wrote the note.`;
 const opencodeName = (tool: string) => `openspace_${tool.replaceAll('.', '_')}`;
 
-let model: ScriptedModel | undefined;
-const options: TheiaTargetOptions = {};
-
-// Before useTheia's own beforeAll: the model's URL goes into the home's OpenCode config Theia starts with.
-test.beforeAll(async () => {
-  model = await startOpenaiModel({
-    steps: [
-      { tool: 'openspace.editor.open', arguments: { path: APP, line: 5 } },
-      { tool: 'openspace.file.write', arguments: { path: NOTE, content: 'Written from the chat.\n' } },
-    ],
-    finalText: FINAL,
-    agentToolName: opencodeName,
-  });
-  const home = await mkdtemp(join(tmpdir(), 'openspace-chat-home-'));
-  await mkdir(join(home, '.config/opencode'), { recursive: true });
-  await writeFile(
-    join(home, '.config/opencode/opencode.json'),
-    JSON.stringify({
-      $schema: 'https://opencode.ai/config.json',
-      autoupdate: false,
-      share: 'disabled',
-      model: `scripted/${OPENAI_MODEL_ID}`,
-      // Writing through the hub asks the person (in the panel); opening a file does not.
-      permission: { [opencodeName('openspace.file.write')]: 'ask' },
-      provider: {
-        scripted: {
-          npm: '@ai-sdk/openai-compatible',
-          name: 'Scripted model',
-          options: { baseURL: `${model.url}/v1`, apiKey: 'scripted-model-key' },
-          models: { [OPENAI_MODEL_ID]: { name: 'Scripted model', tool_call: true } },
-        },
-      },
-    }),
-  );
-  options.home = home;
-  options.userSettings = { [AGENT_CONSENT_SETTING]: CONSENT_VERSION };
-  options.env = {
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_DATA_HOME: join(home, '.local/share'),
-    XDG_CACHE_HOME: join(home, '.cache'),
-    XDG_STATE_HOME: join(home, '.local/state'),
-    OPENCODE_DISABLE_AUTOUPDATE: '1',
-    OPENCODE_DISABLE_MODELS_FETCH: '1',
-    OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
-    OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
-  };
-});
-test.afterAll(async () => {
-  expect(model?.problems ?? []).toEqual([]);
-  await model?.close();
-});
-
-const ide = useTheia(options);
 const panel = (page: Page) => page.locator('#openspace-chat');
 const currentTab = (page: Page) => page.locator('#theia-main-content-panel .lm-TabBar-tab.lm-mod-current');
 
@@ -81,57 +28,170 @@ async function openChat(page: Page): Promise<void> {
   await expect(panel(page).locator('textarea')).toBeVisible({ timeout: 60_000 });
 }
 
-test('the person asks in the chat; the agent opens the file, asks to write, and the answer streams in', async () => {
-  const { page, workspace } = ide.theia;
-  await openChat(page);
-  const input = panel(page).locator('textarea');
-  await input.fill(`Open ${APP} at line 5 and write a note`);
-  await input.press('Enter');
+test.describe('with OpenCode and the scripted model', () => {
+  let model: ScriptedModel | undefined;
+  const options: TheiaTargetOptions = {};
 
-  // The tool call is a readable line, and the IDE shows the file the agent opened.
-  await expect(panel(page).locator('.os-chat-tool', { hasText: `opened ${APP}:5` })).toBeVisible({ timeout: 60_000 });
-  await expect(currentTab(page)).toContainText('app.ts');
+  // Before useTheia's own beforeAll: the model's URL goes into the home's OpenCode config Theia starts with.
+  test.beforeAll(async () => {
+    model = await startOpenaiModel({
+      steps: [
+        { tool: 'openspace.editor.open', arguments: { path: APP, line: 5 } },
+        { tool: 'openspace.file.write', arguments: { path: NOTE, content: 'Written from the chat.\n' } },
+      ],
+      finalText: FINAL,
+      agentToolName: opencodeName,
+    });
+    const home = await mkdtemp(join(tmpdir(), 'openspace-chat-home-'));
+    await mkdir(join(home, '.config/opencode'), { recursive: true });
+    await writeFile(
+      join(home, '.config/opencode/opencode.json'),
+      JSON.stringify({
+        $schema: 'https://opencode.ai/config.json',
+        autoupdate: false,
+        share: 'disabled',
+        model: `scripted/${OPENAI_MODEL_ID}`,
+        // Writing through the hub asks the person (in the panel); opening a file does not.
+        permission: { [opencodeName('openspace.file.write')]: 'ask' },
+        provider: {
+          scripted: {
+            npm: '@ai-sdk/openai-compatible',
+            name: 'Scripted model',
+            options: { baseURL: `${model.url}/v1`, apiKey: 'scripted-model-key' },
+            models: { [OPENAI_MODEL_ID]: { name: 'Scripted model', tool_call: true } },
+          },
+        },
+      }),
+    );
+    options.home = home;
+    options.userSettings = { [AGENT_CONSENT_SETTING]: CONSENT_VERSION };
+    options.env = {
+      XDG_CONFIG_HOME: join(home, '.config'),
+      XDG_DATA_HOME: join(home, '.local/share'),
+      XDG_CACHE_HOME: join(home, '.cache'),
+      XDG_STATE_HOME: join(home, '.local/state'),
+      OPENCODE_DISABLE_AUTOUPDATE: '1',
+      OPENCODE_DISABLE_MODELS_FETCH: '1',
+      OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
+      OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+    };
+  });
+  test.afterAll(async () => {
+    expect(model?.problems ?? []).toEqual([]);
+    await model?.close();
+  });
 
-  // Writing asks the person, in the panel.
-  const card = panel(page).locator('.os-chat-permission');
-  await expect(card).toBeVisible({ timeout: 30_000 });
-  await expect(card).toContainText('openspace.file.write');
-  await page.screenshot({ path: 'reports/screenshots/chat-permission.png' });
-  await card.getByRole('button', { name: 'Allow once' }).click();
+  const ide = useTheia(options);
+  test('the person asks in the chat; the agent opens the file, asks to write, and the answer streams in', async () => {
+    const { page, workspace } = ide.theia;
+    await openChat(page);
+    const input = panel(page).locator('textarea');
+    await input.fill(`Open ${APP} at line 5 and write a note`);
+    await input.press('Enter');
 
-  await expect(panel(page).getByText('and wrote the note.')).toBeVisible({ timeout: 30_000 });
-  await expect(card).toHaveCount(0);
-  expect(await readFile(join(workspace, NOTE), 'utf8')).toBe('Written from the chat.\n');
-  await page.screenshot({ path: 'reports/screenshots/chat-answer.png' });
+    // The tool call is a readable line, and the IDE shows the file the agent opened.
+    await expect(panel(page).locator('.os-chat-tool', { hasText: `opened ${APP}:5` })).toBeVisible({ timeout: 60_000 });
+    await expect(currentTab(page)).toContainText('app.ts');
 
-  // The file reference in the answer opens the file.
-  await currentTab(page).locator('.lm-TabBar-tabCloseIcon').click();
-  await expect(page.locator('#theia-main-content-panel .lm-TabBar-tab', { hasText: 'app.ts' })).toHaveCount(0);
-  await panel(page)
-    .locator('.os-chat-text a.os-file-ref', { hasText: `${APP}:5` })
-    .click();
-  await expect(currentTab(page)).toContainText('app.ts');
+    // Writing asks the person, in the panel.
+    const card = panel(page).locator('.os-chat-permission');
+    await expect(card).toBeVisible({ timeout: 30_000 });
+    await expect(card).toContainText('openspace.file.write');
+    await page.screenshot({ path: 'reports/screenshots/chat-permission.png' });
+    await card.getByRole('button', { name: 'Allow once' }).click();
+
+    await expect(panel(page).getByText('and wrote the note.')).toBeVisible({ timeout: 30_000 });
+    await expect(card).toHaveCount(0);
+    expect(await readFile(join(workspace, NOTE), 'utf8')).toBe('Written from the chat.\n');
+    await page.screenshot({ path: 'reports/screenshots/chat-answer.png' });
+
+    // The file reference in the answer opens the file.
+    await currentTab(page).locator('.lm-TabBar-tabCloseIcon').click();
+    await expect(page.locator('#theia-main-content-panel .lm-TabBar-tab', { hasText: 'app.ts' })).toHaveCount(0);
+    await panel(page)
+      .locator('.os-chat-text a.os-file-ref', { hasText: `${APP}:5` })
+      .click();
+    await expect(currentTab(page)).toContainText('app.ts');
+  });
+
+  test('fork makes a second session with the conversation; revert hides the turn until Restore', async () => {
+    const { page } = ide.theia;
+    await panel(page).getByRole('button', { name: 'Fork', exact: true }).click();
+    await expect(panel(page).getByRole('button', { name: /Sessions \(2\)/ })).toBeVisible({ timeout: 15_000 });
+    await expect(panel(page).locator('.os-chat-title')).toContainText('fork');
+    await expect(panel(page).getByText('and wrote the note.')).toBeVisible();
+
+    await panel(page).getByRole('button', { name: 'Revert to here' }).first().click();
+    const restore = panel(page).getByRole('button', { name: 'Restore' });
+    await expect(restore).toBeVisible({ timeout: 15_000 });
+    await expect(panel(page).locator('.os-chat-reverted').first()).toBeVisible();
+    await page.screenshot({ path: 'reports/screenshots/chat-reverted.png' });
+    await restore.click();
+    await expect(restore).toHaveCount(0, { timeout: 15_000 });
+  });
+
+  test("the hub's instructions say what the chat is doing, in the right panel's line", async () => {
+    const { origin, token } = ide.theia;
+    const instructions = async () =>
+      (await fetch(`${origin}/openspace/instructions`, { headers: { authorization: `Bearer ${token}` } })).text();
+    // The IDE publishes its layout a moment after a change.
+    await expect
+      .poll(instructions, { timeout: 10_000 })
+      .toMatch(/- Right panel: view: openspace-chat \(active[^)]*\) — OpenCode chat connected, session "[^"]*\(fork #1\)", idle/);
+  });
+
+  test('a reload keeps the conversation, and both sessions', async () => {
+    const { page } = ide.theia;
+    await page.reload();
+    // Theia restores its layout: the chat is open again where it was, on the session it showed.
+    await expect(panel(page).locator('textarea')).toBeVisible({ timeout: 60_000 });
+    await expect(panel(page).getByText('and wrote the note.')).toBeVisible({ timeout: 30_000 });
+    await expect(panel(page).locator('.os-chat-tool', { hasText: `opened ${APP}:5` })).toBeVisible();
+    await expect(panel(page).getByRole('button', { name: /Sessions \(2\)/ })).toBeVisible();
+    await expect(panel(page).locator('.os-chat-title')).toContainText('fork');
+  });
+
+  test('"Always allow" answers the same request unasked afterwards, and is listed in the settings', async () => {
+    const { page, workspace } = ide.theia;
+    const ask = async () => {
+      await panel(page).getByRole('button', { name: 'New session' }).click();
+      const input = panel(page).locator('textarea');
+      await input.fill('Once more, please');
+      await input.press('Enter');
+    };
+    await rm(join(workspace, NOTE));
+    await ask();
+    const card = panel(page).locator('.os-chat-permission');
+    await card.getByRole('button', { name: 'Always allow' }).click({ timeout: 60_000 });
+    await expect(panel(page).getByText('and wrote the note.')).toBeVisible({ timeout: 30_000 });
+    expect(await readFile(join(workspace, NOTE), 'utf8')).toBe('Written from the chat.\n');
+
+    await rm(join(workspace, NOTE));
+    await ask();
+    await expect(panel(page).getByText('and wrote the note.')).toBeVisible({ timeout: 60_000 });
+    await expect(card).toHaveCount(0);
+    expect(await readFile(join(workspace, NOTE), 'utf8')).toBe('Written from the chat.\n');
+
+    await page.locator('#theia-main-content-panel').click();
+    await page.keyboard.press('ControlOrMeta+,');
+    await page.locator('input.settings-search-input').fill('openspace.chat.alwaysAllow');
+    await expect(page.locator('#theia-main-content-panel').getByText('openspace_openspace_file_write', { exact: true })).toBeVisible();
+  });
 });
 
-test('a reload keeps the conversation', async () => {
-  const { page } = ide.theia;
-  await page.reload();
-  // Theia restores its layout: the chat is open again where it was.
-  await expect(panel(page).locator('textarea')).toBeVisible({ timeout: 60_000 });
-  await expect(panel(page).getByText('and wrote the note.')).toBeVisible({ timeout: 30_000 });
-  await expect(panel(page).locator('.os-chat-tool', { hasText: `opened ${APP}:5` })).toBeVisible();
-});
+test.describe('when OpenCode cannot start', () => {
+  const broken = useTheia({
+    userSettings: { [AGENT_CONSENT_SETTING]: CONSENT_VERSION, 'openspace.chat.opencodePath': '/nowhere/opencode' },
+  });
 
-test('fork makes a second session with the conversation; revert hides the turn until Restore', async () => {
-  const { page } = ide.theia;
-  await panel(page).getByRole('button', { name: 'Fork', exact: true }).click();
-  await expect(panel(page).getByRole('button', { name: /Sessions \(2\)/ })).toBeVisible({ timeout: 15_000 });
-  await expect(panel(page).getByText('and wrote the note.')).toBeVisible();
-
-  await panel(page).getByRole('button', { name: 'Revert to here' }).first().click();
-  const restore = panel(page).getByRole('button', { name: 'Restore' });
-  await expect(restore).toBeVisible({ timeout: 15_000 });
-  await page.screenshot({ path: 'reports/screenshots/chat-reverted.png' });
-  await restore.click();
-  await expect(restore).toHaveCount(0, { timeout: 15_000 });
+  test('the panel says why, and offers Retry', async () => {
+    const { page } = broken.theia;
+    await page.locator('#theia-main-content-panel').click();
+    await page.keyboard.press('Control+Alt+i');
+    const banner = panel(page).locator('.os-chat-failed');
+    await expect(banner).toContainText('OpenCode was not found at "/nowhere/opencode"', { timeout: 30_000 });
+    await page.screenshot({ path: 'reports/screenshots/chat-failed.png' });
+    await banner.getByRole('button', { name: 'Retry' }).click();
+    await expect(banner).toContainText('OpenCode was not found at "/nowhere/opencode"');
+  });
 });

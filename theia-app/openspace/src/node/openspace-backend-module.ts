@@ -226,7 +226,11 @@ export default new ContainerModule((bind) => {
     .toDynamicValue((ctx) => {
       const hub = ctx.container.get(HubContribution);
       const workspaceServer = ctx.container.get<WorkspaceServer>(WorkspaceServer);
-      return new ChatService({ workspace: () => openedWorkspace(workspaceServer), hub: () => ({ mcpUrl: hub.mcpUrl, token: hub.token }) });
+      return new ChatService({
+        workspace: () => openedWorkspace(workspaceServer),
+        hub: () => ({ mcpUrl: hub.mcpUrl, token: hub.token }),
+        endSessions: (label) => ctx.container.get(OpenSpaceHub).hub.endLabelledSessions(label),
+      });
     })
     .inSingletonScope();
   bind(BackendApplicationContribution).toDynamicValue((ctx) => ({ onStop: () => ctx.container.get(ChatService).dispose() }));

@@ -64,6 +64,7 @@ export class ChatService {
   activeSessionID: string | undefined = localStorage.getItem(ACTIVE_SESSION_KEY) ?? undefined;
   chosenModel: ModelRef | undefined = parseModel(localStorage.getItem(MODEL_KEY));
   private lastSeq = 0;
+  private creating: Promise<string | undefined> | undefined;
   private started = false;
   private backendLost = false;
   private readonly changed = new Emitter<void>();
@@ -176,21 +177,26 @@ export class ChatService {
 
   async send(text: string): Promise<void> {
     if (!text.trim()) return;
-    if (!this.activeSessionID) {
-      const created = await this.backend.createSession();
-      if (!this.ok(created)) return;
-      this.remember(created.value);
+    const sessionID = await this.sessionToSend();
+    if (sessionID) this.ok(await this.backend.prompt(sessionID, text, this.currentModel));
+  }
+
+  /** The active session, or the one being made for it: what is sent right after "New session" goes there. */
+  private sessionToSend(): Promise<string | undefined> {
+    if (this.activeSessionID) return Promise.resolve(this.activeSessionID);
+    this.creating ??= this.backend.createSession().then((created) => {
+      this.creating = undefined;
+      if (!this.ok(created)) return undefined;
       this.model.setMessages(created.value.id, []);
-    }
-    this.ok(await this.backend.prompt(this.activeSessionID!, text, this.currentModel));
+      this.remember(created.value);
+      return created.value.id;
+    });
+    return this.creating;
   }
 
   async newSession(): Promise<void> {
-    const created = await this.backend.createSession();
-    if (!this.ok(created)) return;
-    this.remember(created.value);
-    this.model.setMessages(created.value.id, []);
-    this.changed.fire();
+    this.setActive(undefined);
+    await this.sessionToSend();
   }
 
   async selectSession(sessionID: string): Promise<void> {

@@ -12,7 +12,11 @@ export interface ChatHost {
   workspace(): Promise<string | undefined>;
   /** The hub OpenCode's agent drives, once it listens. */
   hub(): { mcpUrl: string | undefined; token: string | undefined };
+  /** Ends the hub sessions of the OpenCode labelled so (its process is gone), as any ended session. */
+  endSessions(label: string): Promise<void>;
 }
+
+let servers = 0;
 
 export class ChatService {
   private proxy: OpenCodeProxy | undefined;
@@ -47,7 +51,15 @@ export class ChatService {
           'Install it (npm i -g opencode-ai), or set openspace.chat.opencodePath, or the URL of a running server in openspace.chat.serverUrl.',
       );
     }
-    return serveOpenCode({ bin, cwd: directory, hub: { mcpUrl, token } });
+    return this.serve(bin, directory, { mcpUrl, token });
+  }
+
+  /** OpenCode under a label of its own: when it ends (stopped, crashed), so does its MCP session and what it opened. */
+  private async serve(bin: string, cwd: string, hub: { mcpUrl: string; token: string | undefined }) {
+    const label = `chat-opencode-${process.pid}-${++servers}`;
+    const server = await serveOpenCode({ bin, cwd, hub, label });
+    void server.exited.then(() => this.host.endSessions(label));
+    return server;
   }
 
   dispose(): void {

@@ -16,6 +16,8 @@ export interface ServeOptions {
   bin: string;
   cwd: string;
   hub: { mcpUrl: string; token: string | undefined };
+  /** Sent as X-OpenSpace-Label with its MCP requests, so the hub can end its session once it is gone. */
+  label?: string;
   /** How long OpenCode may take to say it listens. */
   timeoutMs?: number;
   env?: NodeJS.ProcessEnv;
@@ -40,12 +42,18 @@ async function freePort(): Promise<number> {
 }
 
 const LISTENING = /listening on (http:\/\/\S+)/;
+const STOP_GRACE_MS = 3000;
 
 /** `opencode serve`, resolved once it listens; rejected with what it said if it exits or stays silent. */
 export async function serveOpenCode(options: ServeOptions): Promise<StartedServer> {
   const port = await freePort();
   const mcp = opencodeServer({ kind: 'http', mcpUrl: options.hub.mcpUrl });
-  if (options.hub.token === undefined) delete mcp.headers;
+  const headers: Record<string, string> = {
+    ...(mcp.headers as Record<string, string>),
+    ...(options.label && { 'X-OpenSpace-Label': options.label }),
+  };
+  if (options.hub.token === undefined) delete headers.Authorization;
+  mcp.headers = headers;
   const env = {
     ...(options.env ?? process.env),
     ...(options.hub.token !== undefined && { OPENSPACE_TOKEN: options.hub.token }),
@@ -91,14 +99,17 @@ export async function serveOpenCode(options: ServeOptions): Promise<StartedServe
     });
   });
   // The backend going away takes its OpenCode with it.
-  const kill = () => void child.kill('SIGTERM');
+  const kill = () => void child.kill('SIGKILL');
   process.once('exit', kill);
+  void exited.then(() => process.off('exit', kill));
   return {
     url,
     exited,
     stop: () => {
-      process.off('exit', kill);
-      kill();
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      // OpenCode can hang in its shutdown (seen after an instance dispose): a few seconds, then for good.
+      setTimeout(kill, STOP_GRACE_MS).unref();
     },
   };
 }
