@@ -151,6 +151,30 @@ test.describe('with OpenCode and the scripted model', () => {
     await expect(panel(page).locator('.os-chat-title')).toContainText('fork');
   });
 
+  test('a request waiting while the chat is closed is a notification with the same answers', async () => {
+    const { page, workspace } = ide.theia;
+    await rm(join(workspace, NOTE));
+    await panel(page).getByRole('button', { name: 'New session' }).click();
+    const input = panel(page).locator('textarea');
+    await input.fill('And again');
+    await input.press('Enter');
+    await expect(panel(page).locator('.os-chat-permission')).toBeVisible({ timeout: 60_000 });
+    // The person closes the chat (the toggle, from the focused panel) and reloads; the request still waits.
+    await input.focus();
+    await page.keyboard.press('Control+Alt+i');
+    await expect(panel(page)).toBeHidden();
+    await page.reload();
+    const notice = page.locator('.theia-notification-toasts .theia-notification-list-item', {
+      hasText: 'OpenCode asks: openspace.file.write',
+    });
+    await expect(notice).toBeVisible({ timeout: 60_000 });
+    await page.screenshot({ path: 'reports/screenshots/chat-permission-notification.png' });
+    await notice.getByRole('button', { name: 'Allow once' }).click();
+    await expect.poll(() => readFile(join(workspace, NOTE), 'utf8').catch(() => ''), { timeout: 30_000 }).toBe('Written from the chat.\n');
+    await openChat(page);
+    await expect(panel(page).getByText('and wrote the note.')).toBeVisible({ timeout: 30_000 });
+  });
+
   test('"Always allow" answers the same request unasked afterwards, and is listed in the settings', async () => {
     const { page, workspace } = ide.theia;
     const ask = async () => {

@@ -39,6 +39,7 @@ export class ChatContribution extends AbstractViewContribution<ChatWidget> imple
 
   onStart(): void {
     this.chat.onPermissionAsked((request) => void this.notifyIfHidden(request));
+    void this.chat.attach();
   }
 
   private async notifyIfHidden(request: PermissionRequest): Promise<void> {

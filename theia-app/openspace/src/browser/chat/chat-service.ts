@@ -65,7 +65,7 @@ export class ChatService {
   chosenModel: ModelRef | undefined = parseModel(localStorage.getItem(MODEL_KEY));
   private lastSeq = 0;
   private creating: Promise<string | undefined> | undefined;
-  private started = false;
+  private attached = false;
   private backendLost = false;
   private readonly changed = new Emitter<void>();
   readonly onDidChange = this.changed.event;
@@ -73,17 +73,26 @@ export class ChatService {
   /** A permission request the person has to answer (one no "always" rule answered). */
   readonly onPermissionAsked = this.asked.event;
 
+  /**
+   * Listens to the backend, and loads if OpenCode is already connected (a reload): the window hears
+   * of permission requests even with the panel closed. Starts nothing.
+   */
+  async attach(): Promise<void> {
+    if (this.attached) return;
+    this.attached = true;
+    this.events.events.event((e) => this.receive(e));
+    this.events.connections.event((c) => this.connectionChanged(c));
+    this.backend.onDidCloseConnection(() => (this.backendLost = true));
+    this.backend.onDidOpenConnection(() => {
+      if (this.backendLost) void this.catchUp();
+    });
+    const connection = await this.backend.connection();
+    if (this.connection.state === 'stopped') this.connectionChanged(connection);
+  }
+
   /** Connects (starting OpenCode if need be) and loads; the panel calls it when first shown, Retry again. */
   async start(): Promise<void> {
-    if (!this.started) {
-      this.started = true;
-      this.events.events.event((e) => this.receive(e));
-      this.events.connections.event((c) => this.connectionChanged(c));
-      this.backend.onDidCloseConnection(() => (this.backendLost = true));
-      this.backend.onDidOpenConnection(() => {
-        if (this.backendLost) void this.catchUp();
-      });
-    }
+    await this.attach();
     this.connectionChanged({ state: 'starting' });
     const connection = await this.backend.connect({
       serverUrl: this.preferences.get<string>(CHAT_SERVER_URL, ''),
@@ -134,7 +143,11 @@ export class ChatService {
     ]);
     if (sessions.ok) this.model.setSessions(sessions.value, known);
     if (statuses.ok) this.model.setStatuses(statuses.value);
-    if (permissions.ok) this.model.setPermissions(permissions.value.filter((p) => !this.answerByRule(p)));
+    if (permissions.ok) {
+      const known = new Set(this.model.permissions.keys());
+      this.model.setPermissions(permissions.value.filter((p) => !this.answerByRule(p)));
+      for (const request of this.model.permissions.values()) if (!known.has(request.id)) this.asked.fire(request);
+    }
     if (catalog.ok) this.catalog = catalog.value;
     if (active && active === this.activeSessionID && !this.model.sessions.has(active)) this.setActive(undefined);
     if (this.activeSessionID) await this.loadMessages(this.activeSessionID);

@@ -10,6 +10,7 @@ import { ClipboardService } from '@theia/core/lib/browser/clipboard-service';
 import { UntitledResourceResolver } from '@theia/core/lib/common/resource';
 import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
+import type { SessionStatus } from '../../common/chat-protocol.js';
 import { ChatService } from './chat-service.js';
 import { ChatView, type ChatActions } from './chat-view.js';
 import './chat.css';
@@ -119,7 +120,7 @@ export class ChatWidget extends ReactWidget {
           activeSession={session}
           messages={session ? (chat.model.messages.get(session.id) ?? []) : []}
           busy={session ? chat.model.busy(session.id) : false}
-          error={session ? chat.model.errors.get(session.id) : undefined}
+          error={session ? (chat.model.errors.get(session.id) ?? retrying(chat.model.statuses.get(session.id))) : undefined}
           permissions={session ? chat.model.permissionsFor(session.id) : []}
           models={chat.catalog.models}
           model={chat.currentModel}
@@ -129,6 +130,11 @@ export class ChatWidget extends ReactWidget {
       </div>
     );
   }
+}
+
+/** OpenCode retrying a provider (unreachable, rate-limited) says why, instead of a silent "Working…". */
+function retrying(status: SessionStatus | undefined): string | undefined {
+  return status?.type === 'retry' ? `OpenCode is retrying (attempt ${status.attempt}): ${status.message}` : undefined;
 }
 
 const LANGUAGE_EXTENSIONS: Record<string, string> = {
