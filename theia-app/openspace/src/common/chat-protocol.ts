@@ -74,6 +74,12 @@ export interface ModelChoice {
   providerName: string;
 }
 
+/** One of OpenCode's primary agents (build, plan, the person's own), as the picker offers it. */
+export interface AgentChoice {
+  name: string;
+  description?: string;
+}
+
 export interface ModelCatalog {
   models: ModelChoice[];
   /** OpenCode's default model, if it has one. */
@@ -109,9 +115,10 @@ export interface ChatBackend {
   messages(sessionID: string): Promise<ChatResult<MessageEntry[]>>;
   statuses(): Promise<ChatResult<Record<string, SessionStatus>>>;
   /** Sends the person's text; the answer arrives as events. */
-  prompt(sessionID: string, text: string, model?: { providerID: string; modelID: string }): Promise<ChatResult<boolean>>;
+  prompt(sessionID: string, text: string, model?: { providerID: string; modelID: string }, agent?: string): Promise<ChatResult<boolean>>;
 
   models(): Promise<ChatResult<ModelCatalog>>;
+  agents(): Promise<ChatResult<AgentChoice[]>>;
   permissions(): Promise<ChatResult<PermissionRequest[]>>;
   replyPermission(requestID: string, reply: PermissionReply): Promise<ChatResult<boolean>>;
 }

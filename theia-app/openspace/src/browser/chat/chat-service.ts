@@ -13,6 +13,7 @@ import { ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/ser
 import type { RpcProxy } from '@theia/core/lib/common/messaging';
 import { inject, injectable, type interfaces } from '@theia/core/shared/inversify';
 import {
+  type AgentChoice,
   CHAT_PATH,
   type ChatBackend,
   type ChatClient,
@@ -48,6 +49,7 @@ export function createChatBackendProxy(ctx: interfaces.Context): RpcProxy<ChatBa
 
 const ACTIVE_SESSION_KEY = 'openspace.chat.session';
 const MODEL_KEY = 'openspace.chat.model';
+const AGENT_KEY = 'openspace.chat.agent';
 
 type ModelRef = { providerID: string; modelID: string };
 
@@ -63,6 +65,8 @@ export class ChatService {
   catalog: ModelCatalog = { models: [] };
   activeSessionID: string | undefined = localStorage.getItem(ACTIVE_SESSION_KEY) ?? undefined;
   chosenModel: ModelRef | undefined = parseModel(localStorage.getItem(MODEL_KEY));
+  agents: AgentChoice[] = [];
+  chosenAgent: string | undefined = localStorage.getItem(AGENT_KEY) ?? undefined;
   private lastSeq = 0;
   private creating: Promise<string | undefined> | undefined;
   private attached = false;
@@ -135,12 +139,14 @@ export class ChatService {
     // What the person does while this loads (a session made by sending at once) must survive it.
     const known = new Set(this.model.sessions.keys());
     const active = this.activeSessionID;
-    const [sessions, statuses, permissions, catalog] = await Promise.all([
+    const [sessions, statuses, permissions, catalog, agents] = await Promise.all([
       this.backend.sessions(),
       this.backend.statuses(),
       this.backend.permissions(),
       this.backend.models(),
+      this.backend.agents(),
     ]);
+    if (agents.ok) this.agents = agents.value;
     if (sessions.ok) this.model.setSessions(sessions.value, known);
     if (statuses.ok) this.model.setStatuses(statuses.value);
     if (permissions.ok) {
@@ -170,6 +176,17 @@ export class ChatService {
     return this.catalog.default;
   }
 
+  /** The agent a prompt goes to: the person's pick while OpenCode still has it, else OpenCode's default. */
+  get currentAgent(): string | undefined {
+    return this.agents.some((a) => a.name === this.chosenAgent) ? this.chosenAgent : undefined;
+  }
+
+  selectAgent(name: string): void {
+    this.chosenAgent = name;
+    localStorage.setItem(AGENT_KEY, name);
+    this.changed.fire();
+  }
+
   private setActive(sessionID: string | undefined): void {
     this.activeSessionID = sessionID;
     if (sessionID) localStorage.setItem(ACTIVE_SESSION_KEY, sessionID);
@@ -191,7 +208,7 @@ export class ChatService {
   async send(text: string): Promise<void> {
     if (!text.trim()) return;
     const sessionID = await this.sessionToSend();
-    if (sessionID) this.ok(await this.backend.prompt(sessionID, text, this.currentModel));
+    if (sessionID) this.ok(await this.backend.prompt(sessionID, text, this.currentModel, this.currentAgent));
   }
 
   /** The active session, or the one being made for it: what is sent right after "New session" goes there. */

@@ -97,6 +97,7 @@ function fakeActions(): FakeActions {
     'compact',
     'send',
     'selectModel',
+    'selectAgent',
     'reply',
     'openFile',
     'openCode',
@@ -317,6 +318,20 @@ describe('the input', () => {
       select.dispatchEvent(new Event('change', { bubbles: true }));
     });
     expect(actions.selectModel).toHaveBeenCalledWith({ providerID: 'openrouter', modelID: 'anthropic/claude-sonnet' });
+  });
+
+  it("picks one of OpenCode's agents when it has more than one", () => {
+    const agents = [{ name: 'build' }, { name: 'plan', description: 'Reads and plans, changes nothing' }];
+    const { actions, rerender } = render({ agents, agent: undefined });
+    const select = one('select.os-chat-agent') as HTMLSelectElement;
+    expect([...select.options].map((o) => o.textContent)).toEqual(['Default agent', 'build', 'plan']);
+    act(() => {
+      select.value = 'plan';
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    expect(actions.selectAgent).toHaveBeenCalledWith('plan');
+    rerender({ agents: [{ name: 'build' }], agent: 'build' });
+    expect(document.querySelector('select.os-chat-agent')).toBeNull();
   });
 });
 

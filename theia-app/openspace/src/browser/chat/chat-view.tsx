@@ -4,7 +4,15 @@
  * text being typed, so it renders the same from the same props (and is tested that way, in jsdom).
  */
 import * as React from 'react';
-import type { ChatConnection, MessageEntry, ModelChoice, PermissionReply, PermissionRequest, Session } from '../../common/chat-protocol.js';
+import type {
+  AgentChoice,
+  ChatConnection,
+  MessageEntry,
+  ModelChoice,
+  PermissionReply,
+  PermissionRequest,
+  Session,
+} from '../../common/chat-protocol.js';
 import { codeBlocks } from './chat-markdown.js';
 import { MessageView, PermissionCard } from './chat-parts.js';
 
@@ -20,6 +28,7 @@ export interface ChatActions {
   compact(): void;
   send(text: string): void;
   selectModel(model: { providerID: string; modelID: string }): void;
+  selectAgent(name: string): void;
   reply(requestID: string, reply: PermissionReply): void;
   openFile(path: string, line?: number): void;
   openCode(code: string, lang: string): void;
@@ -36,6 +45,9 @@ export interface ChatViewProps {
   permissions: PermissionRequest[];
   models: ModelChoice[];
   model?: { providerID: string; modelID: string };
+  /** OpenCode's primary agents, and the one prompts go to (none: OpenCode's default). */
+  agents?: AgentChoice[];
+  agent?: string;
   showSessions: boolean;
   actions: ChatActions;
 }
@@ -259,7 +271,7 @@ function codeOf(messages: MessageEntry[], partID: string, index: number) {
   return undefined;
 }
 
-function ChatInput({ busy, models, model, actions }: ChatViewProps) {
+function ChatInput({ busy, models, model, agents, agent, actions }: ChatViewProps) {
   const [text, setText] = React.useState('');
   const send = () => {
     if (!text.trim()) return;
@@ -282,6 +294,22 @@ function ChatInput({ busy, models, model, actions }: ChatViewProps) {
         onKeyDown={onKeyDown}
       />
       <div className="os-chat-input-row">
+        {agents && agents.length > 1 && (
+          <select
+            className="os-chat-agent"
+            aria-label="Agent"
+            title="Agent"
+            value={agent ?? ''}
+            onChange={(e) => actions.selectAgent(e.target.value)}
+          >
+            {!agent && <option value="">Default agent</option>}
+            {agents.map((a) => (
+              <option key={a.name} value={a.name} title={a.description}>
+                {a.name}
+              </option>
+            ))}
+          </select>
+        )}
         <ModelPicker models={models} model={model} onSelect={(m) => actions.selectModel(m)} />
         {busy && (
           <span className="os-chat-working" role="status">

@@ -73,6 +73,7 @@ export class ChatWidget extends ReactWidget {
     compact: () => void this.chat.compact(),
     send: (text) => void this.chat.send(text),
     selectModel: (model) => this.chat.selectModel(model),
+    selectAgent: (name) => this.chat.selectAgent(name),
     reply: (requestID, reply) => {
       const request = this.chat.model.permissions.get(requestID);
       if (request) void this.chat.reply(request, reply);
@@ -124,6 +125,8 @@ export class ChatWidget extends ReactWidget {
           permissions={session ? chat.model.permissionsFor(session.id) : []}
           models={chat.catalog.models}
           model={chat.currentModel}
+          agents={chat.agents}
+          agent={chat.currentAgent}
           showSessions={this.showSessions}
           actions={this.actions}
         />

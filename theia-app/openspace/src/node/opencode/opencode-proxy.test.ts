@@ -106,6 +106,29 @@ describe('OpenCodeProxy', () => {
       .reply(204);
     expect(await proxy.prompt('ses_1', 'open a.ts at line 2', { providerID: 'p', modelID: 'm' })).toEqual({ ok: true, value: true });
     expect(sent).toEqual({ model: { providerID: 'p', modelID: 'm' }, parts: [{ type: 'text', text: 'open a.ts at line 2' }] });
+
+    nock(URL_)
+      .post('/session/ses_1/prompt_async', (body) => ((sent = body), true))
+      .reply(204);
+    await proxy.prompt('ses_1', 'plan it', undefined, 'plan');
+    expect(sent).toEqual({ agent: 'plan', parts: [{ type: 'text', text: 'plan it' }] });
+  });
+
+  it("offers OpenCode's primary agents, not its subagents or hidden ones", async () => {
+    serverWithStream([eventStream()]);
+    await proxy.connect(URL_);
+    const agent = (name: string, mode: string, hidden = false) => ({ name, mode, hidden, permission: [], options: {} });
+    nock(URL_)
+      .get('/agent')
+      .query(true)
+      .reply(200, [
+        agent('build', 'primary'),
+        agent('plan', 'primary'),
+        agent('general', 'subagent'),
+        agent('title', 'primary', true),
+        agent('mine', 'all'),
+      ]);
+    expect(await proxy.agents()).toEqual({ ok: true, value: [{ name: 'build' }, { name: 'plan' }, { name: 'mine' }] });
   });
 
   it('numbers the events it forwards, leaves out what the panel never shows, and replays what a window missed', async () => {

@@ -8,6 +8,7 @@
  */
 import { createOpencodeClient, type Event, type OpencodeClient } from '@opencode-ai/sdk/v2';
 import type {
+  AgentChoice,
   ChatBackend,
   ChatClient,
   ChatConnection,
@@ -258,9 +259,9 @@ export class OpenCodeProxy implements Omit<ChatBackend, 'connection' | 'connect'
   statuses() {
     return this.call((c) => c.session.status());
   }
-  prompt(sessionID: string, text: string, model?: { providerID: string; modelID: string }) {
+  prompt(sessionID: string, text: string, model?: { providerID: string; modelID: string }, agent?: string) {
     return this.call(
-      (c) => c.session.promptAsync({ sessionID, model, parts: [{ type: 'text', text }] }),
+      (c) => c.session.promptAsync({ sessionID, model, agent, parts: [{ type: 'text', text }] }),
       () => true,
     );
   }
@@ -277,6 +278,13 @@ export class OpenCodeProxy implements Omit<ChatBackend, 'connection' | 'connect'
       ok: true,
       value: { models, default: named && slash > 0 ? { providerID: named.slice(0, slash), modelID: named.slice(slash + 1) } : undefined },
     };
+  }
+  /** The agents a person picks from: OpenCode's primary ones (its subagents are the agents' own). */
+  agents(): Promise<ChatResult<AgentChoice[]>> {
+    return this.call(
+      (c) => c.app.agents(),
+      (agents) => agents.filter((a) => a.mode !== 'subagent' && !a.hidden).map((a) => ({ name: a.name, description: a.description })),
+    );
   }
   permissions() {
     return this.call((c) => c.permission.list());
