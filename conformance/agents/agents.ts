@@ -120,14 +120,19 @@ export function claudeCode(home: string, modelUrl: string, token: string, extra:
 }
 
 /**
- * OpenCode, `opencode run`, against the OpenAI-compatible model at `modelUrl`: a provider of its
- * own in the throwaway HOME's global config (the project's opencode.json stays init's alone).
+ * A throwaway HOME for OpenCode against the OpenAI-compatible model at `modelUrl`: a provider of its
+ * own in the home's global config (plus `config`, e.g. permission rules), and the environment that
+ * makes OpenCode use that home and stay off the network (no updates, model lists or LSP downloads).
  */
-export async function opencode(home: string, modelUrl: string, token: string, extra: Extra = {}) {
-  const config = join(home, '.config');
-  await mkdir(join(config, 'opencode'), { recursive: true });
+export async function scriptedOpencodeHome(
+  home: string,
+  modelUrl: string,
+  config: Record<string, unknown> = {},
+): Promise<Record<string, string>> {
+  const dir = join(home, '.config');
+  await mkdir(join(dir, 'opencode'), { recursive: true });
   await writeFile(
-    join(config, 'opencode/opencode.json'),
+    join(dir, 'opencode/opencode.json'),
     JSON.stringify({
       $schema: 'https://opencode.ai/config.json',
       autoupdate: false,
@@ -141,12 +146,11 @@ export async function opencode(home: string, modelUrl: string, token: string, ex
           models: { [OPENAI_MODEL_ID]: { name: 'Scripted model', tool_call: true } },
         },
       },
+      ...config,
     }),
   );
-  const env = {
-    ...baseEnv(home),
-    OPENSPACE_TOKEN: token,
-    XDG_CONFIG_HOME: config,
+  return {
+    XDG_CONFIG_HOME: dir,
     XDG_DATA_HOME: join(home, '.local/share'),
     XDG_CACHE_HOME: join(home, '.cache'),
     XDG_STATE_HOME: join(home, '.local/state'),
@@ -154,6 +158,18 @@ export async function opencode(home: string, modelUrl: string, token: string, ex
     OPENCODE_DISABLE_MODELS_FETCH: '1',
     OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
     OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+  };
+}
+
+/**
+ * OpenCode, `opencode run`, against the OpenAI-compatible model at `modelUrl` (its provider in the
+ * throwaway HOME's global config: the project's opencode.json stays init's alone).
+ */
+export async function opencode(home: string, modelUrl: string, token: string, extra: Extra = {}) {
+  const env = {
+    ...baseEnv(home),
+    OPENSPACE_TOKEN: token,
+    ...(await scriptedOpencodeHome(home, modelUrl)),
     ...extra.env,
   };
   return (cwd: string, prompt: string) =>

@@ -1,8 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OPENAI_MODEL_ID, startOpenaiModel } from '../../conformance/agents/openai-model.js';
+import { scriptedOpencodeHome } from '../../conformance/agents/agents.js';
+import { startOpenaiModel } from '../../conformance/agents/openai-model.js';
 import type { ScriptedModel } from '../../conformance/agents/script.js';
 import { AGENT_CONSENT_SETTING, CONSENT_VERSION } from '../../src/security/consent.js';
 import type { TheiaTargetOptions } from '../../conformance/theia-target.js';
@@ -43,38 +44,11 @@ test.describe('with OpenCode and the scripted model', () => {
       agentToolName: opencodeName,
     });
     const home = await mkdtemp(join(tmpdir(), 'openspace-chat-home-'));
-    await mkdir(join(home, '.config/opencode'), { recursive: true });
-    await writeFile(
-      join(home, '.config/opencode/opencode.json'),
-      JSON.stringify({
-        $schema: 'https://opencode.ai/config.json',
-        autoupdate: false,
-        share: 'disabled',
-        model: `scripted/${OPENAI_MODEL_ID}`,
-        // Writing through the hub asks the person (in the panel); opening a file does not.
-        permission: { [opencodeName('openspace.file.write')]: 'ask' },
-        provider: {
-          scripted: {
-            npm: '@ai-sdk/openai-compatible',
-            name: 'Scripted model',
-            options: { baseURL: `${model.url}/v1`, apiKey: 'scripted-model-key' },
-            models: { [OPENAI_MODEL_ID]: { name: 'Scripted model', tool_call: true } },
-          },
-        },
-      }),
-    );
+    // Writing through the hub asks the person (in the panel); opening a file does not.
+    const env = await scriptedOpencodeHome(home, model.url, { permission: { [opencodeName('openspace.file.write')]: 'ask' } });
     options.home = home;
     options.userSettings = { [AGENT_CONSENT_SETTING]: CONSENT_VERSION };
-    options.env = {
-      XDG_CONFIG_HOME: join(home, '.config'),
-      XDG_DATA_HOME: join(home, '.local/share'),
-      XDG_CACHE_HOME: join(home, '.cache'),
-      XDG_STATE_HOME: join(home, '.local/state'),
-      OPENCODE_DISABLE_AUTOUPDATE: '1',
-      OPENCODE_DISABLE_MODELS_FETCH: '1',
-      OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
-      OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
-    };
+    options.env = env;
   });
   test.afterAll(async () => {
     expect(model?.problems ?? []).toEqual([]);

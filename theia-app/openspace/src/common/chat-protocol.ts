@@ -3,19 +3,7 @@
  * (`opencode serve`) through @opencode-ai/sdk (TECHSPEC §3.1, §14). OpenCode's own types travel as
  * they are: the panel renders what OpenCode says, not a copy of it.
  */
-import type {
-  AssistantMessage,
-  Event,
-  Message,
-  Part,
-  PermissionRequest,
-  ReasoningPart,
-  Session,
-  SessionStatus,
-  TextPart,
-  ToolPart,
-  UserMessage,
-} from '@opencode-ai/sdk/v2';
+import type { Event, Message, Part, PermissionRequest, Session, SessionStatus } from '@opencode-ai/sdk/v2';
 
 export type {
   AssistantMessage,
@@ -29,7 +17,7 @@ export type {
   TextPart,
   ToolPart,
   UserMessage,
-};
+} from '@opencode-ai/sdk/v2';
 
 export const CHAT_PATH = '/services/openspace/chat';
 
