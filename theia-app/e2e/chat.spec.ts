@@ -17,7 +17,8 @@ import { useTheia } from './theia-session.js';
  */
 const APP = 'code/src/app.ts';
 const NOTE = 'chat/note.md';
-const FINAL = `Opened \`${APP}:5\` and wrote the note.`;
+const CODE = 'const store = new TaskStore();';
+const FINAL = `Opened \`${APP}:5\` and wrote the note.\n\n\`\`\`ts\n${CODE}\n\`\`\``;
 const opencodeName = (tool: string) => `openspace_${tool.replaceAll('.', '_')}`;
 
 const panel = (page: Page) => page.locator('#openspace-chat');
@@ -86,6 +87,20 @@ test.describe('with OpenCode and the scripted model', () => {
       .locator('.os-chat-text a.os-file-ref', { hasText: `${APP}:5` })
       .click();
     await expect(currentTab(page)).toContainText('app.ts');
+
+    // A code block opens in a new editor.
+    await panel(page).locator('.os-chat-code').getByRole('button', { name: 'Open' }).click();
+    await expect(currentTab(page)).toContainText('Untitled');
+    await expect(page.locator('#theia-main-content-panel .view-lines').last()).toContainText(CODE);
+    // The person closes it unsaved (a reload comes later).
+    await currentTab(page).locator('.lm-TabBar-tabCloseIcon').click();
+    const unsaved = page.locator('.dialogBlock');
+    const asked = await unsaved.waitFor({ timeout: 2000 }).then(
+      () => true,
+      () => false,
+    );
+    if (asked) await unsaved.getByRole('button', { name: /Don.t Save/i }).click();
+    await expect(page.locator('#theia-main-content-panel .lm-TabBar-tab', { hasText: 'Untitled' })).toHaveCount(0);
   });
 
   test('fork makes a second session with the conversation; revert hides the turn until Restore', async () => {

@@ -3,7 +3,7 @@
  * (`opencode serve`) through @opencode-ai/sdk (TECHSPEC §3.1, §14). OpenCode's own types travel as
  * they are: the panel renders what OpenCode says, not a copy of it.
  */
-import type { Event, Message, Part, PermissionRequest, Session, SessionStatus } from '@opencode-ai/sdk/v2';
+import type { Event, Message, Part, PermissionRequest, QuestionRequest, Session, SessionStatus } from '@opencode-ai/sdk/v2';
 
 export type {
   AssistantMessage,
@@ -11,6 +11,7 @@ export type {
   Message,
   Part,
   PermissionRequest,
+  QuestionRequest,
   ReasoningPart,
   Session,
   SessionStatus,
@@ -109,6 +110,10 @@ export interface ChatBackend {
   agents(): Promise<ChatResult<AgentChoice[]>>;
   permissions(): Promise<ChatResult<PermissionRequest[]>>;
   replyPermission(requestID: string, reply: PermissionReply): Promise<ChatResult<boolean>>;
+  /** The questions the agent waits on (its `question` tool), and the person's answer (one per question) or refusal. */
+  questions(): Promise<ChatResult<QuestionRequest[]>>;
+  answerQuestion(requestID: string, answers: string[][]): Promise<ChatResult<boolean>>;
+  dismissQuestion(requestID: string): Promise<ChatResult<boolean>>;
 }
 
 export interface ChatClient {

@@ -7,7 +7,7 @@ import { AbstractViewContribution } from '@theia/core/lib/browser/shell/view-con
 import type { FrontendApplicationContribution } from '@theia/core/lib/browser/frontend-application-contribution';
 import { MessageService } from '@theia/core/lib/common/message-service';
 import { inject, injectable } from '@theia/core/shared/inversify';
-import type { PermissionReply, PermissionRequest } from '../../common/chat-protocol.js';
+import type { PermissionReply, PermissionRequest, QuestionRequest } from '../../common/chat-protocol.js';
 import { ChatService } from './chat-service.js';
 import { CHAT_WIDGET_ID, ChatWidget } from './chat-widget.js';
 import { toolDisplayName } from './tool-lines.js';
@@ -39,12 +39,27 @@ export class ChatContribution extends AbstractViewContribution<ChatWidget> imple
 
   onStart(): void {
     this.chat.onPermissionAsked((request) => void this.notifyIfHidden(request));
+    this.chat.onQuestionAsked((request) => void this.showQuestionIfHidden(request));
     void this.chat.attach();
   }
 
-  private async notifyIfHidden(request: PermissionRequest): Promise<void> {
+  private shownIn(sessionID: string): boolean {
     const widget = this.tryGetWidget();
-    if (widget?.isVisible && widget.isAttached && this.chat.activeSessionID === request.sessionID) return;
+    return widget !== undefined && widget.isVisible && widget.isAttached && this.chat.activeSessionID === sessionID;
+  }
+
+  /** A question has answers of its own to pick: the notification opens the chat on its session. */
+  private async showQuestionIfHidden(request: QuestionRequest): Promise<void> {
+    if (this.shownIn(request.sessionID)) return;
+    const header = request.questions.map((q) => q.header).join(', ');
+    const answer = await this.notices.info(`OpenCode has a question: ${header}`, 'Open Chat');
+    if (answer !== 'Open Chat') return;
+    await this.chat.selectSession(request.sessionID);
+    await this.openView({ activate: true, reveal: true });
+  }
+
+  private async notifyIfHidden(request: PermissionRequest): Promise<void> {
+    if (this.shownIn(request.sessionID)) return;
     const answer = await this.notices.info(`OpenCode asks: ${describePermission(request)}`, ...Object.keys(ANSWERS));
     if (answer && this.chat.model.permissions.has(request.id)) await this.chat.reply(request, ANSWERS[answer]!);
   }

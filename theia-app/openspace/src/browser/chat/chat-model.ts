@@ -4,7 +4,16 @@
  * session. Loaded whole (sessions(), messages()) and then kept current by OpenCode's events, the
  * way OpenCode's own clients do. Pure: no Theia, no RPC, so it is tested with plain events.
  */
-import type { Event, Message, MessageEntry, Part, PermissionRequest, Session, SessionStatus } from '../../common/chat-protocol.js';
+import type {
+  Event,
+  Message,
+  MessageEntry,
+  Part,
+  PermissionRequest,
+  QuestionRequest,
+  Session,
+  SessionStatus,
+} from '../../common/chat-protocol.js';
 
 /** OpenCode's IDs grow with time, so sorting by ID puts messages and parts in the order they happened. */
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -20,16 +29,12 @@ export class ChatModel {
   readonly messages = new Map<string, MessageEntry[]>();
   readonly statuses = new Map<string, SessionStatus>();
   readonly permissions = new Map<string, PermissionRequest>();
+  readonly questions = new Map<string, QuestionRequest>();
   readonly errors = new Map<string, string>();
 
-  /** Sessions newest first, sub-sessions (an agent's own tasks) left out as OpenCode's list does. */
+  /** Sessions newest first, sub-sessions (an agent's own tasks) left out as OpenCode's list does; a fork is a session of its own. */
   sessionList(): Session[] {
-    return [...this.sessions.values()].filter((s) => !s.parentID || this.isFork(s)).sort((a, b) => b.time.updated - a.time.updated);
-  }
-
-  /** A fork has a parent too, but the person made it: OpenCode titles it "(fork #n)". */
-  private isFork(session: Session): boolean {
-    return /\(fork #\d+\)$/.test(session.title);
+    return [...this.sessions.values()].filter((s) => !s.parentID).sort((a, b) => b.time.updated - a.time.updated);
   }
 
   /** OpenCode's list replaces what was `known` before it was asked for; sessions that came since stay. */
@@ -53,6 +58,15 @@ export class ChatModel {
   setPermissions(requests: PermissionRequest[]): void {
     this.permissions.clear();
     for (const request of requests) this.permissions.set(request.id, request);
+  }
+
+  setQuestions(requests: QuestionRequest[]): void {
+    this.questions.clear();
+    for (const request of requests) this.questions.set(request.id, request);
+  }
+
+  questionsFor(sessionID: string): QuestionRequest[] {
+    return [...this.questions.values()].filter((q) => q.sessionID === sessionID);
   }
 
   busy(sessionID: string): boolean {
@@ -111,6 +125,12 @@ export class ChatModel {
         return true;
       case 'permission.replied':
         return this.permissions.delete(event.properties.requestID);
+      case 'question.asked':
+        this.questions.set(event.properties.id, event.properties);
+        return true;
+      case 'question.replied':
+      case 'question.rejected':
+        return this.questions.delete(event.properties.requestID);
       default:
         return false;
     }

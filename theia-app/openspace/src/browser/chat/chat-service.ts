@@ -22,6 +22,7 @@ import {
   type ModelCatalog,
   type PermissionReply,
   type PermissionRequest,
+  type QuestionRequest,
   type SequencedEvent,
   type Session,
 } from '../../common/chat-protocol.js';
@@ -76,6 +77,9 @@ export class ChatService {
   private readonly asked = new Emitter<PermissionRequest>();
   /** A permission request the person has to answer (one no "always" rule answered). */
   readonly onPermissionAsked = this.asked.event;
+  private readonly questionAsked = new Emitter<QuestionRequest>();
+  /** A question the agent waits on. */
+  readonly onQuestionAsked = this.questionAsked.event;
 
   /**
    * Listens to the backend, and loads if OpenCode is already connected (a reload): the window hears
@@ -119,6 +123,7 @@ export class ChatService {
     if (event.type === 'permission.asked' && this.answerByRule(event.properties)) return;
     if (this.model.apply(event)) {
       if (event.type === 'permission.asked') this.asked.fire(event.properties);
+      if (event.type === 'question.asked') this.questionAsked.fire(event.properties);
       this.changed.fire();
     }
   }
@@ -139,13 +144,19 @@ export class ChatService {
     // What the person does while this loads (a session made by sending at once) must survive it.
     const known = new Set(this.model.sessions.keys());
     const active = this.activeSessionID;
-    const [sessions, statuses, permissions, catalog, agents] = await Promise.all([
+    const [sessions, statuses, permissions, catalog, agents, questions] = await Promise.all([
       this.backend.sessions(),
       this.backend.statuses(),
       this.backend.permissions(),
       this.backend.models(),
       this.backend.agents(),
+      this.backend.questions(),
     ]);
+    if (questions.ok) {
+      const known = new Set(this.model.questions.keys());
+      this.model.setQuestions(questions.value);
+      for (const request of questions.value) if (!known.has(request.id)) this.questionAsked.fire(request);
+    }
     if (agents.ok) this.agents = agents.value;
     if (sessions.ok) this.model.setSessions(sessions.value, known);
     if (statuses.ok) this.model.setStatuses(statuses.value);
@@ -294,6 +305,19 @@ export class ChatService {
       this.model.permissions.delete(request.id);
       this.changed.fire();
     }
+  }
+
+  async answerQuestion(requestID: string, answers: string[][]): Promise<void> {
+    if (this.ok(await this.backend.answerQuestion(requestID, answers))) this.forgetQuestion(requestID);
+  }
+
+  async dismissQuestion(requestID: string): Promise<void> {
+    if (this.ok(await this.backend.dismissQuestion(requestID))) this.forgetQuestion(requestID);
+  }
+
+  private forgetQuestion(requestID: string): void {
+    this.model.questions.delete(requestID);
+    this.changed.fire();
   }
 
   /** A request a kept "always" rule covers is answered at once, without asking. */

@@ -99,6 +99,8 @@ function fakeActions(): FakeActions {
     'selectModel',
     'selectAgent',
     'reply',
+    'answer',
+    'dismiss',
     'openFile',
     'openCode',
     'copy',
@@ -423,5 +425,69 @@ describe('sessions', () => {
     expect(button('Fork').disabled).toBe(true);
     press(type('start'), 'Enter');
     expect(actions.send).toHaveBeenCalledWith('start');
+  });
+});
+
+describe('a question the agent waits on', () => {
+  const question = (multiple = false, custom?: boolean) => ({
+    id: 'que_1',
+    sessionID: SESSION,
+    questions: [
+      {
+        header: 'Database',
+        question: 'Which database should the tests use?',
+        options: [
+          { label: 'SQLite', description: 'in memory, fast' },
+          { label: 'Postgres', description: 'as in production' },
+        ],
+        multiple,
+        custom,
+      },
+    ],
+  });
+  const choose = (label: string) => {
+    const input = all('.os-chat-question-option')
+      .find((l) => l.textContent?.includes(label))!
+      .querySelector('input')!;
+    click(input);
+  };
+
+  it('shows the question and its options; Answer sends the one chosen, and waits until one is', () => {
+    const { actions } = render({ questions: [question()] });
+    expect(one('.os-chat-question').textContent).toContain('Which database should the tests use?');
+    expect(all('.os-chat-question-option').map((o) => o.textContent)).toEqual([
+      ' SQLite — in memory, fast',
+      ' Postgres — as in production',
+    ]);
+    expect(button('Answer').disabled).toBe(true);
+    choose('SQLite');
+    choose('Postgres');
+    click(button('Answer'));
+    expect(actions.answer).toHaveBeenCalledWith('que_1', [['Postgres']]);
+  });
+
+  it("takes several options when the question allows, or the person's own words", () => {
+    const { actions, rerender } = render({ questions: [question(true)] });
+    choose('SQLite');
+    choose('Postgres');
+    click(button('Answer'));
+    expect(actions.answer).toHaveBeenLastCalledWith('que_1', [['SQLite', 'Postgres']]);
+
+    rerender({ questions: [] });
+    rerender({ questions: [question()] });
+    const own = one('input.os-chat-question-own') as HTMLInputElement;
+    act(() => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(own, 'MySQL, please');
+      own.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    click(button('Answer'));
+    expect(actions.answer).toHaveBeenLastCalledWith('que_1', [['MySQL, please']]);
+  });
+
+  it('offers no text of its own when the question forbids it; Dismiss refuses', () => {
+    const { actions } = render({ questions: [question(false, false)] });
+    expect(all('input.os-chat-question-own')).toHaveLength(0);
+    click(button('Dismiss'));
+    expect(actions.dismiss).toHaveBeenCalledWith('que_1');
   });
 });

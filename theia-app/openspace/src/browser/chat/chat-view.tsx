@@ -11,10 +11,12 @@ import type {
   ModelChoice,
   PermissionReply,
   PermissionRequest,
+  QuestionRequest,
   Session,
 } from '../../common/chat-protocol.js';
 import { codeBlocks } from './chat-markdown.js';
 import { MessageView, PermissionCard } from './chat-parts.js';
+import { QuestionCard } from './question-card.js';
 
 export interface ChatActions {
   retry(): void;
@@ -30,6 +32,8 @@ export interface ChatActions {
   selectModel(model: { providerID: string; modelID: string }): void;
   selectAgent(name: string): void;
   reply(requestID: string, reply: PermissionReply): void;
+  answer(requestID: string, answers: string[][]): void;
+  dismiss(requestID: string): void;
   openFile(path: string, line?: number): void;
   openCode(code: string, lang: string): void;
   copy(text: string): void;
@@ -43,6 +47,8 @@ export interface ChatViewProps {
   busy: boolean;
   error?: string;
   permissions: PermissionRequest[];
+  /** Questions the agent waits on in this session. */
+  questions?: QuestionRequest[];
   models: ModelChoice[];
   model?: { providerID: string; modelID: string };
   /** OpenCode's primary agents, and the one prompts go to (none: OpenCode's default). */
@@ -93,6 +99,14 @@ function Conversation(props: ChatViewProps) {
       {connection.state === 'reconnecting' && <div className="os-chat-notice os-chat-reconnecting">{connection.message}</div>}
       <Timeline messages={messages} session={activeSession} busy={busy} actions={actions} />
       {error && <div className="os-chat-notice os-chat-error">{error}</div>}
+      {(props.questions ?? []).map((request) => (
+        <QuestionCard
+          key={request.id}
+          request={request}
+          onAnswer={(id, answers) => actions.answer(id, answers)}
+          onDismiss={(id) => actions.dismiss(id)}
+        />
+      ))}
       {permissions.map((request) => (
         <PermissionCard key={request.id} request={request} messages={messages} onReply={(id, reply) => actions.reply(id, reply)} />
       ))}

@@ -78,6 +78,8 @@ export class ChatWidget extends ReactWidget {
       const request = this.chat.model.permissions.get(requestID);
       if (request) void this.chat.reply(request, reply);
     },
+    answer: (requestID, answers) => void this.chat.answerQuestion(requestID, answers),
+    dismiss: (requestID) => void this.chat.dismissQuestion(requestID),
     openFile: (path, line) => void this.openFile(path, line),
     openCode: (code, lang) => void this.openCode(code, lang),
     copy: (text) => void this.clipboard.writeText(text),
@@ -123,6 +125,7 @@ export class ChatWidget extends ReactWidget {
           busy={session ? chat.model.busy(session.id) : false}
           error={session ? (chat.model.errors.get(session.id) ?? retrying(chat.model.statuses.get(session.id))) : undefined}
           permissions={session ? chat.model.permissionsFor(session.id) : []}
+          questions={session ? chat.model.questionsFor(session.id) : []}
           models={chat.catalog.models}
           model={chat.currentModel}
           agents={chat.agents}

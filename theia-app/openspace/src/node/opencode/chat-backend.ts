@@ -100,5 +100,8 @@ export function chatBackendFor(service: ChatService, client: RpcProxy<ChatClient
     models: async () => (await proxy).models(),
     permissions: async () => (await proxy).permissions(),
     replyPermission: async (id, reply) => (await proxy).replyPermission(id, reply),
+    questions: async () => (await proxy).questions(),
+    answerQuestion: async (id, answers) => (await proxy).answerQuestion(id, answers),
+    dismissQuestion: async (id) => (await proxy).dismissQuestion(id),
   };
 }

@@ -245,6 +245,35 @@ describe('OpenCodeProxy', () => {
     await until(() => seen.events.length === 2);
   });
 
+  it("a question the agent asks arrives as an event; the person's answer or refusal goes back", async () => {
+    const live = eventStream();
+    serverWithStream([live]);
+    const seen = recorder();
+    proxy.addClient(seen.client);
+    await proxy.connect(URL_);
+    const asked = {
+      id: 'que_1',
+      sessionID: 'ses_1',
+      questions: [{ header: 'DB', question: 'Which?', options: [{ label: 'SQLite', description: '' }] }],
+    };
+    live.send('question.asked', asked);
+    await until(() => seen.events.length === 1);
+    expect(seen.events[0]!.event).toMatchObject({ type: 'question.asked', properties: asked });
+
+    let body: unknown;
+    nock(URL_)
+      .post('/question/que_1/reply', (b) => ((body = b), true))
+      .query(true)
+      .reply(200, 'true', { 'content-type': 'application/json' });
+    expect(await proxy.answerQuestion('que_1', [['SQLite']])).toEqual({ ok: true, value: true });
+    expect(body).toEqual({ answers: [['SQLite']] });
+    nock(URL_)
+      .post('/question/que_2/reject')
+      .query(true)
+      .reply(404, { _tag: 'QuestionNotFoundError', requestID: 'que_2', message: 'No such question' });
+    expect(await proxy.dismissQuestion('que_2')).toEqual({ ok: false, message: 'OpenCode answered 404: No such question' });
+  });
+
   it('nothing answering at the URL fails with what to check', async () => {
     nock(URL_)
       .get('/global/health')

@@ -42,7 +42,7 @@ export interface ProxyOptions {
 }
 
 /** The events the panel shows something of (OpenCode also streams plugins, catalogs, heartbeats…). */
-const PANEL_EVENTS = ['session.', 'message.', 'permission.'];
+const PANEL_EVENTS = ['session.', 'message.', 'permission.', 'question.'];
 
 type SdkResult<T> = { data?: T; error?: unknown; response?: Response };
 
@@ -291,5 +291,14 @@ export class OpenCodeProxy implements Omit<ChatBackend, 'connection' | 'connect'
   }
   replyPermission(requestID: string, reply: PermissionReply) {
     return this.call((c) => c.permission.reply({ requestID, reply }));
+  }
+  questions() {
+    return this.call((c) => c.question.list());
+  }
+  answerQuestion(requestID: string, answers: string[][]) {
+    return this.call((c) => c.question.reply({ requestID, answers }));
+  }
+  dismissQuestion(requestID: string) {
+    return this.call((c) => c.question.reject({ requestID }));
   }
 }
