@@ -119,6 +119,16 @@ export function claudeCode(home: string, modelUrl: string, token: string, extra:
     );
 }
 
+/** An OpenCode provider (`@ai-sdk/openai-compatible`) for the scripted model at `modelUrl`. */
+export function scriptedProvider(modelUrl: string, name = 'Scripted model') {
+  return {
+    npm: '@ai-sdk/openai-compatible',
+    name,
+    options: { baseURL: `${modelUrl}/v1`, apiKey: 'scripted-model-key' },
+    models: { [OPENAI_MODEL_ID]: { name, tool_call: true } },
+  };
+}
+
 /**
  * A throwaway HOME for OpenCode against the OpenAI-compatible model at `modelUrl`: a provider of its
  * own in the home's global config (plus `config`, e.g. permission rules), and the environment that
@@ -138,14 +148,7 @@ export async function scriptedOpencodeHome(
       autoupdate: false,
       share: 'disabled',
       model: `scripted/${OPENAI_MODEL_ID}`,
-      provider: {
-        scripted: {
-          npm: '@ai-sdk/openai-compatible',
-          name: 'Scripted model',
-          options: { baseURL: `${modelUrl}/v1`, apiKey: 'scripted-model-key' },
-          models: { [OPENAI_MODEL_ID]: { name: 'Scripted model', tool_call: true } },
-        },
-      },
+      provider: { scripted: scriptedProvider(modelUrl) },
       ...config,
     }),
   );

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 
 export interface ScriptStep {
-  /** The openspace tool, as the hub names it (openspace.editor.open). */
+  /** The openspace tool, as the hub names it (openspace.editor.open), or one of the agent's own (OpenCode's question). */
   tool: string;
   arguments: Record<string, unknown>;
 }
@@ -55,7 +55,7 @@ export function nextMove(script: Script, offered: string[], toolResults: number,
   const step = script.steps[toolResults];
   if (!step) return { kind: 'text', text: script.finalText };
   const name = script.agentToolName(step.tool);
-  if (!ours.includes(name)) {
+  if (!offered.includes(name)) {
     problems.push(
       `step ${toolResults + 1}: the agent offers no tool named ${name} for ${step.tool}; its openspace tools: ${ours.join(', ')}`,
     );

@@ -2,8 +2,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { scriptedOpencodeHome } from '../../conformance/agents/agents.js';
-import { startOpenaiModel } from '../../conformance/agents/openai-model.js';
+import { scriptedOpencodeHome, scriptedProvider } from '../../conformance/agents/agents.js';
+import { OPENAI_MODEL_ID, openaiToolResults, startOpenaiModel } from '../../conformance/agents/openai-model.js';
 import type { ScriptedModel } from '../../conformance/agents/script.js';
 import { AGENT_CONSENT_SETTING, CONSENT_VERSION } from '../../src/security/consent.js';
 import type { TheiaTargetOptions } from '../../conformance/theia-target.js';
@@ -18,6 +18,14 @@ import { useTheia } from './theia-session.js';
 const APP = 'code/src/app.ts';
 const NOTE = 'chat/note.md';
 const CODE = 'const store = new TaskStore();';
+const QUESTION = {
+  header: 'Database',
+  question: 'Which database should the tests use?',
+  options: [
+    { label: 'SQLite', description: 'in memory, fast' },
+    { label: 'Postgres', description: 'as in production' },
+  ],
+};
 const FINAL = `Opened \`${APP}:5\` and wrote the note.\n\n\`\`\`ts\n${CODE}\n\`\`\``;
 const opencodeName = (tool: string) => `openspace_${tool.replaceAll('.', '_')}`;
 
@@ -32,6 +40,8 @@ async function openChat(page: Page): Promise<void> {
 
 test.describe('with OpenCode and the scripted model', () => {
   let model: ScriptedModel | undefined;
+  /** A second provider whose model asks the person a question (OpenCode's question tool) first. */
+  let asking: ScriptedModel | undefined;
   const options: TheiaTargetOptions = {};
 
   // Before useTheia's own beforeAll: the model's URL goes into the home's OpenCode config Theia starts with.
@@ -44,16 +54,26 @@ test.describe('with OpenCode and the scripted model', () => {
       finalText: FINAL,
       agentToolName: opencodeName,
     });
+    asking = await startOpenaiModel({
+      steps: [{ tool: 'question', arguments: { questions: [QUESTION] } }],
+      finalText: 'Using the database you chose.',
+      agentToolName: (tool) => (tool === 'question' ? tool : opencodeName(tool)),
+    });
     const home = await mkdtemp(join(tmpdir(), 'openspace-chat-home-'));
     // Writing through the hub asks the person (in the panel); opening a file does not.
-    const env = await scriptedOpencodeHome(home, model.url, { permission: { [opencodeName('openspace.file.write')]: 'ask' } });
+    const env = await scriptedOpencodeHome(home, model.url, {
+      permission: { [opencodeName('openspace.file.write')]: 'ask' },
+      provider: { scripted: scriptedProvider(model.url), asking: scriptedProvider(asking.url, 'Asking model') },
+    });
     options.home = home;
     options.userSettings = { [AGENT_CONSENT_SETTING]: CONSENT_VERSION };
     options.env = env;
   });
   test.afterAll(async () => {
     expect(model?.problems ?? []).toEqual([]);
+    expect(asking?.problems ?? []).toEqual([]);
     await model?.close();
+    await asking?.close();
   });
 
   const ide = useTheia(options);
@@ -162,6 +182,25 @@ test.describe('with OpenCode and the scripted model', () => {
     await expect.poll(() => readFile(join(workspace, NOTE), 'utf8').catch(() => ''), { timeout: 30_000 }).toBe('Written from the chat.\n');
     await openChat(page);
     await expect(panel(page).getByText('and wrote the note.')).toBeVisible({ timeout: 30_000 });
+  });
+
+  test("the agent's question is a card; the person's choice goes back and the agent goes on", async () => {
+    const { page } = ide.theia;
+    await panel(page).getByRole('button', { name: 'New session' }).click();
+    const picker = panel(page).getByLabel('Model');
+    await picker.selectOption(`asking/${OPENAI_MODEL_ID}`);
+    const input = panel(page).locator('textarea');
+    await input.fill('Set up the tests');
+    await input.press('Enter');
+    const card = panel(page).locator('.os-chat-question');
+    await expect(card).toContainText(QUESTION.question, { timeout: 60_000 });
+    await card.getByLabel('Postgres').check();
+    await page.screenshot({ path: 'reports/screenshots/chat-question.png' });
+    await card.getByRole('button', { name: 'Answer' }).click();
+    await expect(panel(page).getByText('Using the database you chose.')).toBeVisible({ timeout: 30_000 });
+    await expect(card).toHaveCount(0);
+    expect(openaiToolResults(asking!.conversation().at(-1)!).join('\n')).toContain('Postgres');
+    await picker.selectOption(`scripted/${OPENAI_MODEL_ID}`);
   });
 
   test('"Always allow" answers the same request unasked afterwards, and is listed in the settings', async () => {
