@@ -62,6 +62,16 @@ function serverWithStream(streams: ReturnType<typeof eventStream>[]) {
 
 let proxy: OpenCodeProxy;
 
+/** The proxy connected to a server whose live event stream the test writes to, and what its window saw. */
+async function connectedWithStream() {
+  const live = eventStream();
+  serverWithStream([live]);
+  const seen = recorder();
+  proxy.addClient(seen.client);
+  await proxy.connect(URL_);
+  return { live, seen };
+}
+
 beforeEach(() => {
   nock.disableNetConnect();
   proxy = new OpenCodeProxy({ directory: DIR, retryDelaysMs: [20], giveUpAfterMs: 1000 });
@@ -132,11 +142,7 @@ describe('OpenCodeProxy', () => {
   });
 
   it('numbers the events it forwards, leaves out what the panel never shows, and replays what a window missed', async () => {
-    const live = eventStream();
-    serverWithStream([live]);
-    const seen = recorder();
-    proxy.addClient(seen.client);
-    await proxy.connect(URL_);
+    const { live, seen } = await connectedWithStream();
     live.send('session.created', { sessionID: 'ses_1', info: session('ses_1') });
     live.send('plugin.added', { id: 'x' });
     live.send('server.heartbeat', {});
@@ -157,11 +163,7 @@ describe('OpenCodeProxy', () => {
 
   it('a window too far behind the buffer is told to load afresh', async () => {
     proxy = new OpenCodeProxy({ directory: DIR, bufferSize: 2, retryDelaysMs: [20] });
-    const live = eventStream();
-    serverWithStream([live]);
-    const seen = recorder();
-    proxy.addClient(seen.client);
-    await proxy.connect(URL_);
+    const { live, seen } = await connectedWithStream();
     for (let i = 0; i < 4; i++) live.send('session.idle', { sessionID: `ses_${i}` });
     await until(() => seen.events.length === 4);
     expect(await proxy.replay(1)).toEqual({ events: [], seq: 4, complete: false });
@@ -213,11 +215,7 @@ describe('OpenCodeProxy', () => {
   });
 
   it('a permission request arrives as an event; the answer goes back through the SDK', async () => {
-    const live = eventStream();
-    serverWithStream([live]);
-    const seen = recorder();
-    proxy.addClient(seen.client);
-    await proxy.connect(URL_);
+    const { live, seen } = await connectedWithStream();
     const asked = {
       id: 'per_1',
       sessionID: 'ses_1',
@@ -246,11 +244,7 @@ describe('OpenCodeProxy', () => {
   });
 
   it("a question the agent asks arrives as an event; the person's answer or refusal goes back", async () => {
-    const live = eventStream();
-    serverWithStream([live]);
-    const seen = recorder();
-    proxy.addClient(seen.client);
-    await proxy.connect(URL_);
+    const { live, seen } = await connectedWithStream();
     const asked = {
       id: 'que_1',
       sessionID: 'ses_1',
