@@ -174,7 +174,7 @@ test.describe('with OpenCode and the scripted model', () => {
     await expect(panel(page)).toBeHidden();
     await page.reload();
     const notice = page.locator('.theia-notification-toasts .theia-notification-list-item', {
-      hasText: 'OpenCode asks: openspace.file.write',
+      hasText: 'OpenCode asks to use openspace.file.write',
     });
     await expect(notice).toBeVisible({ timeout: 60_000 });
     await page.screenshot({ path: 'reports/screenshots/chat-permission-notification.png' });

@@ -10,17 +10,11 @@ import { inject, injectable } from '@theia/core/shared/inversify';
 import type { PermissionReply, PermissionRequest, QuestionRequest } from '../../common/chat-protocol.js';
 import { ChatService } from './chat-service.js';
 import { CHAT_WIDGET_ID, ChatWidget } from './chat-widget.js';
-import { toolDisplayName } from './tool-lines.js';
+import { describePermission } from './tool-lines.js';
 
 export const TOGGLE_CHAT = 'openspace.chat.toggle';
 
 const ANSWERS: Record<string, PermissionReply> = { 'Allow once': 'once', 'Always allow': 'always', Reject: 'reject' };
-
-/** "openspace.file.write", or "bash: git push" when the request names what it is for. */
-export function describePermission(request: Pick<PermissionRequest, 'permission' | 'patterns'>): string {
-  const patterns = request.patterns.filter((p) => p !== '*');
-  return `${toolDisplayName(request.permission)}${patterns.length > 0 ? `: ${patterns.join(', ')}` : ''}`;
-}
 
 @injectable()
 export class ChatContribution extends AbstractViewContribution<ChatWidget> implements FrontendApplicationContribution {
@@ -60,7 +54,7 @@ export class ChatContribution extends AbstractViewContribution<ChatWidget> imple
 
   private async notifyIfHidden(request: PermissionRequest): Promise<void> {
     if (this.shownIn(request.sessionID)) return;
-    const answer = await this.notices.info(`OpenCode asks: ${describePermission(request)}`, ...Object.keys(ANSWERS));
+    const answer = await this.notices.info(`OpenCode asks to ${describePermission(request)}`, ...Object.keys(ANSWERS));
     if (answer && this.chat.model.permissions.has(request.id)) await this.chat.reply(request, ANSWERS[answer]!);
   }
 }

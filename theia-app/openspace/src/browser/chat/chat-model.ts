@@ -16,13 +16,27 @@ import type {
 } from '../../common/chat-protocol.js';
 
 /** OpenCode's IDs grow with time, so sorting by ID puts messages and parts in the order they happened. */
-const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byId = (a: { id: string }, b: { id: string }) => compare(a.id, b.id);
 
-function upsert<T extends { id: string }>(list: T[], item: T): T[] {
-  const at = list.findIndex((x) => x.id === item.id);
+/** `list` with `item` in place of the one with its key, or added in key order. */
+function upsert<T>(list: T[], item: T, key: (x: T) => string): T[] {
+  const id = key(item);
+  const at = list.findIndex((x) => key(x) === id);
   if (at >= 0) return list.map((x, i) => (i === at ? item : x));
-  return [...list, item].sort(byId);
+  return [...list, item].sort((a, b) => compare(key(a), key(b)));
 }
+const partId = (p: Part) => p.id;
+const entryId = (e: MessageEntry) => e.info.id;
+
+/** The map holding just `items`, by ID. */
+function replaceAll<T extends { id: string }>(map: Map<string, T>, items: T[]): void {
+  map.clear();
+  for (const item of items) map.set(item.id, item);
+}
+
+const inSession = <T extends { sessionID: string }>(map: Map<string, T>, sessionID: string): T[] =>
+  [...map.values()].filter((x) => x.sessionID === sessionID);
 
 export class ChatModel {
   readonly sessions = new Map<string, Session>();
@@ -56,17 +70,15 @@ export class ChatModel {
   }
 
   setPermissions(requests: PermissionRequest[]): void {
-    this.permissions.clear();
-    for (const request of requests) this.permissions.set(request.id, request);
+    replaceAll(this.permissions, requests);
   }
 
   setQuestions(requests: QuestionRequest[]): void {
-    this.questions.clear();
-    for (const request of requests) this.questions.set(request.id, request);
+    replaceAll(this.questions, requests);
   }
 
   questionsFor(sessionID: string): QuestionRequest[] {
-    return [...this.questions.values()].filter((q) => q.sessionID === sessionID);
+    return inSession(this.questions, sessionID);
   }
 
   busy(sessionID: string): boolean {
@@ -75,7 +87,7 @@ export class ChatModel {
   }
 
   permissionsFor(sessionID: string): PermissionRequest[] {
-    return [...this.permissions.values()].filter((p) => p.sessionID === sessionID);
+    return inSession(this.permissions, sessionID);
   }
 
   /** Applies one of OpenCode's events; false when it changes nothing the panel shows. */
@@ -146,14 +158,7 @@ export class ChatModel {
   private updateMessage(info: Message): void {
     const list = this.messages.get(info.sessionID) ?? [];
     const old = list.find((e) => e.info.id === info.id);
-    const entry = { info, parts: old?.parts ?? [] };
-    this.messages.set(
-      info.sessionID,
-      upsert(
-        list.map((e) => ({ ...e, id: e.info.id })),
-        { ...entry, id: info.id },
-      ).map(strip),
-    );
+    this.messages.set(info.sessionID, upsert(list, { info, parts: old?.parts ?? [] }, entryId));
   }
 
   private updatePart(part: Part): void {
@@ -161,14 +166,7 @@ export class ChatModel {
     let entry = list.find((e) => e.info.id === part.messageID);
     // A part can come before its message: keep it under a stand-in until the message arrives.
     entry ??= { info: { id: part.messageID, sessionID: part.sessionID, role: 'assistant' } as Message, parts: [] };
-    const updated = { ...entry, parts: upsert(entry.parts, part) };
-    this.messages.set(
-      part.sessionID,
-      upsert(
-        list.map((e) => ({ ...e, id: e.info.id })),
-        { ...updated, id: part.messageID },
-      ).map(strip),
-    );
+    this.messages.set(part.sessionID, upsert(list, { ...entry, parts: upsert(entry.parts, part, partId) }, entryId));
   }
 
   private appendDelta({
@@ -199,5 +197,3 @@ export class ChatModel {
     );
   }
 }
-
-const strip = ({ info, parts }: MessageEntry & { id: string }): MessageEntry => ({ info, parts });

@@ -7,7 +7,7 @@
 import * as React from 'react';
 import type { Message, MessageEntry, Part, PermissionReply, PermissionRequest, ToolPart } from '../../common/chat-protocol.js';
 import { renderMarkdown } from './chat-markdown.js';
-import { describeToolCall, describeToolRequest, shorten, toolDisplayName } from './tool-lines.js';
+import { describeToolCall, describeToolRequest, permissionVerb, shorten, toolDisplayName } from './tool-lines.js';
 
 export interface MessageViewProps {
   entry: MessageEntry;
@@ -172,15 +172,6 @@ export function messageError(info: Message): { text: string; aborted: boolean } 
 }
 
 /** What the person reads for OpenCode's permission names that are not tools. */
-const PERMISSION_NAMES: Record<string, string> = {
-  bash: 'run a command',
-  edit: 'change files',
-  read: 'read files',
-  webfetch: 'fetch a web page',
-  external_directory: 'reach outside the workspace',
-  doom_loop: 'keep repeating the same call',
-};
-
 export interface PermissionCardProps {
   request: PermissionRequest;
   messages: MessageEntry[];
@@ -201,7 +192,7 @@ export function PermissionCard({ request, messages, onReply }: PermissionCardPro
     <div className="os-chat-permission" role="group" aria-label="Permission request">
       <div className="os-chat-permission-title">
         OpenCode asks to{' '}
-        {PERMISSION_NAMES[request.permission] ?? (
+        {permissionVerb(request.permission) ?? (
           <>
             use <code>{name}</code>
           </>

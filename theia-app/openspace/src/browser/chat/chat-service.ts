@@ -330,22 +330,20 @@ export class ChatService {
 
   /** One line for the hub's instructions ("Right panel"): the chat's connection, session and whether it is busy. */
   statusLine(): string {
-    const c = this.connection;
-    const state =
-      c.state === 'connected'
-        ? 'connected'
-        : c.state === 'failed'
-          ? 'not connected (failed)'
-          : c.state === 'reconnecting'
-            ? 'reconnecting'
-            : c.state === 'starting'
-              ? 'starting'
-              : 'not started';
+    const state = CONNECTION_WORDS[this.connection.state];
     const session = this.activeSession;
     const busy = session && this.model.busy(session.id) ? ', busy' : session ? ', idle' : '';
     return `OpenCode chat ${state}${session ? `, session "${session.title}"` : ', no session'}${busy}`;
   }
 }
+
+const CONNECTION_WORDS: Record<ChatConnection['state'], string> = {
+  connected: 'connected',
+  failed: 'not connected (failed)',
+  reconnecting: 'reconnecting',
+  starting: 'starting',
+  stopped: 'not started',
+};
 
 function parseModel(text: string | null): ModelRef | undefined {
   const slash = text?.indexOf('/') ?? -1;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TOOLS } from '../../../../../src/contract/index.js';
 import type { ToolPart } from '../../common/chat-protocol.js';
-import { describeToolCall, describeToolRequest, toolDisplayName } from './tool-lines.js';
+import { describePermission, describeToolCall, describeToolRequest, toolDisplayName } from './tool-lines.js';
 
 const time = { start: 1, end: 2 };
 
@@ -130,5 +130,16 @@ describe('a tool call as the line a person reads', () => {
       path: 'notes.md',
     });
     expect(describeToolRequest('bash', { command: 'rm -rf build' }).text).toBe('run rm -rf build');
+  });
+});
+
+describe('a permission request in words (the card and the notification)', () => {
+  it.each([
+    [{ permission: 'openspace_openspace_file_write', patterns: ['*'] }, 'use openspace.file.write'],
+    [{ permission: 'bash', patterns: ['git push origin main'] }, 'run a command: git push origin main'],
+    [{ permission: 'edit', patterns: ['src/a.ts', 'src/b.ts'] }, 'change files: src/a.ts, src/b.ts'],
+    [{ permission: 'toString', patterns: [] }, 'use toString'],
+  ])('%o → %s', (request, text) => {
+    expect(describePermission(request)).toBe(text);
   });
 });

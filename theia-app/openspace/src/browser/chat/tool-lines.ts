@@ -319,3 +319,24 @@ export function describeToolCall(part: ToolPart, options: DescribeOptions = {}):
   if (error !== undefined) result.error = error;
   return result;
 }
+
+/** OpenCode's own permissions, as what they let the agent do. */
+const PERMISSION_VERBS: Record<string, string> = {
+  bash: 'run a command',
+  edit: 'change files',
+  read: 'read files',
+  webfetch: 'fetch a web page',
+  external_directory: 'reach outside the workspace',
+  doom_loop: 'keep repeating the same call',
+};
+
+export function permissionVerb(permission: string): string | undefined {
+  return Object.hasOwn(PERMISSION_VERBS, permission) ? PERMISSION_VERBS[permission] : undefined;
+}
+
+/** A permission request in words, as the card's title and the notification say it: "use openspace.file.write", "run a command: git push". */
+export function describePermission(request: { permission: string; patterns: string[] }): string {
+  const patterns = request.patterns.filter((p) => p !== '*');
+  const action = permissionVerb(request.permission) ?? `use ${toolDisplayName(request.permission)}`;
+  return `${action}${patterns.length > 0 ? `: ${patterns.join(', ')}` : ''}`;
+}
