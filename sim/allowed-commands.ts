@@ -7,12 +7,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { allowEntry, allowRulesFor } from '../src/security/allow-rules.js';
+import { allowRulesFor, withAllowEntry } from '../src/security/allow-rules.js';
 
 export const DEFAULT_ALLOWED_COMMANDS_FILE = join(homedir(), '.openspace', 'allowed-commands.json');
 
 export class AllowedCommands {
   private remembered: unknown[] = [];
+  private warnedAbout: string | undefined;
 
   constructor(
     private readonly workspace: string,
@@ -25,9 +26,8 @@ export class AllowedCommands {
   }
 
   remember(rule: string): void {
-    const entries = this.entries();
-    if (allowRulesFor(entries, this.workspace).includes(rule)) return;
-    entries.push(allowEntry(rule, this.workspace));
+    const entries = withAllowEntry(this.entries(), rule, this.workspace);
+    if (!entries) return;
     if (!this.file) {
       this.remembered = entries;
       return;
@@ -50,7 +50,11 @@ export class AllowedCommands {
     } catch {
       // reported below
     }
-    process.stderr.write(`openspace: warning: ${this.file} is not a JSON array of rules; no command is always allowed until it is fixed\n`);
+    // Said once per broken content, not at every command.
+    if (text !== this.warnedAbout) {
+      this.warnedAbout = text;
+      process.stderr.write(`openspace: warning: ${this.file} is not a JSON array of rules; no command is always allowed until it is fixed\n`);
+    }
     return [];
   }
 }

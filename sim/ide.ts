@@ -16,7 +16,6 @@ import {
   type SandboxSettings,
 } from '../src/security/sandbox.js';
 import { probeBwrap, sandboxCommand } from '../src/security/sandbox-host.js';
-import { lockDir } from '../src/hub/auth.js';
 import { terminalScreens } from '../src/commands/terminal-output.js';
 import { ideEvents } from '../src/commands/event-log.js';
 import { proposals } from '../src/commands/review.js';
@@ -299,6 +298,5 @@ function agentShellSandbox(settings: SandboxSettings, workspace: string, home: s
     return undefined;
   }
   // The hub's lock file (its access token) is hidden wherever OPENSPACE_LOCK_DIR puts it.
-  return (command: string[], cwd: string) =>
-    sandboxCommand(bwrap.path, settings, { workspace, cwd, home, alsoHidden: [lockDir()] }, command);
+  return (command: string[], cwd: string) => sandboxCommand(bwrap.path, settings, { workspace, cwd, home }, command);
 }

@@ -13,6 +13,12 @@ export function allowEntry(rule: string, workspace: string): string {
 }
 
 /** The rules of `entries` that hold in `workspace`, without duplicates. */
+/** `entries` (a value as stored) with `rule` remembered for `workspace`; undefined when it already holds there. */
+export function withAllowEntry(entries: unknown, rule: string, workspace: string): unknown[] | undefined {
+  const list: unknown[] = Array.isArray(entries) ? entries : [];
+  return allowRulesFor(list, workspace).includes(rule) ? undefined : [...list, allowEntry(rule, workspace)];
+}
+
 export function allowRulesFor(entries: readonly unknown[], workspace: string): string[] {
   const rules = new Set<string>();
   for (const entry of entries) {

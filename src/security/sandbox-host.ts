@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { lockDir } from '../hub/auth.js';
 import { bwrapArgs, expandHome, type HiddenPath, type SandboxSettings } from './sandbox.js';
 
 export type BwrapProbe = { available: true; path: string } | { available: false; reason: string };
@@ -52,14 +53,17 @@ export interface SandboxPlace {
   cwd: string;
   /** Whose `~/` the hidden paths mean (default: this process's home). */
   home?: string;
-  /** Absolute paths hidden besides the settings' (the hub's lock directory when it is not under ~/.openspace). */
+  /** Absolute paths hidden besides the settings' and the hub's lock directory. */
   alsoHidden?: string[];
 }
 
-/** bwrap and its arguments, running `command` in the sandbox the settings describe. */
+/**
+ * bwrap and its arguments, running `command` in the sandbox the settings describe. The hub's lock
+ * directory (its files hold the access token) is always hidden, wherever OPENSPACE_LOCK_DIR puts it.
+ */
 export function sandboxCommand(bwrap: string, settings: SandboxSettings, place: SandboxPlace, command: string[]): string[] {
   const home = place.home ?? homedir();
-  const paths = [...settings.hiddenPaths.map((path) => expandHome(path, home)), ...(place.alsoHidden ?? [])];
+  const paths = [...settings.hiddenPaths.map((path) => expandHome(path, home)), lockDir(), ...(place.alsoHidden ?? [])];
   const hidden = [...new Set(paths)].flatMap(existing);
   return [bwrap, ...bwrapArgs({ workspace: place.workspace, cwd: place.cwd, network: settings.network, hidden, command })];
 }

@@ -223,7 +223,6 @@ function checkRedirect(r: Redirection, text: string, walk: Walk): void {
   if (r.operator === '<&' || (r.operator === '>&' && /^(\d+-?|-)$/.test(target.value))) return;
   const writing = r.operator !== '<';
   if (writing && target.literal && SAFE_WRITE_DEVICES.has(target.value)) return;
-  if (!writing && target.value === '/dev/null') return;
   const where = whereIs(target, walk.place, writing);
   if (where === 'inside') return;
   report(walk, where === 'credentials' ? 'reads-credentials' : writing ? 'write-elsewhere' : 'outside-workspace', text);

@@ -1,4 +1,4 @@
-import { ConfirmDialog } from '@theia/core/lib/browser/dialogs';
+import { type AbstractDialog, ConfirmDialog } from '@theia/core/lib/browser/dialogs';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
 import { inject, injectable } from '@theia/core/shared/inversify';
@@ -6,7 +6,7 @@ import type { CommandAnswer, CommandQuestion, SecurityPort } from '../../../../s
 import type { CallContext, TerminalInfo } from '../../../../src/contract/index.js';
 import { AGENT_CONSENT_SETTING, CONSENT_VERSION, ConsentGate, consentNotice } from '../../../../src/security/consent.js';
 import { createFilePolicy, type FilePolicy } from '../../../../src/security/file-policy.js';
-import { allowEntry, allowRulesFor } from '../../../../src/security/allow-rules.js';
+import { allowRulesFor, withAllowEntry } from '../../../../src/security/allow-rules.js';
 import { AGENTS_READ_MY_TERMINALS, ALLOWED_COMMANDS, CONFIRM_DANGEROUS_COMMANDS } from '../common/preferences.js';
 import { CommandDialog } from './command-dialog.js';
 import { ContentIds } from './content-ids.js';
@@ -54,7 +54,7 @@ export class TheiaSecurityPort implements SecurityPort {
     dontAsk.type = 'checkbox';
     label.append(" Don't show this again");
     const dialog = new ConfirmDialog({ title: notice.title, msg: body, ok: 'Allow', cancel: 'Cancel' });
-    const answer = await this.openWithin(dialog);
+    const answer = (await this.openWithin(dialog)) === true;
     if (!answer) return false;
     if (dontAsk.checked) {
       // The person said Allow: a settings file that cannot be written only means being asked again next time.
@@ -93,7 +93,7 @@ export class TheiaSecurityPort implements SecurityPort {
     always.type = 'checkbox';
     label.append(' Allow agents to read all my terminals from now on');
     const dialog = new ConfirmDialog({ title: 'OpenSpace: let the agent read your terminal?', msg: body, ok: 'Allow', cancel: 'Deny' });
-    if (!(await this.openWithin(dialog))) return false;
+    if ((await this.openWithin(dialog)) !== true) return false;
     this.readableTerminals.add(terminal.terminalId);
     if (always.checked) {
       await this.preferences
@@ -126,13 +126,7 @@ export class TheiaSecurityPort implements SecurityPort {
   private compiled: { key: string; policy: FilePolicy } | undefined;
 
   async confirmCommand(question: CommandQuestion): Promise<CommandAnswer> {
-    const dialog = new CommandDialog(question);
-    const timer = setTimeout(() => dialog.close(), ANSWER_WITHIN_MS);
-    try {
-      return (await dialog.open()) ?? 'deny';
-    } finally {
-      clearTimeout(timer);
-    }
+    return (await this.openWithin(new CommandDialog(question))) ?? 'deny';
   }
 
   /** The person's own (user) setting only: a workspace's settings may not allow commands for them. */
@@ -142,10 +136,10 @@ export class TheiaSecurityPort implements SecurityPort {
   }
 
   async rememberCommand(rule: string): Promise<void> {
-    const entries = this.preferences.inspect<string[]>(ALLOWED_COMMANDS)?.globalValue ?? [];
-    if (allowRulesFor(entries, this.workspaceKey()).includes(rule)) return;
+    const entries = withAllowEntry(this.preferences.inspect<string[]>(ALLOWED_COMMANDS)?.globalValue, rule, this.workspaceKey());
+    if (!entries) return;
     await this.preferences
-      .set(ALLOWED_COMMANDS, [...entries, allowEntry(rule, this.workspaceKey())], PreferenceScope.User)
+      .set(ALLOWED_COMMANDS, entries, PreferenceScope.User)
       .catch((err) => console.warn(`OpenSpace: could not store ${ALLOWED_COMMANDS}:`, err));
   }
 
@@ -153,11 +147,11 @@ export class TheiaSecurityPort implements SecurityPort {
     return this.ids.rootUri?.path.fsPath() ?? '';
   }
 
-  /** True only for an explicit Allow; Cancel, Escape or no answer within ANSWER_WITHIN_MS are false. */
-  private async openWithin(dialog: ConfirmDialog): Promise<boolean> {
+  /** The dialog's answer; undefined for Cancel, Escape, or no answer within ANSWER_WITHIN_MS. */
+  private async openWithin<T>(dialog: AbstractDialog<T>): Promise<T | undefined> {
     const timer = setTimeout(() => dialog.close(), ANSWER_WITHIN_MS);
     try {
-      return (await dialog.open()) === true;
+      return await dialog.open();
     } finally {
       clearTimeout(timer);
     }

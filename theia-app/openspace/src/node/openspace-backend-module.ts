@@ -5,7 +5,6 @@ import { ContainerModule, inject, injectable } from '@theia/core/shared/inversif
 import { PreferenceContribution } from '@theia/core/lib/common/preferences/preference-schema';
 import { OpenSpacePreferenceDefaults } from '../common/preferences.js';
 import { WorkspaceServer } from '@theia/workspace/lib/common/workspace-protocol';
-import { FileUri } from '@theia/core/lib/common/file-uri';
 import { PaneStateSnapshot, serializableContext, ToolError } from '../../../../src/contract/index.js';
 import type { Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
@@ -35,12 +34,7 @@ import { SandboxBackendImpl } from './sandbox-backend.js';
 import { agentLaunch, type AgentLaunch } from '../../../../src/init/agent-launch.js';
 import { CHAT_PATH, type ChatClient } from '../common/chat-protocol.js';
 import { ChatService, chatBackendFor } from './opencode/chat-backend.js';
-
-/** The workspace Theia opened, as a directory path. */
-async function openedWorkspace(server: WorkspaceServer): Promise<string | undefined> {
-  const opened = await server.getMostRecentlyUsedWorkspace();
-  return opened ? FileUri.fsPath(opened) : undefined;
-}
+import { openedWorkspace } from './opened-workspace.js';
 
 /**
  * The hub, one per backend, shared by the HTTP router and the bridge connections. Its audit log is

@@ -1,13 +1,12 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
-import { FileUri } from '@theia/core/lib/common/file-uri';
 import { WorkspaceServer } from '@theia/workspace/lib/common/workspace-protocol';
 import { ShellProcess } from '@theia/terminal/lib/node/shell-process';
 import { readlinkSync, realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
-import { lockDir } from '../../../../src/hub/auth.js';
 import type { SandboxSettings } from '../../../../src/security/sandbox.js';
 import { endSandboxSession, probeBwrap, sandboxCommand } from '../../../../src/security/sandbox-host.js';
 import type { SandboxBackend, SandboxedShell } from '../common/protocol.js';
+import { openedWorkspace } from './opened-workspace.js';
 
 /**
  * Builds the bubblewrap command line an agent's terminal starts with, around the shell Theia would
@@ -20,21 +19,15 @@ export class SandboxBackendImpl implements SandboxBackend {
   async shell(options: { cwd: string; shellPath?: string; settings: SandboxSettings }): Promise<SandboxedShell> {
     const bwrap = probeBwrap();
     if (!bwrap.available) return { unavailable: bwrap.reason };
-    const opened = await this.workspaceServer.getMostRecentlyUsedWorkspace();
-    if (!opened) return { unavailable: 'no folder is open' };
-    const workspace = FileUri.fsPath(opened);
+    const workspace = await openedWorkspace(this.workspaceServer);
+    if (!workspace) return { unavailable: 'no folder is open' };
     const cwd = resolve(workspace, options.cwd);
     if (cwd !== workspace && !cwd.startsWith(workspace + sep)) return { unavailable: `${options.cwd} is outside the workspace` };
     // SHELL may be unset, whatever its type says.
     const shell = options.shellPath
       ? [options.shellPath]
       : [ShellProcess.getShellExecutablePath() || '/bin/bash', ...ShellProcess.getShellExecutableArgs()];
-    const [shellPath, ...shellArgsInSandbox] = sandboxCommand(
-      bwrap.path,
-      options.settings,
-      { workspace, cwd, alsoHidden: [lockDir()] },
-      shell,
-    );
+    const [shellPath, ...shellArgsInSandbox] = sandboxCommand(bwrap.path, options.settings, { workspace, cwd }, shell);
     return { shellPath: shellPath!, shellArgs: shellArgsInSandbox };
   }
 
