@@ -53,7 +53,9 @@ export class AllowedCommands {
     // Said once per broken content, not at every command.
     if (text !== this.warnedAbout) {
       this.warnedAbout = text;
-      process.stderr.write(`openspace: warning: ${this.file} is not a JSON array of rules; no command is always allowed until it is fixed\n`);
+      process.stderr.write(
+        `openspace: warning: ${this.file} is not a JSON array of rules; no command is always allowed until it is fixed\n`,
+      );
     }
     return [];
   }
