@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { IdePort } from '../src/contract/port.js';
-import type { CallContext } from '../src/contract/index.js';
+import type { CallContext, TerminalInfo } from '../src/contract/index.js';
+import type { BoxVerdict } from '../src/contract/port.js';
 import type { CommandBridge } from '../src/hub/bridge.js';
 import { z } from 'zod';
 import { AUDIT_LOG_FILE, NdjsonAuditLog } from '../src/security/audit-log.js';
@@ -12,10 +13,16 @@ import {
   SANDBOX_ENABLED_SETTING,
   SANDBOX_HIDDEN_PATHS_SETTING,
   SANDBOX_NETWORK_SETTING,
+  SANDBOX_ALLOWED_HOSTS_SETTING,
+  AllowedHostSetting,
   type SandboxChoices,
   type SandboxSettings,
 } from '../src/security/sandbox.js';
-import { probeBwrap, sandboxCommand } from '../src/security/sandbox-host.js';
+import { probeBwrap } from '../src/security/sandbox-host.js';
+import { SandboxRuntime } from '../src/security/sandbox-runtime.js';
+import { assessInBox } from '../src/security/box-check.js';
+import { CODE_RUNNING_PATTERNS } from '../src/security/code-running-paths.js';
+import picomatch from 'picomatch';
 import { terminalScreens } from '../src/commands/terminal-output.js';
 import { ideEvents } from '../src/commands/event-log.js';
 import { proposals } from '../src/commands/review.js';
@@ -97,6 +104,8 @@ export class SimIde {
   /** The person's "always allow" rules for agents' commands in this workspace. */
   readonly allowedCommands: AllowedCommands;
   private mirror: WorkspaceMirror | undefined;
+  /** The sandbox of agent terminals (process terminals with bubblewrap), set once made. */
+  private sandbox: ReturnType<typeof agentShellSandbox>;
   private constructor(
     readonly workspace: LoadedWorkspace,
     readonly files: WorkspaceFiles,
@@ -151,6 +160,8 @@ export class SimIde {
         agentConsent: (context) => gate.check(context),
         terminalReadConsent: async () => this.personTerminalReads === 'allow',
         allowedCommands: () => this.allowedCommands.rules(),
+        assessInBox: async (terminal, text) => this.assessInBox(terminal, text),
+        grantHosts: async (hosts) => this.sandbox?.runtime.grant(hosts),
         rememberCommand: async (rule) => this.allowedCommands.remember(rule),
       },
     };
@@ -178,7 +189,10 @@ export class SimIde {
       watch: true,
     });
     const layout = new SimLayout();
-    const sandbox = backend === 'process' ? agentShellSandbox(settings.sandbox, workspace.root, options.home) : undefined;
+    const sandbox =
+      backend === 'process'
+        ? agentShellSandbox(settings.sandbox, workspace.root, options.home, settings.protectedPatterns)
+        : undefined;
     const spawn = async ({ cwd, shellPath, personal }: { cwd: string; shellPath?: string; personal: boolean }) => {
       const absolute = join(workspace.root, cwd);
       return backend === 'process'
@@ -186,14 +200,15 @@ export class SimIde {
             shell: shellPath,
             cwd: absolute,
             env: options.home === undefined ? undefined : { HOME: options.home },
-            sandbox: sandbox && !personal ? (command) => sandbox(command, absolute) : undefined,
+            agent: !personal,
+            sandbox: sandbox && !personal ? (command, env) => sandbox.shell(command, absolute, env) : undefined,
           })
         : createScriptedShell({ fs: workspace.fs, root: workspace.root, cwd: absolute, responses: options.scriptedResponses });
     };
     const terminals = new SimTerminals(layout, { spawn });
     const editors = new SimEditors(layout, files, options.viewportLines);
     const consent = options.consent ?? (workspace.kind === 'disk' ? 'ask' : 'granted');
-    return new SimIde(
+    const ide = new SimIde(
       workspace,
       files,
       layout,
@@ -206,6 +221,35 @@ export class SimIde {
       options.ringBuffer,
       options,
     );
+    ide.sandbox = sandbox;
+    return ide;
+  }
+
+  /**
+   * What a command typed into an agent terminal needs beyond its sandbox; undefined for a shell
+   * outside any sandbox. The scripted shell reaches nothing but the in-memory workspace: only what
+   * it would delete there counts.
+   */
+  private assessInBox(terminal: TerminalInfo, text: string): BoxVerdict | undefined {
+    const cwd = join(this.workspace.root, terminal.cwd);
+    if (this.terminalBackend === 'scripted') {
+      const fs = this.workspace.fs;
+      const root = this.workspace.root;
+      const exists = (rel: string) => fs.existsSync(join(root, rel));
+      const readOnly = picomatch([...CODE_RUNNING_PATTERNS], { dot: true });
+      return assessInBox(text, {
+        workspace: root,
+        cwd,
+        home: '/home/agent',
+        holdsPersonFiles: exists,
+        isDirectory: (rel) => exists(rel) && fs.statSync(join(root, rel)).isDirectory(),
+        globHoldsPersonFiles: () => true,
+        isReadOnly: (rel) => (readOnly(rel) ? rel : undefined),
+        hostAllowed: () => true,
+      });
+    }
+    if (!terminal.sandboxed || !this.sandbox) return undefined;
+    return this.sandbox.runtime.assess(text, cwd);
   }
 
   /** Stop everything; resolves when the language servers have exited. */
@@ -217,6 +261,7 @@ export class SimIde {
     this.presentations.dispose();
     this.whiteboards.dispose();
     void this.files.dispose();
+    void this.sandbox?.runtime.dispose();
     return servers;
   }
 }
@@ -231,11 +276,14 @@ const Settings = z.looseObject({
   [SANDBOX_ENABLED_SETTING]: z.boolean().optional(),
   [SANDBOX_NETWORK_SETTING]: z.boolean().optional(),
   [SANDBOX_HIDDEN_PATHS_SETTING]: z.array(HiddenPathSetting).optional(),
+  [SANDBOX_ALLOWED_HOSTS_SETTING]: z.array(AllowedHostSetting).optional(),
 });
 
 interface SimSettings {
   policy: FilePolicy;
   sandbox: SandboxSettings;
+  /** The person's own protected patterns (the workspace's settings): read-only in the sandbox too. */
+  protectedPatterns?: string[];
 }
 
 /**
@@ -265,6 +313,7 @@ function readSettings(workspace: LoadedWorkspace, person: SandboxChoices): SimSe
     enabled: parsed.data[SANDBOX_ENABLED_SETTING],
     network: parsed.data[SANDBOX_NETWORK_SETTING],
     hiddenPaths: parsed.data[SANDBOX_HIDDEN_PATHS_SETTING],
+    allowedHosts: parsed.data[SANDBOX_ALLOWED_HOSTS_SETTING],
   });
   if (sandbox.ignored.length > 0) {
     process.stderr.write(
@@ -277,26 +326,33 @@ function readSettings(workspace: LoadedWorkspace, person: SandboxChoices): SimSe
       sensitivePatterns: parsed.data['openspace.security.sensitiveFilePatterns'],
       protectedPatterns: parsed.data['openspace.security.protectedFilePatterns'],
     });
-    return { policy, sandbox: sandbox.settings };
+    return { policy, sandbox: sandbox.settings, protectedPatterns: parsed.data['openspace.security.protectedFilePatterns'] };
   } catch (err) {
     throw new Error(`${where}: ${(err as Error).message}`, { cause: err });
   }
 }
 
 /**
- * How agent shells start in the sandbox, or undefined when they run without one: turned off, or
- * bubblewrap cannot make one here (said once, on stderr; dangerous commands still ask first).
+ * The sandbox agent shells start in, or undefined when they run without one: turned off, or
+ * bubblewrap cannot make one here (said once, on stderr; then every agent command asks first).
  */
-function agentShellSandbox(settings: SandboxSettings, workspace: string, home: string | undefined) {
+function agentShellSandbox(settings: SandboxSettings, workspace: string, home: string | undefined, protectedPatterns?: string[]) {
   if (!settings.enabled) return undefined;
   const bwrap = probeBwrap();
   if (!bwrap.available) {
     process.stderr.write(
       `openspace: warning: agent terminals run WITHOUT a sandbox: ${bwrap.reason}. Install bubblewrap (e.g. apt-get install bubblewrap) ` +
-        'to keep their commands from your files outside the workspace and from your credentials; dangerous commands still wait for a confirmation.\n',
+        'to keep their commands from your files outside the workspace and from your credentials; until then every command an agent types waits for your yes.\n',
     );
     return undefined;
   }
-  // The hub's lock file (its access token) is hidden wherever OPENSPACE_LOCK_DIR puts it.
-  return (command: string[], cwd: string) => sandboxCommand(bwrap.path, settings, { workspace, cwd, home }, command);
+  const runtime = new SandboxRuntime(settings, { workspace, home, protectedPatterns });
+  return {
+    runtime,
+    async shell(command: string[], cwd: string, env: Record<string, string>): Promise<string[]> {
+      const line = await runtime.command(command, cwd, env);
+      if ('unavailable' in line) throw new Error(`the sandbox cannot start: ${line.unavailable}`);
+      return line;
+    },
+  };
 }

@@ -28,8 +28,13 @@ export interface SpawnPtyOptions {
   rows?: number;
   /** Added to (and overriding) the inherited environment, TERM=xterm-256color and PS1='$ '. */
   env?: Record<string, string>;
-  /** The command line that runs the shell's command line in the sandbox (src/security/sandbox-host.ts); absent: unsandboxed. */
-  sandbox?: (command: string[]) => string[];
+  /**
+   * The command line that runs the shell's command line, with the environment it would have, in the
+   * sandbox (src/security/sandbox-runtime.ts); absent: unsandboxed.
+   */
+  sandbox?: (command: string[], env: Record<string, string>) => Promise<string[]>;
+  /** An agent's shell: bash without line editing or history (what the shell runs is what was typed). */
+  agent?: boolean;
 }
 
 /** Start a real shell in a pseudo-terminal. Async because node-pty is loaded on first use. */
@@ -37,12 +42,12 @@ export async function spawnPty(opts: SpawnPtyOptions): Promise<ShellBackend> {
   const pty = await loadNodePty();
   const shell = opts.shell ?? process.env['SHELL'] ?? '/bin/bash';
   const bash = path.basename(shell) === 'bash';
-  const args = bash ? ['--norc', '--noprofile'] : [];
+  const args = bash ? ['--norc', '--noprofile', ...(opts.agent ? ['--noediting'] : [])] : [];
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
   delete env['PROMPT_COMMAND'];
-  Object.assign(env, { TERM: 'xterm-256color', PS1: '$ ' }, bash && shellIntegrationEnv(), opts.env);
-  const [file, ...argv] = opts.sandbox ? opts.sandbox([shell, ...args]) : [shell, ...args];
+  Object.assign(env, { TERM: 'xterm-256color', PS1: '$ ' }, bash && shellIntegrationEnv({ agent: opts.agent }), opts.env);
+  const [file, ...argv] = opts.sandbox ? await opts.sandbox([shell, ...args], env) : [shell, ...args];
   const proc = pty.spawn(file!, argv, {
     name: 'xterm-256color',
     cwd: opts.cwd,

@@ -25,6 +25,7 @@ const BOOTSTRAP = 'eval "$OPENSPACE_SHELL_INTEGRATION"';
 
 /** The bash script, evaluated once, on the first prompt (`%{` stands for `${`, which a template literal would take). */
 export const BASH_SHELL_INTEGRATION = String.raw`unset OPENSPACE_SHELL_INTEGRATION
+if [[ -n "%{OPENSPACE_AGENT_SHELL-}" ]]; then set +o history +H; unset HISTFILE OPENSPACE_AGENT_SHELL; fi
 if [[ -z "%{__openspace_si-}" ]]; then
 __openspace_si=1
 __openspace_keep() { return; }
@@ -55,7 +56,14 @@ builtin printf '\e]633;P;OpenSpaceShellIntegration=1\a'
 fi
 `.replaceAll('%{', '${');
 
+/** Set in an agent's shell: the script turns off history, so no key recalls a line the person allowed once. */
+export const AGENT_SHELL_VARIABLE = 'OPENSPACE_AGENT_SHELL';
+
 /** The environment that gives a bash terminal shell integration (harmless to other shells). */
-export function shellIntegrationEnv(): Record<string, string> {
-  return { [SHELL_INTEGRATION_VARIABLE]: BASH_SHELL_INTEGRATION, PROMPT_COMMAND: BOOTSTRAP };
+export function shellIntegrationEnv(options: { agent?: boolean } = {}): Record<string, string> {
+  return {
+    [SHELL_INTEGRATION_VARIABLE]: BASH_SHELL_INTEGRATION,
+    PROMPT_COMMAND: BOOTSTRAP,
+    ...(options.agent && { [AGENT_SHELL_VARIABLE]: '1' }),
+  };
 }

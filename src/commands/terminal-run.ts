@@ -158,7 +158,7 @@ export const terminalRunCommand = defineCommand(terminalRun, async (ide, args, c
   let sentAt: number;
   let outcome: Outcome;
   try {
-    await confirmUnlessSafe(ide, terminal, args.command, context);
+    await confirmUnlessSafe(ide, terminal, `${args.command}\r`, context);
     assertIdle(ide, screens, terminalId); // a person may have started something meanwhile
     before = screens.shell(terminalId).started;
     sentAt = Date.now();

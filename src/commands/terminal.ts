@@ -8,8 +8,9 @@ import {
   type CallContext,
   type TerminalInfo,
 } from '../contract/index.js';
-import { checkCommandSync, formatConfirmation, type CheckResult } from '../security/dangerous-commands/index.js';
-import { assessCommand, type Assessment } from '../security/known-safe/index.js';
+import { formatConfirmation } from '../security/dangerous-commands/index.js';
+import { isRememberable } from '../security/known-safe/index.js';
+import { typedLines } from './tty-line.js';
 import { defineCommand } from './command.js';
 import { requireDirectory } from './file.js';
 import type { CommandAnswer, CommandQuestion, IdePort } from '../contract/port.js';
@@ -91,30 +92,27 @@ export const COMMAND_ANSWERS = {
 } as const satisfies Record<CommandAnswer, string>;
 
 /**
- * NFR-3.6.3, issue 17: text typed into a terminal (parsed as bash) runs without asking only when
- * every command in it is known to be safe or matches a rule the person remembered; anything else
- * is sent only after a person allows it, once or always for commands like it (a rule the IDE keeps
- * in the person's own settings). Without anyone to ask it is refused, and nothing is typed.
+ * Issue 28: what an agent types runs without a question when the sandbox contains it; the person is
+ * asked only for what it cannot contain (deleting what they could lose, a host it does not let
+ * through, text that cannot be read), and writes to the paths it keeps read-only are refused. A
+ * shell outside any sandbox asks for every command, unless the person always allows commands like
+ * it. What is judged is what the shell receives: the terminal's own line editing applied
+ * (tty-line.ts). Text typed into a program the shell runs (a pager, an editor, a REPL) asks unless it
+ * only answers or ends it. Without anyone to ask it is refused, and nothing is typed.
  */
 export async function confirmUnlessSafe(
   ide: IdePort,
   terminal: TerminalInfo,
+  /** As typed: with its CR or LF where it submits a line. */
   text: string,
   context: CallContext | undefined,
-  /** Text typed without Enter runs nothing yet: it asks only when it is dangerous already (the whole line is judged at Enter). */
-  unfinished = false,
+  /** What waits at the prompt already (typed earlier without Enter). */
+  pending = '',
 ): Promise<void> {
   if (!(ide.security?.confirmDangerousCommands() ?? true)) return;
-  const isProtected = ide.security?.protectedPaths?.();
-  const options = { workspaceCwd: terminal.cwd, ...(isProtected && { isProtected }) };
-  const line = text.replace(/[\r\n]+$/, '');
-  const verdict: Assessment = unfinished
-    ? dangerOnly(checkCommandSync(line, options))
-    : assessCommand(line, { ...options, allowRules: ide.security?.allowedCommands?.() ?? [] });
-  if (!verdict.ask) return;
-  const message = formatConfirmation(text, verdict);
-  const reasons = verdict.reasons.map(({ command, rule, why }) => ({ command, rule, why }));
-  const question: CommandQuestion = { message, ...(verdict.suggestedRule && { rule: verdict.suggestedRule }) };
+  const question = await questionFor(ide, terminal, text, pending);
+  if (!question) return;
+  const { message, reasons } = question;
   const answer = await askCommand(ide, question, context);
   if (answer === undefined) {
     throw new ToolError(
@@ -131,11 +129,71 @@ export async function confirmUnlessSafe(
       { reasons },
     );
   }
+  if (question.hosts.length > 0) await ide.security?.grantHosts?.(question.hosts);
   if (answer === 'always' && question.rule) await ide.security?.rememberCommand?.(question.rule);
 }
 
-function dangerOnly({ dangerous, reasons }: CheckResult): Assessment {
-  return { ask: dangerous, reasons, unknown: [] };
+type Question = CommandQuestion & { reasons: Reason[]; hosts: string[] };
+type Reason = { command: string; rule: string; why: string };
+
+/** Keys for a running program that only answer or end it: Ctrl-C, Ctrl-D, Ctrl-Z, Enter, space, q, y, n. */
+const ANSWERS_PROGRAM = /^(?:[\u0003\u0004\u001a ]|q|y|n|yes|no)?[\r\n]?$/i;
+
+/** The question `text` needs, or undefined when it may be typed as it is. */
+async function questionFor(ide: IdePort, terminal: TerminalInfo, text: string, pending: string): Promise<Question | undefined> {
+  const running = terminalScreens(ide).shell(terminal.terminalId).running;
+  if (running) {
+    if (ANSWERS_PROGRAM.test(text)) return undefined;
+    const why = 'types into the program running in the terminal (a pager, an editor or a REPL may run commands)';
+    return question(text, [{ command: text, rule: 'types-into-program', why }]);
+  }
+  const typed = typedLines(pending, text);
+  if (typed.unfollowed) {
+    const why = `holds a control key (${typed.unfollowed}) that edits or runs the line in ways OpenSpace does not follow`;
+    return question(text, [{ command: text, rule: 'control-keys', why }]);
+  }
+  if (typed.lines.length === 0) return undefined; // nothing runs yet: the whole line is judged at Enter
+  const line = typed.lines.join('\n');
+  if (!line.trim()) return undefined;
+  const rules = ide.security?.allowedCommands?.() ?? [];
+  const verdict = await ide.security?.assessInBox?.(terminal, line);
+  if (verdict) {
+    if (verdict.readOnly.length > 0) {
+      throw new ToolError(
+        'SANDBOX_READ_ONLY',
+        `${line} writes ${verdict.readOnly.join(', ')}, which agent terminals see read-only: code there runs outside the sandbox later ` +
+          '(git hooks and config, editor tasks, npm and direnv settings, CI workflows). Nothing was sent; ask the person to run it in their own terminal.',
+        { paths: verdict.readOnly },
+      );
+    }
+    if (!verdict.ask || (verdict.hosts.length === 0 && coveredByRule(line, rules))) return undefined;
+    const rule = verdict.hosts.length === 0 && verdict.reasons.every((r) => r.rule === 'deletes-person-files') ? ruleFor(line) : undefined;
+    return { ...question(line, verdict.reasons, rule), hosts: verdict.hosts };
+  }
+  // No sandbox: every command asks, but for the ones the person always allows.
+  if (coveredByRule(line, rules)) return undefined;
+  return question(line, [{ command: line, rule: 'unsandboxed', why: 'runs outside any sandbox' }], ruleFor(line));
+}
+
+function question(text: string, reasons: Reason[], rule?: string): Question {
+  return { message: formatConfirmation(text, { reasons }), reasons, hosts: [], ...(rule && { rule }) };
+}
+
+/** A plain command (no operators, substitutions or redirections) whose words start with a remembered rule's. */
+export function coveredByRule(line: string, rules: readonly string[]): boolean {
+  if (/[;&|<>`$()\n\\'"*?[\]{}~#!]/.test(line)) return false;
+  const words = line.trim().split(/\s+/);
+  return rules.some((rule) => {
+    const ruleWords = rule.trim().split(/\s+/);
+    return ruleWords.length >= 2 && ruleWords.every((w, i) => words[i] === w);
+  });
+}
+
+/** "Always allow" remembers the program and its subcommand (`git clean`, `npm run`), never the program alone. */
+function ruleFor(line: string): string | undefined {
+  const words = line.trim().split(/\s+/);
+  if (words.length < 2 || !/^[\w.-]+$/.test(words[0]!) || !/^[\w.:-]+$/.test(words[1]!) || words[1]!.startsWith('-')) return undefined;
+  return isRememberable(`${words[0]} ${words[1]}`) ? `${words[0]} ${words[1]}` : undefined;
 }
 
 /** The person's answer, at the IDE or at the agent's side; undefined when there is no one to ask. */
@@ -150,12 +208,8 @@ async function askCommand(ide: IdePort, question: CommandQuestion, context: Call
   return offered.find((a) => COMMAND_ANSWERS[a] === picked) ?? 'deny';
 }
 
-/** Keys that edit or interrupt the line rather than type a command: Ctrl-C, Ctrl-D, Ctrl-U, Ctrl-Z, Escape. */
-const CONTROL_KEYS = /^[\u0003\u0004\u0015\u001a\u001b]+$/;
-const CLEARS_LINE = /[\u0003\u0015]/;
-
 /**
- * What an agent typed into each terminal since its last Enter: a command typed in pieces is checked
+ * What an agent typed into each terminal since its last Enter: a command typed in pieces is judged
  * whole when Enter comes, so `rm -r` then ` -f /` then Enter is caught.
  */
 const typedAhead = new WeakMap<IdePort, Map<string, string>>();
@@ -170,19 +224,19 @@ export const terminalSendCommand = defineCommand(terminalSend, async (ide, args,
   const { terminalId } = terminal;
   if (!terminal.running) throw terminalExited(terminal);
   const enter = (args.enter ?? true) && !/[\r\n]$/.test(args.text);
+  const text = enter ? `${args.text}\r` : args.text;
   const pending = typedAhead.get(ide) ?? new Map<string, string>();
   typedAhead.set(ide, pending);
-  if (CONTROL_KEYS.test(args.text)) {
-    if (CLEARS_LINE.test(args.text)) pending.delete(terminalId);
-  } else {
-    const line = (pending.get(terminalId) ?? '') + args.text;
-    const submits = enter || /[\r\n]/.test(args.text);
-    await confirmUnlessSafe(ide, terminal, submits ? line : args.text, context, !submits);
-    if (submits) pending.delete(terminalId);
-    else pending.set(terminalId, line);
+  const before = pending.get(terminalId) ?? '';
+  await confirmUnlessSafe(ide, terminal, text, context, before);
+  // What waits at the prompt now, as the terminal edits it (a program's input is not the shell's line).
+  if (!terminalScreens(ide).shell(terminalId).running) {
+    const rest = typedLines(before, text).rest;
+    if (rest === '') pending.delete(terminalId);
+    else pending.set(terminalId, rest);
   }
   const cursor = terminalScreens(ide).cursor(terminalId);
-  await ide.terminals.send(terminalId, enter ? `${args.text}\r` : args.text);
+  await ide.terminals.send(terminalId, text);
   return { terminalId, cursor };
 });
 

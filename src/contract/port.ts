@@ -247,6 +247,16 @@ export interface CommandQuestion {
 export type CommandAnswer = 'once' | 'always' | 'deny';
 
 /** What the IDE's person decides about risky agent actions. */
+/** What a command in a sandboxed terminal needs beyond the sandbox (src/security/box-check.ts). */
+export interface BoxVerdict {
+  ask: boolean;
+  reasons: { command: string; rule: string; why: string }[];
+  /** Workspace paths it writes that the sandbox keeps read-only: refused. */
+  readOnly: string[];
+  /** Hosts it names that the sandbox does not let through. */
+  hosts: string[];
+}
+
 export interface SecurityPort {
   /** Whether agents' terminal commands not known to be safe wait for a person's confirmation (default: yes). */
   confirmDangerousCommands(): boolean;
@@ -263,6 +273,14 @@ export interface SecurityPort {
    * with a rule), or not. No answer in time is a deny. Absent when there is no one at the IDE to ask.
    */
   confirmCommand?(question: CommandQuestion): Promise<CommandAnswer>;
+  /**
+   * What text typed into this terminal needs beyond its sandbox (src/security/box-check.ts), judged
+   * where the workspace is (the files git tracks, the hosts the sandbox lets through); undefined when
+   * the terminal's shell is not contained (no sandbox), so every command asks.
+   */
+  assessInBox?(terminal: TerminalInfo, text: string): Promise<BoxVerdict | undefined>;
+  /** Let the terminal sandboxes reach these hosts for a while: the person allowed a command once. */
+  grantHosts?(hosts: string[]): Promise<void>;
   /** The rules of the commands the person always allows in this workspace ("npm run build"), from their own settings. */
   allowedCommands?(): readonly string[];
   /** Remember an "always allow" rule for this workspace in the person's own (user) settings. */

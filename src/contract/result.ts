@@ -13,7 +13,8 @@ export const ERROR_CODES = {
   BINARY_FILE: 'The file holds binary data, not text.',
   FILE_TOO_LARGE: 'The file is larger than a tool may read at once; read a line range instead.',
   SENSITIVE_FILE: 'The file matches a sensitive-file pattern (keys, credentials, .env, .git); agents may not read it.',
-  PROTECTED_PATH: 'The path is protected from agent writes (.git, node_modules, .theia, .openspace).',
+  PROTECTED_PATH:
+    'The path is protected from agent writes (.git, node_modules, .theia, .openspace, and code that runs later: .vscode, .husky, .github/workflows, .devcontainer, .envrc, .npmrc).',
   PATH_OUTSIDE_WORKSPACE: 'The path, after resolving `..` and symlinks, lies outside the workspace root.',
   NO_WORKSPACE:
     'No folder is open in the IDE, so there are no workspace files or paths; ask the person to open one (File → Open Folder), then retry.',
@@ -43,6 +44,8 @@ export const ERROR_CODES = {
   CONFIRMATION_REQUIRED:
     'The terminal command is not known to be safe and needs a person to confirm it, which this IDE cannot ask; nothing was sent.',
   CONFIRMATION_DENIED: 'A person was asked to confirm the dangerous terminal command and refused (or did not answer); nothing was sent.',
+  SANDBOX_READ_ONLY:
+    'The terminal command writes a path the sandbox keeps read-only (git hooks and config, editor tasks, …: code there runs outside the sandbox later); nothing was sent. The person can run it in their own terminal.',
   CONSENT_REQUIRED: 'A person has not yet allowed agents to run commands in this workspace; nothing was done.',
   RATE_LIMITED: 'Too many tool calls: at most 10 waiting per session, at most 50 per agent turn; wait, then retry.',
   BRIDGE_UNAVAILABLE: 'No IDE is connected to the hub; start the IDE or the simulated IDE.',

@@ -1,19 +1,31 @@
 /**
  * The sandbox on this machine (Node only): whether bubblewrap works here, and the command line that
- * runs a shell in it (src/security/sandbox.ts has the rules).
+ * runs a shell in it (src/security/sandbox.ts has the rules, docs/security.md the threat model).
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, readdirSync, readFileSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { accessSync, constants, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { delimiter, dirname, join, sep } from 'node:path';
 import { lockDir } from '../hub/auth.js';
-import { bwrapArgs, expandHome, type HiddenPath, type SandboxSettings } from './sandbox.js';
+import {
+  bwrapArgs,
+  expandHome,
+  protectedPaths,
+  SANDBOX_LIMITS,
+  sandboxEnvironment,
+  type Mount,
+  type ProtectedPath,
+  type SandboxSettings,
+} from './sandbox.js';
 
 export type BwrapProbe = { available: true; path: string } | { available: false; reason: string };
 
 let probed: BwrapProbe | undefined;
 
-/** Whether bubblewrap can build the sandbox here: found on PATH, and one trial run worked. Tried once per process. */
+/**
+ * Whether bubblewrap can build the sandbox here: found on PATH, and one trial run with every
+ * namespace and no capabilities worked. Tried once per process.
+ */
 export function probeBwrap(): BwrapProbe {
   return (probed ??= probe());
 }
@@ -21,20 +33,25 @@ export function probeBwrap(): BwrapProbe {
 function probe(): BwrapProbe {
   if (process.platform !== 'linux')
     return { available: false, reason: `the sandbox needs Linux's bubblewrap, and this is ${process.platform}` };
-  const path = (process.env.PATH ?? '')
-    .split(delimiter)
-    .map((dir) => join(dir, 'bwrap'))
-    .find(isExecutable);
+  const path = onPath('bwrap');
   if (!path) return { available: false, reason: 'bubblewrap (bwrap) is not installed' };
-  const trial = spawnSync(path, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--unshare-net', 'true'], {
-    encoding: 'utf8',
-    timeout: 10_000,
-  });
+  const trial = spawnSync(
+    path,
+    ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--unshare-net', '--cap-drop', 'ALL', 'true'],
+    { encoding: 'utf8', timeout: 10_000 },
+  );
   if (trial.status !== 0) {
     const why = (trial.stderr || trial.error?.message || `exit ${trial.status}`).trim();
-    return { available: false, reason: `bubblewrap (${path}) cannot make a sandbox here: ${why}` };
+    return { available: false, reason: `bubblewrap (${path}) cannot make a sandbox without capabilities here: ${why}` };
   }
   return { available: true, path };
+}
+
+function onPath(name: string): string | undefined {
+  return (process.env.PATH ?? '')
+    .split(delimiter)
+    .map((dir) => join(dir, name))
+    .find(isExecutable);
 }
 
 function isExecutable(path: string): boolean {
@@ -55,26 +72,154 @@ export interface SandboxPlace {
   home?: string;
   /** Absolute paths hidden besides the settings' and the hub's lock directory. */
   alsoHidden?: string[];
+  /** The environment the shell would have unsandboxed (default: this process's); only its allowlisted part goes in. */
+  env?: Record<string, string | undefined>;
+  /** The network proxy's socket directory (sandbox-network.ts), and what to run first inside to reach it; absent: no network. */
+  network?: { directory: string; launch: (command: string[]) => string[] };
+  /** Protected workspace paths besides the code-running ones (workspace-relative). */
+  alsoProtected?: string[];
 }
 
 /**
- * bwrap and its arguments, running `command` in the sandbox the settings describe. The hub's lock
- * directory (its files hold the access token) is always hidden, wherever OPENSPACE_LOCK_DIR puts it.
+ * The command line (env, prlimit, bwrap and their arguments) running `command` in the sandbox the
+ * settings describe. bwrap starts with the sandbox's environment alone: its pid 1 inside keeps a copy
+ * of what bwrap started with. The hub's lock directory is always hidden, wherever
+ * OPENSPACE_LOCK_DIR puts it.
  */
 export function sandboxCommand(bwrap: string, settings: SandboxSettings, place: SandboxPlace, command: string[]): string[] {
-  const home = place.home ?? homedir();
-  const paths = [...settings.hiddenPaths.map((path) => expandHome(path, home)), lockDir(), ...(place.alsoHidden ?? [])];
-  const hidden = [...new Set(paths)].flatMap(existing);
-  return [bwrap, ...bwrapArgs({ workspace: place.workspace, cwd: place.cwd, network: settings.network, hidden, command })];
+  const home = (place.home ?? homedir()).replace(/\/+$/, '') || '/';
+  const env = sandboxEnvironment({ ...(place.env ?? process.env), HOME: home });
+  const readable = [...new Set(settings.homeReadable.map((path) => expandHome(path, home)))].flatMap(existing);
+  // Node for the network forwarder (and the person's own tools) may live in the hidden home.
+  const node = dirname(dirname(process.execPath));
+  if (isUnder(node, home) && !readable.some((m) => isUnder(node, m.path))) readable.push({ path: node, kind: 'directory' });
+  // Under the empty home, a hidden path is hidden already; covering it again would show an empty one.
+  const visible = (path: string) => !isUnder(path, home) || isUnder(path, place.workspace) || readable.some((m) => isUnder(path, m.path));
+  const hidden = [...new Set([...settings.hiddenPaths.map((path) => expandHome(path, home)), lockDir(), ...(place.alsoHidden ?? [])])]
+    .filter(visible)
+    .flatMap(existing);
+  const covered = protectedPaths(place.workspace, kindOf, place.alsoProtected);
+  rememberCovers(place.workspace, covered);
+  const empty = emptyCovers();
+  const args = bwrapArgs({
+    workspace: place.workspace,
+    cwd: place.cwd,
+    home,
+    readable,
+    hidden,
+    protected: covered,
+    emptyDirectory: empty.directory,
+    emptyFile: empty.file,
+    networkDirectory: settings.network ? place.network?.directory : undefined,
+    command: settings.network && place.network ? place.network.launch(command) : command,
+  });
+  const limits = onPath('prlimit');
+  return [
+    onPath('env') ?? '/usr/bin/env',
+    '-i',
+    ...Object.entries(env).map(([name, value]) => `${name}=${value}`),
+    ...(limits
+      ? [
+          limits,
+          `--nproc=${SANDBOX_LIMITS.processes}`,
+          `--fsize=${SANDBOX_LIMITS.fileSizeBytes}`,
+          `--data=${SANDBOX_LIMITS.dataBytes}`,
+          '--core=0',
+          '--',
+        ]
+      : []),
+    bwrap,
+    ...args,
+  ];
 }
 
-/** bwrap can only cover what exists: a path that is not there has nothing to hide. */
-function existing(path: string): HiddenPath[] {
+function isUnder(path: string, dir: string): boolean {
+  return dir === '/' || path === dir || path.startsWith(dir + sep);
+}
+
+/** bwrap can only bind what exists: a path that is not there has nothing to show or hide. */
+function existing(path: string): Mount[] {
+  const kind = kindOf(path);
+  return kind === 'directory' || kind === 'file' ? [{ path, kind }] : [];
+}
+
+/** What a path is, not following a last link (a link to a directory is bound as its target by bwrap, so it counts as one). */
+function kindOf(path: string): 'directory' | 'file' | 'other' | undefined {
   try {
-    return [{ path, kind: statSync(path).isDirectory() ? 'directory' : 'file' }];
+    const stat = lstatSync(path);
+    if (stat.isSymbolicLink()) return statSync(path).isDirectory() ? 'directory' : 'file';
+    return stat.isDirectory() ? 'directory' : stat.isFile() ? 'file' : 'other';
   } catch {
-    return [];
+    return undefined;
   }
+}
+
+let covers: { directory: string; file: string } | undefined;
+
+/** An empty directory and an empty file, outside any workspace, that cover missing protected paths. */
+function emptyCovers(): { directory: string; file: string } {
+  if (covers && kindOf(covers.directory) === 'directory' && kindOf(covers.file) === 'file') return covers;
+  const dir = mkdtempSync(join(tmpdir(), 'openspace-sandbox-'));
+  mkdirSync(join(dir, 'empty'));
+  writeFileSync(join(dir, 'empty-file'), '');
+  return (covers = { directory: join(dir, 'empty'), file: join(dir, 'empty-file') });
+}
+
+/**
+ * The mount points bwrap made in a workspace for protected paths that did not exist (an empty
+ * `.vscode/`, `.npmrc`, …), by workspace: removed, if still empty, once no sandbox of that workspace
+ * runs any more (removeCovers).
+ */
+const made = new Map<string, Set<string>>();
+
+function rememberCovers(workspace: string, paths: ProtectedPath[]): void {
+  const missing = paths.filter((p) => !p.exists);
+  if (missing.length === 0) return;
+  const set = made.get(workspace) ?? new Set<string>();
+  for (const { path } of missing) {
+    // bwrap makes the missing parents too (`.github/` for `.github/workflows`).
+    for (let p = path; p.length > workspace.length && kindOf(p) === undefined; p = dirname(p)) set.add(p);
+  }
+  made.set(workspace, set);
+}
+
+/**
+ * Remove the empty mount points the sandboxes of `workspace` needed, when none of them runs any more
+ * (or `force`, as the IDE exits: its sandboxes end with it). Deepest first; a path someone wrote to
+ * meanwhile is kept.
+ */
+export function removeCovers(workspace: string, force = false): void {
+  const set = made.get(workspace);
+  if (!set || (!force && sandboxesOf(workspace) > 0)) return;
+  for (const path of [...set].sort((a, b) => b.length - a.length)) {
+    try {
+      const stat = lstatSync(path);
+      if (stat.isDirectory()) rmdirSync(path);
+      else if (stat.isFile() && stat.size === 0) unlinkSync(path);
+    } catch {
+      // Not empty, or gone: the person's now.
+    }
+  }
+  made.delete(workspace);
+}
+
+process.once('exit', () => {
+  for (const workspace of made.keys()) removeCovers(workspace, true);
+});
+
+/** How many bwrap processes bind `workspace` read-write: the sandboxes still running there. */
+function sandboxesOf(workspace: string): number {
+  const binding = `\0--bind\0${workspace}\0${workspace}\0`;
+  let count = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(binding)) count++;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return count;
 }
 
 /**

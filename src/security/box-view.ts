@@ -1,0 +1,117 @@
+/**
+ * What box-check.ts needs to know of the disk (Node only): the files git tracks in the workspace, or
+ * outside a repository what exists; which paths the sandbox keeps read-only; which hosts it lets through.
+ */
+import { execFileSync } from 'node:child_process';
+import { lstatSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import picomatch from 'picomatch';
+import type { BoxView } from './box-check.js';
+
+/** Outside a repository, what a build makes again: the agent's to delete. */
+const BUILD_OUTPUTS = picomatch(
+  [
+    '**/node_modules/**',
+    '**/dist/**',
+    '**/build/**',
+    '**/out/**',
+    '**/target/**',
+    '**/coverage/**',
+    '**/.next/**',
+    '**/.turbo/**',
+    '**/.cache/**',
+    '**/__pycache__/**',
+    '**/.pytest_cache/**',
+    '**/.mypy_cache/**',
+    '**/.venv/**',
+    '**/venv/**',
+    '**/*.{o,pyc,class}',
+  ],
+  { dot: true },
+);
+/** A directory is looked into this far for a file that is not a build output. */
+const MAX_ENTRIES = 20_000;
+
+/**
+ * The files git tracks in `workspace` (relative), or undefined outside a repository. git runs with
+ * no fsmonitor and no hooks: the workspace's own config must not run anything here.
+ */
+export function trackedFiles(workspace: string): string[] | undefined {
+  try {
+    const out = execFileSync('git', ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', 'ls-files', '-z'], {
+      cwd: workspace,
+      encoding: 'utf8',
+      maxBuffer: 256 * 2 ** 20,
+      timeout: 10_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CEILING_DIRECTORIES: join(workspace, '..') },
+    });
+    return out.split('\0').filter((p) => p !== '');
+  } catch {
+    return undefined;
+  }
+}
+
+export interface BoxViewOptions {
+  workspace: string;
+  cwd: string;
+  home: string;
+  isReadOnly: (relPath: string) => string | undefined;
+  hostAllowed: (host: string, port: number | undefined) => boolean;
+}
+
+/** A BoxView of the workspace as it is now. */
+export function boxView(options: BoxViewOptions): BoxView {
+  const tracked = trackedFiles(options.workspace);
+  const isDirectory = (rel: string) => {
+    try {
+      return lstatSync(join(options.workspace, rel)).isDirectory();
+    } catch {
+      return false;
+    }
+  };
+  const isGit = (rel: string) => rel === '.git' || rel.startsWith('.git/');
+  if (tracked) {
+    const holds = (rel: string) => rel === '' || isGit(rel) || tracked.some((p) => p === rel || p.startsWith(`${rel}/`));
+    return {
+      ...options,
+      isDirectory,
+      holdsPersonFiles: holds,
+      globHoldsPersonFiles: (glob) => {
+        const match = picomatch(glob, { dot: false });
+        return tracked.some((p) => prefixes(p).some((q) => match(q)));
+      },
+    };
+  }
+  return {
+    ...options,
+    isDirectory,
+    holdsPersonFiles: (rel) => rel === '' || isGit(rel) || holdsFiles(options.workspace, rel),
+    // Without git's list, a glob is judged by what it starts in.
+    globHoldsPersonFiles: (glob) => holdsFiles(options.workspace, picomatch.scan(glob).base),
+  };
+}
+
+/** `a/b/c` → `a`, `a/b`, `a/b/c`: a glob may name a directory holding the file. */
+function prefixes(path: string): string[] {
+  const parts = path.split('/');
+  return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+}
+
+/** Whether `rel` is, or holds, a file that is not a build output. */
+function holdsFiles(workspace: string, rel: string): boolean {
+  let seen = 0;
+  const walk = (path: string): boolean => {
+    if (++seen > MAX_ENTRIES) return true;
+    let stat;
+    try {
+      stat = lstatSync(join(workspace, path));
+    } catch {
+      return false;
+    }
+    if (!stat.isDirectory()) return !BUILD_OUTPUTS(path);
+    if (BUILD_OUTPUTS(`${path}/x`)) return false;
+    return readdirSync(join(workspace, path)).some((name) => walk(path ? `${path}/${name}` : name));
+  };
+  return walk(rel);
+}

@@ -1,0 +1,126 @@
+/**
+ * One IDE's agent sandboxes (Node only), the same for the simulated IDE and Theia's backend: the
+ * command line a shell starts with, the network proxy they share (started with the first), the
+ * hosts the person allowed once, and what a typed command needs beyond the sandbox.
+ */
+import { mkdtempSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import picomatch from 'picomatch';
+import { assessInBox, type BoxAssessment } from './box-check.js';
+import { boxView } from './box-view.js';
+import { CODE_RUNNING_PATHS } from './code-running-paths.js';
+import { probeBwrap, removeCovers, sandboxCommand } from './sandbox-host.js';
+import { allowedLocalPorts, hostAllowed, networkLaunch, proxyEnvironment, startNetworkProxy } from './sandbox-network.js';
+import type { SandboxSettings } from './sandbox.js';
+
+/** How long "Allow once" lets the sandboxes reach a host: long enough for the command it was asked for. */
+export const HOST_GRANT_MS = 10 * 60_000;
+
+export interface SandboxRuntimeOptions {
+  /** Absolute workspace directory. */
+  workspace: string;
+  /** The person's home (default: this process's). */
+  home?: string;
+  /** The person's own protected patterns that name a path (`secrets/`, `deploy/**`): read-only inside too. */
+  protectedPatterns?: readonly string[];
+  /** Told of every host the proxy refused. */
+  onDenied?: (host: string, port: number) => void;
+}
+
+export class SandboxRuntime {
+  private proxy: Promise<{ close(): Promise<void> } | undefined> | undefined;
+  private readonly directory = mkdtempSync(join(tmpdir(), 'openspace-network-'));
+  private readonly grants = new Map<string, number>();
+  private readonly home: string;
+  private readonly alsoProtected: string[];
+  private readonly readOnly: (rel: string) => boolean;
+
+  constructor(
+    private settings: SandboxSettings,
+    private readonly options: SandboxRuntimeOptions,
+  ) {
+    this.home = options.home ?? homedir();
+    this.alsoProtected = (options.protectedPatterns ?? [])
+      .map((p) => p.replace(/\/(\*\*)?$/, ''))
+      .filter((p) => p !== '' && !/[*?[\]{}!]/.test(p) && !p.startsWith('/') && !p.split('/').includes('..'));
+    const paths = [...CODE_RUNNING_PATHS, ...this.alsoProtected];
+    this.readOnly = picomatch([...paths, ...paths.map((p) => `${p}/**`)], { dot: true });
+  }
+
+  /** Settings changed (Theia's preferences): later shells and checks follow them. */
+  update(settings: SandboxSettings): void {
+    this.settings = settings;
+  }
+
+  /** The command line running `shell` in the sandbox, starting in `cwd` (absolute), or why it cannot. */
+  async command(shell: string[], cwd: string, env: Record<string, string | undefined>): Promise<string[] | { unavailable: string }> {
+    const bwrap = probeBwrap();
+    if (!bwrap.available) return { unavailable: bwrap.reason };
+    this.release(); // what the sandboxes that ended meanwhile needed
+    const network = this.settings.network ? await this.startProxy() : false;
+    const localPorts = allowedLocalPorts(this.settings.allowedHosts);
+    return sandboxCommand(
+      bwrap.path,
+      this.settings,
+      {
+        workspace: this.options.workspace,
+        cwd,
+        home: this.home,
+        env: { ...env, ...(network && proxyEnvironment()) },
+        alsoProtected: this.alsoProtected,
+        ...(network && {
+          network: { directory: this.directory, launch: (command) => networkLaunch({ nodePath: process.execPath, localPorts }, command) },
+        }),
+      },
+      shell,
+    );
+  }
+
+  /** What `text`, typed at a sandboxed shell in `cwd` (absolute), needs beyond the sandbox. */
+  assess(text: string, cwd: string): BoxAssessment {
+    return assessInBox(
+      text,
+      boxView({
+        workspace: this.options.workspace,
+        cwd,
+        home: this.home,
+        isReadOnly: (rel) => (this.readOnly(rel) ? rel : undefined),
+        hostAllowed: (host, port) => this.allows(host, port ?? 443),
+      }),
+    );
+  }
+
+  /** The person allowed a command reaching these hosts once: the sandboxes reach them for a while. */
+  grant(hosts: string[]): void {
+    for (const host of hosts) this.grants.set(host.toLowerCase(), Date.now() + HOST_GRANT_MS);
+  }
+
+  private allows(host: string, port: number): boolean {
+    if (!this.settings.network) return false;
+    const until = this.grants.get(host.toLowerCase());
+    return (until !== undefined && until > Date.now()) || hostAllowed(this.settings.allowedHosts, host, port);
+  }
+
+  private startProxy(): Promise<boolean> {
+    this.proxy ??= startNetworkProxy({
+      socketPath: join(this.directory, 'proxy.sock'),
+      allow: (host, port) => this.allows(host, port),
+      onDenied: this.options.onDenied,
+    }).catch((err: Error) => {
+      process.stderr.write(`openspace: warning: the agent sandboxes' network proxy did not start (${err.message}); they have no network\n`);
+      return undefined;
+    });
+    return this.proxy.then((p) => p !== undefined);
+  }
+
+  /** The sandboxes ended (or the IDE stops): remove the empty mount points they needed. */
+  release(force = false): void {
+    removeCovers(this.options.workspace, force);
+  }
+
+  async dispose(): Promise<void> {
+    this.release(true);
+    await (await this.proxy)?.close();
+  }
+}
