@@ -22,6 +22,8 @@ import {
   SANDBOX_ENABLED_SETTING,
   SANDBOX_HIDDEN_PATHS_SETTING,
   SANDBOX_NETWORK_SETTING,
+  SANDBOX_ALLOWED_HOSTS_SETTING,
+  SANDBOX_HOME_READABLE_SETTING,
   type SandboxChoices,
 } from '../src/security/sandbox.js';
 import { AGENT_CONSENT_SETTING, CONSENT_VERSION } from '../src/security/consent.js';
@@ -156,5 +158,7 @@ function sandboxPreferences(choices: SandboxChoices): Record<string, unknown> {
     ...(choices.enabled !== undefined && { [SANDBOX_ENABLED_SETTING]: choices.enabled }),
     ...(choices.network !== undefined && { [SANDBOX_NETWORK_SETTING]: choices.network }),
     ...(choices.hiddenPaths !== undefined && { [SANDBOX_HIDDEN_PATHS_SETTING]: choices.hiddenPaths }),
+    ...(choices.allowedHosts !== undefined && { [SANDBOX_ALLOWED_HOSTS_SETTING]: choices.allowedHosts }),
+    ...(choices.homeReadable !== undefined && { [SANDBOX_HOME_READABLE_SETTING]: choices.homeReadable }),
   };
 }

@@ -52,7 +52,41 @@ export function trackedFiles(workspace: string): string[] | undefined {
   }
 }
 
+/**
+ * Outside a repository, the files (relative) that were there before any agent: what the person could
+ * lose. Build outputs are left out; undefined past MAX_ENTRIES (then every existing file counts).
+ */
+export function personFiles(workspace: string): Set<string> | undefined {
+  const found = new Set<string>();
+  let seen = 0;
+  const walk = (rel: string): boolean => {
+    let names: string[];
+    try {
+      names = readdirSync(join(workspace, rel));
+    } catch {
+      return true;
+    }
+    for (const name of names) {
+      if (++seen > MAX_ENTRIES) return false;
+      const path = rel ? `${rel}/${name}` : name;
+      let stat;
+      try {
+        stat = lstatSync(join(workspace, path));
+      } catch {
+        continue;
+      }
+      if (stat.isDirectory()) {
+        if (!BUILD_OUTPUTS(`${path}/x`) && !walk(path)) return false;
+      } else if (!BUILD_OUTPUTS(path)) found.add(path);
+    }
+    return true;
+  };
+  return walk('') ? found : undefined;
+}
+
 export interface BoxViewOptions {
+  /** Outside a repository: the files the person had before any agent (personFiles), or undefined to count every existing file. */
+  baseline?: Set<string>;
   workspace: string;
   cwd: string;
   home: string;
@@ -83,6 +117,19 @@ export function boxView(options: BoxViewOptions): BoxView {
       },
     };
   }
+  const baseline = options.baseline;
+  if (baseline) {
+    const existed = (rel: string) => [...baseline].some((p) => (p === rel || p.startsWith(`${rel}/`)) && exists(options.workspace, p));
+    return {
+      ...options,
+      isDirectory,
+      holdsPersonFiles: (rel) => rel === '' || isGit(rel) || existed(rel),
+      globHoldsPersonFiles: (glob) => {
+        const match = picomatch(glob, { dot: false });
+        return [...baseline].some((p) => prefixes(p).some((q) => match(q)) && exists(options.workspace, p));
+      },
+    };
+  }
   return {
     ...options,
     isDirectory,
@@ -90,6 +137,15 @@ export function boxView(options: BoxViewOptions): BoxView {
     // Without git's list, a glob is judged by what it starts in.
     globHoldsPersonFiles: (glob) => holdsFiles(options.workspace, picomatch.scan(glob).base),
   };
+}
+
+function exists(workspace: string, rel: string): boolean {
+  try {
+    lstatSync(join(workspace, rel));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** `a/b/c` → `a`, `a/b`, `a/b/c`: a glob may name a directory holding the file. */

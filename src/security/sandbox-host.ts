@@ -181,6 +181,19 @@ function rememberCovers(workspace: string, paths: ProtectedPath[]): void {
     for (let p = path; p.length > workspace.length && kindOf(p) === undefined; p = dirname(p)) set.add(p);
   }
   made.set(workspace, set);
+  sweeping ??= setInterval(sweep, SWEEP_MS).unref();
+}
+
+/** How often the covers of ended sandboxes are looked for (a terminal may end without the IDE hearing of it). */
+const SWEEP_MS = 2_000;
+let sweeping: ReturnType<typeof setInterval> | undefined;
+
+function sweep(): void {
+  for (const workspace of made.keys()) removeCovers(workspace);
+  if (made.size === 0 && sweeping) {
+    clearInterval(sweeping);
+    sweeping = undefined;
+  }
 }
 
 /**

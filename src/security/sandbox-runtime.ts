@@ -8,7 +8,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { assessInBox, type BoxAssessment } from './box-check.js';
-import { boxView } from './box-view.js';
+import { boxView, personFiles, trackedFiles } from './box-view.js';
 import { CODE_RUNNING_PATHS } from './code-running-paths.js';
 import { probeBwrap, removeCovers, sandboxCommand } from './sandbox-host.js';
 import { allowedLocalPorts, hostAllowed, networkLaunch, proxyEnvironment, startNetworkProxy } from './sandbox-network.js';
@@ -35,6 +35,8 @@ export class SandboxRuntime {
   private readonly home: string;
   private readonly alsoProtected: string[];
   private readonly readOnly: (rel: string) => boolean;
+  /** Outside a repository: the files that were there before the first agent terminal. */
+  private baseline: Set<string> | undefined;
 
   constructor(
     private settings: SandboxSettings,
@@ -58,6 +60,7 @@ export class SandboxRuntime {
     const bwrap = probeBwrap();
     if (!bwrap.available) return { unavailable: bwrap.reason };
     this.release(); // what the sandboxes that ended meanwhile needed
+    if (!this.baseline && !trackedFiles(this.options.workspace)) this.baseline = personFiles(this.options.workspace);
     const network = this.settings.network ? await this.startProxy() : false;
     const localPorts = allowedLocalPorts(this.settings.allowedHosts);
     return sandboxCommand(
@@ -85,6 +88,7 @@ export class SandboxRuntime {
         workspace: this.options.workspace,
         cwd,
         home: this.home,
+        baseline: this.baseline,
         isReadOnly: (rel) => (this.readOnly(rel) ? rel : undefined),
         hostAllowed: (host, port) => this.allows(host, port ?? 443),
       }),

@@ -7,10 +7,13 @@ import {
   sandboxSettings,
   SANDBOX_ENABLED_SETTING,
   SANDBOX_HIDDEN_PATHS_SETTING,
+  SANDBOX_HOME_READABLE_SETTING,
+  SANDBOX_ALLOWED_HOSTS_SETTING,
   SANDBOX_NETWORK_SETTING,
   type SandboxSettings,
 } from '../../../../src/security/sandbox.js';
 import { SANDBOX_PATH, type SandboxBackend } from '../common/protocol.js';
+import type { BoxVerdict } from '../../../../src/contract/port.js';
 import { ContentIds } from './content-ids.js';
 
 export const SandboxBackendProxy = Symbol('SandboxBackendProxy');
@@ -42,10 +45,20 @@ export class TheiaSandbox {
       this.toldUnavailable = true;
       void this.messages.warn(
         `OpenSpace: agent terminals run WITHOUT a sandbox: ${shell.unavailable}. Install bubblewrap (e.g. apt-get install bubblewrap) ` +
-          'to keep their commands from your files outside the workspace and from your credentials. Dangerous commands still ask you first.',
+          'to keep their commands from your files outside the workspace and from your credentials. Until then every command an agent types asks you first.',
       );
     }
     return undefined;
+  }
+
+  /** What `text`, typed at a sandboxed shell in `cwd` (workspace-relative), needs beyond the sandbox. */
+  async assess(cwd: string, text: string): Promise<BoxVerdict> {
+    return this.backend.assess({ cwd, text, settings: await this.settings() });
+  }
+
+  /** The person allowed a command reaching these hosts once. */
+  async grantHosts(hosts: string[]): Promise<void> {
+    await this.backend.grantHosts(hosts);
   }
 
   /** End the sandbox of a terminal being closed (its bwrap, the sandbox's init and all they started). */
@@ -62,6 +75,8 @@ export class TheiaSandbox {
         enabled: this.preferences.inspect(SANDBOX_ENABLED_SETTING, resource)?.[pick],
         network: this.preferences.inspect(SANDBOX_NETWORK_SETTING, resource)?.[pick],
         hiddenPaths: this.preferences.inspect(SANDBOX_HIDDEN_PATHS_SETTING, resource)?.[pick],
+        homeReadable: this.preferences.inspect(SANDBOX_HOME_READABLE_SETTING, resource)?.[pick],
+        allowedHosts: this.preferences.inspect(SANDBOX_ALLOWED_HOSTS_SETTING, resource)?.[pick],
       });
       if (!choices.success) {
         const issue = choices.error.issues[0]!;

@@ -2,7 +2,7 @@ import { type AbstractDialog, ConfirmDialog } from '@theia/core/lib/browser/dial
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
 import { inject, injectable } from '@theia/core/shared/inversify';
-import type { CommandAnswer, CommandQuestion, SecurityPort } from '../../../../src/contract/port.js';
+import type { BoxVerdict, CommandAnswer, CommandQuestion, SecurityPort } from '../../../../src/contract/port.js';
 import type { CallContext, TerminalInfo } from '../../../../src/contract/index.js';
 import { AGENT_CONSENT_SETTING, CONSENT_VERSION, ConsentGate, consentNotice } from '../../../../src/security/consent.js';
 import { createFilePolicy, type FilePolicy } from '../../../../src/security/file-policy.js';
@@ -11,6 +11,7 @@ import { AGENTS_READ_MY_TERMINALS, ALLOWED_COMMANDS, CONFIRM_DANGEROUS_COMMANDS 
 import { CommandDialog } from './command-dialog.js';
 import { ContentIds } from './content-ids.js';
 import { filePolicySettings } from './file-policy-settings.js';
+import { TheiaSandbox } from './theia-sandbox.js';
 
 /** A confirmation nobody answers is a refusal, before the hub's own time limit runs out. */
 const ANSWER_WITHIN_MS = 25_000;
@@ -24,6 +25,7 @@ const ANSWER_WITHIN_MS = 25_000;
 export class TheiaSecurityPort implements SecurityPort {
   @inject(PreferenceService) protected readonly preferences!: PreferenceService;
   @inject(ContentIds) protected readonly ids!: ContentIds;
+  @inject(TheiaSandbox) protected readonly sandbox!: TheiaSandbox;
   /** The person's terminals they let agents read, and the questions open now (one per terminal). */
   private readonly readableTerminals = new Set<string>();
   private readonly terminalQuestions = new Map<string, Promise<boolean>>();
@@ -127,6 +129,14 @@ export class TheiaSecurityPort implements SecurityPort {
 
   async confirmCommand(question: CommandQuestion): Promise<CommandAnswer> {
     return (await this.openWithin(new CommandDialog(question))) ?? 'deny';
+  }
+
+  async assessInBox(terminal: TerminalInfo, text: string): Promise<BoxVerdict | undefined> {
+    return terminal.sandboxed ? this.sandbox.assess(terminal.cwd, text) : undefined;
+  }
+
+  async grantHosts(hosts: string[]): Promise<void> {
+    await this.sandbox.grantHosts(hosts);
   }
 
   /** The person's own (user) setting only: a workspace's settings may not allow commands for them. */

@@ -55,7 +55,7 @@ export class TheiaTerminalPort implements TerminalPort {
       useServerTitle: false,
       destroyTermOnClose: true,
       // bash reports its prompts and commands (OSC 133) for terminal.run; other shells ignore it.
-      env: shellIntegrationEnv(),
+      env: shellIntegrationEnv({ agent: true }),
     });
     const captured = this.capture(widget, options.cwd);
     captured.cwd = options.cwd;

@@ -8,6 +8,10 @@ import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-s
 import { AGENT_CONSENT_SETTING } from '../../../../src/security/consent.js';
 import {
   DEFAULT_HIDDEN_PATHS,
+  DEFAULT_ALLOWED_HOSTS,
+  DEFAULT_HOME_READABLE,
+  SANDBOX_ALLOWED_HOSTS_SETTING,
+  SANDBOX_HOME_READABLE_SETTING,
   SANDBOX_ENABLED_SETTING,
   SANDBOX_HIDDEN_PATHS_SETTING,
   SANDBOX_NETWORK_SETTING,
@@ -144,8 +148,27 @@ export const openSpacePreferenceSchema: PreferenceSchema = {
       type: 'boolean',
       default: true,
       description:
-        "Let sandboxed agent terminals use the network. Off: they have none (not even this IDE's port). Only your user settings " +
-        'can turn it on; a workspace setting can only turn it off.',
+        'Let sandboxed agent terminals reach the hosts in openspace.security.sandbox.allowedHosts, through a proxy outside the ' +
+        "sandbox. Off: they have no network at all. Either way they never reach this IDE's port or other local services you do " +
+        'not allow. Only your user settings can turn it on; a workspace setting can only turn it off.',
+    },
+    [SANDBOX_ALLOWED_HOSTS_SETTING]: {
+      type: 'array',
+      items: { type: 'string' },
+      default: [...DEFAULT_ALLOWED_HOSTS],
+      description:
+        'The hosts sandboxed agent terminals may reach (when openspace.security.sandbox.network is on): `registry.npmjs.org`, ' +
+        '`*.example.com` (its subdomains), `example.com:8443`, `localhost:3000` (a port of this machine), `*` (any host name). ' +
+        'A command naming another host asks you first; "Allow once" lets it through for 10 minutes. A workspace setting can only narrow the list.',
+    },
+    [SANDBOX_HOME_READABLE_SETTING]: {
+      type: 'array',
+      items: { type: 'string' },
+      default: [],
+      scope: PreferenceScope.User,
+      description:
+        `Sandboxed agent terminals see an empty home directory, with read-only access to ${DEFAULT_HOME_READABLE.join(', ')}. ` +
+        'Add what your toolchains need (absolute, or starting with ~/); never credentials. User settings only.',
     },
     [SANDBOX_HIDDEN_PATHS_SETTING]: {
       type: 'array',

@@ -2,6 +2,7 @@ import type { CallContext, ErrorCode, PaneStateSnapshot, ToolResult } from '../.
 import type { AgentLaunch } from '../../../../src/init/agent-launch.js';
 import type { ConnectedSession } from '../../../../src/hub/hub.js';
 import type { SandboxSettings } from '../../../../src/security/sandbox.js';
+import type { BoxVerdict } from '../../../../src/contract/port.js';
 
 export type { ConnectedSession };
 
@@ -102,4 +103,11 @@ export interface SandboxBackend {
    * that bwrap's session. A hangup alone can miss a sandbox bwrap is still setting up.
    */
   end(pid: number): Promise<void>;
+  /**
+   * What `text`, typed at a sandboxed shell in `cwd` (workspace-relative), needs beyond the sandbox
+   * (src/security/box-check.ts): judged here, beside the files git tracks.
+   */
+  assess(options: { cwd: string; text: string; settings: SandboxSettings }): Promise<BoxVerdict>;
+  /** The person allowed a command reaching these hosts once: the sandboxes reach them for a while. */
+  grantHosts(hosts: string[]): Promise<void>;
 }

@@ -1,40 +1,73 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { WorkspaceServer } from '@theia/workspace/lib/common/workspace-protocol';
 import { ShellProcess } from '@theia/terminal/lib/node/shell-process';
+import { basename, resolve, sep } from 'node:path';
 import { readlinkSync, realpathSync } from 'node:fs';
-import { resolve, sep } from 'node:path';
+import type { BoxVerdict } from '../../../../src/contract/port.js';
+import { shellIntegrationEnv } from '../../../../src/commands/shell-integration.js';
 import type { SandboxSettings } from '../../../../src/security/sandbox.js';
-import { endSandboxSession, probeBwrap, sandboxCommand } from '../../../../src/security/sandbox-host.js';
+import { endSandboxSession, probeBwrap } from '../../../../src/security/sandbox-host.js';
+import { SandboxRuntime } from '../../../../src/security/sandbox-runtime.js';
 import type { SandboxBackend, SandboxedShell } from '../common/protocol.js';
 import { openedWorkspace } from './opened-workspace.js';
 
 /**
- * Builds the bubblewrap command line an agent's terminal starts with, around the shell Theia would
- * start (THEIA_SHELL or SHELL, with THEIA_SHELL_ARGS), for the workspace Theia opened and no other.
+ * Builds the command line an agent's terminal starts with, around the shell Theia would start
+ * (THEIA_SHELL or SHELL, with THEIA_SHELL_ARGS), for the workspace Theia opened and no other, and
+ * judges what is typed there (src/security/sandbox-runtime.ts, shared with the simulated IDE).
  */
 @injectable()
 export class SandboxBackendImpl implements SandboxBackend {
   @inject(WorkspaceServer) protected readonly workspaceServer!: WorkspaceServer;
+  private runtime: { workspace: string; runtime: SandboxRuntime } | undefined;
 
   async shell(options: { cwd: string; shellPath?: string; settings: SandboxSettings }): Promise<SandboxedShell> {
     const bwrap = probeBwrap();
     if (!bwrap.available) return { unavailable: bwrap.reason };
-    const workspace = await openedWorkspace(this.workspaceServer);
-    if (!workspace) return { unavailable: 'no folder is open' };
-    const cwd = resolve(workspace, options.cwd);
-    if (cwd !== workspace && !cwd.startsWith(workspace + sep)) return { unavailable: `${options.cwd} is outside the workspace` };
+    const place = await this.place(options.cwd, options.settings);
+    if ('unavailable' in place) return place;
     // SHELL may be unset, whatever its type says.
     const shell = options.shellPath
       ? [options.shellPath]
       : [ShellProcess.getShellExecutablePath() || '/bin/bash', ...ShellProcess.getShellExecutableArgs()];
-    const [shellPath, ...shellArgsInSandbox] = sandboxCommand(bwrap.path, options.settings, { workspace, cwd }, shell);
-    return { shellPath: shellPath!, shellArgs: shellArgsInSandbox };
+    // An agent's bash edits no line and recalls none: what it runs is what was typed and judged.
+    if (basename(shell[0]!) === 'bash') shell.push('--noediting');
+    const env = { ...process.env, ...shellIntegrationEnv({ agent: true }) };
+    const line = await place.runtime.command(shell, place.cwd, env);
+    if ('unavailable' in line) return line;
+    const [shellPath, ...shellArgs] = line;
+    return { shellPath: shellPath!, shellArgs };
+  }
+
+  async assess(options: { cwd: string; text: string; settings: SandboxSettings }): Promise<BoxVerdict> {
+    const place = await this.place(options.cwd, options.settings);
+    if ('unavailable' in place) throw new Error(place.unavailable);
+    return place.runtime.assess(options.text, place.cwd);
+  }
+
+  async grantHosts(hosts: string[]): Promise<void> {
+    this.runtime?.runtime.grant(hosts);
   }
 
   async end(pid: number): Promise<void> {
     const bwrap = probeBwrap();
     // Only a bwrap's session: nothing else a window names is ended here.
     if (bwrap.available && processExecutable(pid) === realpathSync(bwrap.path)) endSandboxSession(pid);
+    this.runtime?.runtime.release();
+  }
+
+  /** The opened workspace's sandbox runtime (settings as the window read them now), and `cwd` in it. */
+  private async place(cwd: string, settings: SandboxSettings): Promise<{ runtime: SandboxRuntime; cwd: string } | { unavailable: string }> {
+    const workspace = await openedWorkspace(this.workspaceServer);
+    if (!workspace) return { unavailable: 'no folder is open' };
+    const absolute = resolve(workspace, cwd);
+    if (absolute !== workspace && !absolute.startsWith(workspace + sep)) return { unavailable: `${cwd} is outside the workspace` };
+    if (this.runtime?.workspace !== workspace) {
+      void this.runtime?.runtime.dispose();
+      this.runtime = { workspace, runtime: new SandboxRuntime(settings, { workspace }) };
+    }
+    this.runtime.runtime.update(settings);
+    return { runtime: this.runtime.runtime, cwd: absolute };
   }
 }
 
