@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it, type TestContext } from 'vitest';
-import { sandboxSettings } from './sandbox.js';
-import { endSandboxSession, probeBwrap, sandboxCommand } from './sandbox-host.js';
+import { SANDBOX_LIMITS, sandboxSettings } from './sandbox.js';
+import { endSandboxSession, probeBwrap, removeCovers, sandboxCommand } from './sandbox-host.js';
 import { eventually } from '../../conformance/setup.js';
 
 // Outside /tmp, which the sandbox replaces with a private one.
@@ -42,12 +42,31 @@ describe('a shell in the sandbox (real bubblewrap)', () => {
     if (!bwrap.available) t.skip(`no sandbox on this machine: ${bwrap.reason}`);
   };
 
-  it('reads the home directory but not the hidden paths, nor the hub lock directory', (t) => {
+  it('sees an empty home but for the grants, not the hidden paths nor the hub lock directory, and no token', (t) => {
     skipWithout(t);
-    expect(inSandbox('cat ~/readable.txt')).toEqual({ status: 0, out: 'readable\n' });
-    expect(inSandbox('cat ~/.aws/credentials').status).not.toBe(0);
+    expect(inSandbox('cat ~/readable.txt').status).not.toBe(0);
+    expect(inSandbox('cat ~/readable.txt', { homeReadable: ['~/readable.txt'] })).toEqual({ status: 0, out: 'readable\n' });
+    // A grant does not uncover what is hidden inside it.
+    expect(inSandbox('cat ~/.aws/credentials', { homeReadable: ['~/.aws'] }).out).not.toContain('canary');
     expect(inSandbox(`cat ${lockDir}/3100.lock`).status).not.toBe(0);
-    expect(inSandbox('echo "token=${OPENSPACE_TOKEN-unset}"').out).toBe('token=unset\n');
+    expect(inSandbox('echo "token=${OPENSPACE_TOKEN-unset}"; cat /proc/1/environ | tr "\\0" "\\n" | grep -c TOKEN').out).toBe(
+      'token=unset\n0\n',
+    );
+  });
+
+  it('keeps the code-running workspace paths read-only, covering the missing ones until the sandbox ends', (t) => {
+    skipWithout(t);
+    mkdirSync(join(workspace, '.git', 'hooks'), { recursive: true });
+    writeFileSync(join(workspace, '.git', 'config'), '[core]\n');
+    const out = inSandbox(
+      'for p in .git/hooks/pre-commit .git/config .npmrc .vscode/tasks.json .github/workflows/x.yml; do echo x >> $p && echo "wrote $p"; done; ls -A .vscode',
+    );
+    expect(out.out).not.toContain('wrote');
+    expect(readFileSync(join(workspace, '.git', 'config'), 'utf8')).toBe('[core]\n');
+    expect(readdirSync(join(workspace, '.git', 'hooks'))).toEqual([]);
+    removeCovers(workspace);
+    for (const name of ['.npmrc', '.vscode', '.github', '.husky']) expect(existsSync(join(workspace, name)), name).toBe(false);
+    rmSync(join(workspace, '.git'), { recursive: true });
   });
 
   it('writes the workspace and its own /tmp, nothing else', (t) => {
@@ -55,21 +74,38 @@ describe('a shell in the sandbox (real bubblewrap)', () => {
     expect(inSandbox('echo made > made.txt && echo tmp > /tmp/sandbox-host-test && cat /tmp/sandbox-host-test').status).toBe(0);
     expect(readFileSync(join(workspace, 'made.txt'), 'utf8')).toBe('made\n');
     expect(existsSync('/tmp/sandbox-host-test')).toBe(false);
-    expect(inSandbox(`echo no > ${join(home, 'written.txt')}`).status).not.toBe(0);
+    expect(inSandbox(`echo no > ${join(base, 'written.txt')}`).status).not.toBe(0);
+    expect(existsSync(join(base, 'written.txt'))).toBe(false);
+    // The home inside is a throwaway: written there, gone with the sandbox.
+    expect(inSandbox(`echo no > ${join(home, 'written.txt')} && cat ~/written.txt`)).toEqual({ status: 0, out: 'no\n' });
     expect(existsSync(join(home, 'written.txt'))).toBe(false);
   });
 
-  it('has no network when the settings say so', async (t) => {
+  it("reaches no port of this machine's loopback directly", async (t) => {
     skipWithout(t);
     const server = createServer().listen(0, '127.0.0.1');
     await once(server, 'listening');
     try {
       const connect = `exec 3<>/dev/tcp/127.0.0.1/${(server.address() as AddressInfo).port} && echo connected`;
-      expect(inSandbox(connect)).toMatchObject({ status: 0, out: 'connected\n' });
-      expect(inSandbox(connect, { network: false }).status).not.toBe(0);
+      expect(inSandbox(connect).status).not.toBe(0);
     } finally {
       server.close();
     }
+  });
+
+  it('cannot start more processes than the limit, root or not (a fork bomb stops there)', (t) => {
+    skipWithout(t);
+    // perl forks without bash's retries; the children end with the sandbox.
+    const fork = `my $n = 1; for (1..${SANDBOX_LIMITS.processes + 200}) { my $p = fork; last unless defined $p; if (!$p) { sleep 60; exit } $n++ } print "$n\\n"`;
+    const { out } = inSandbox(`perl -e '${fork}'`);
+    const count = Number(out.trim());
+    expect(count).toBeGreaterThan(SANDBOX_LIMITS.processes / 2);
+    expect(count).toBeLessThanOrEqual(SANDBOX_LIMITS.processes);
+  });
+
+  it('has no capability and its processes can gain none', (t) => {
+    skipWithout(t);
+    expect(inSandbox('grep -E "^(CapEff|NoNewPrivs)" /proc/self/status').out).toMatch(/CapEff:\s+0{16}\nNoNewPrivs:\s+1\n/);
   });
 });
 

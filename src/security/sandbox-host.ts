@@ -114,7 +114,10 @@ export function sandboxCommand(bwrap: string, settings: SandboxSettings, place: 
     command: settings.network && place.network ? place.network.launch(command) : command,
   });
   const limits = onPath('prlimit');
+  const group = pidsGroup();
   return [
+    // Into the process-count group first (its children stay there; nothing inside can move out).
+    ...(group ? ['/bin/sh', '-c', 'echo $$ > "$0" && exec "$@"', group] : []),
     onPath('env') ?? '/usr/bin/env',
     '-i',
     ...Object.entries(env).map(([name, value]) => `${name}=${value}`),
@@ -131,6 +134,37 @@ export function sandboxCommand(bwrap: string, settings: SandboxSettings, place: 
     bwrap,
     ...args,
   ];
+}
+
+let pids: string | false | undefined;
+
+/**
+ * The cgroup that caps how many processes this IDE's sandboxes have together (RLIMIT_NPROC does not
+ * hold for root), when this process may make one: its `cgroup.procs`, or undefined.
+ */
+function pidsGroup(): string | undefined {
+  if (pids === undefined) pids = makePidsGroup();
+  return pids || undefined;
+}
+
+function makePidsGroup(): string | false {
+  const root = kindOf('/sys/fs/cgroup/pids') === 'directory' ? '/sys/fs/cgroup/pids' : '/sys/fs/cgroup';
+  try {
+    if (root === '/sys/fs/cgroup' && !readFileSync(join(root, 'cgroup.controllers'), 'utf8').split(/\s+/).includes('pids')) return false;
+    const dir = join(root, `openspace-sandboxes-${process.pid}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'pids.max'), String(SANDBOX_LIMITS.processes));
+    process.once('exit', () => {
+      try {
+        rmdirSync(dir);
+      } catch {
+        // Processes still in it: the kernel removes nothing, the next start makes its own.
+      }
+    });
+    return join(dir, 'cgroup.procs');
+  } catch {
+    return false;
+  }
 }
 
 function isUnder(path: string, dir: string): boolean {

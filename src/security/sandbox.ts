@@ -234,7 +234,11 @@ export function sandboxEnvironment(env: Record<string, string | undefined>): Rec
   return passed;
 }
 
-/** Resource limits, per process (RLIMIT_NPROC is per user, and the kernel does not apply it to root). */
+/**
+ * Resource limits: file size and data per process; processes for all of an IDE's sandboxes together
+ * (a pids cgroup where the IDE may make one, as root; else RLIMIT_NPROC, per user, which the kernel
+ * does not apply to root).
+ */
 export const SANDBOX_LIMITS = Object.freeze({ processes: 4096, fileSizeBytes: 8 * 2 ** 30, dataBytes: 16 * 2 ** 30 });
 
 /** A code-running workspace path, read-only inside: itself when it exists, else covered by an empty one bwrap creates. */
