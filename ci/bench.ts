@@ -2,7 +2,8 @@
  * npm run bench — latency of the hub over real HTTP, each tool beside MCP ping on the same
  * connection (the protocol floor), and hub start-to-ready time. Prints a table and writes
  * reports/bench.json. Options: --samples N (default 400), --target sim (default). Ends with the
- * known-safe figures: which terminal commands ask for a confirmation (ci/bench-commands.ts).
+ * terminal boundary's figures: the dangerous commands it contains and the everyday ones that ask
+ * (ci/bench-sandbox.ts).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -19,7 +20,7 @@ import { connectAgent } from '../conformance/client.js';
 import { BOARD, DECK, openDeckAndBoard } from '../conformance/fixtures/deck-and-board.js';
 import { TOOLS } from '../src/contract/index.js';
 import { benchCode } from './bench-code.js';
-import { benchCommands } from './bench-commands.js';
+import { benchSandbox } from './bench-sandbox.js';
 import { benchSearch } from './bench-search.js';
 import { benchSecurity } from './bench-security.js';
 import { benchStartup } from './bench-startup.js';
@@ -364,8 +365,8 @@ async function main(): Promise<void> {
       `sanitizing it is ${(share * 100).toFixed(2)}% of a terminal.read_output round trip (p50 ${readOutput.toFixed(2)} ms) (aim < 2%)`,
     );
   }
-  // Which terminal commands ask for a confirmation: reports/bench-commands.json.
-  benchCommands();
+  // What the terminal boundary contains, and which everyday commands ask: reports/bench-sandbox.json.
+  await benchSandbox();
 }
 
 await main();

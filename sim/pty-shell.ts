@@ -33,7 +33,7 @@ export interface SpawnPtyOptions {
    * sandbox (src/security/sandbox-runtime.ts); absent: unsandboxed.
    */
   sandbox?: (command: string[], env: Record<string, string>) => Promise<string[]>;
-  /** An agent's shell: bash without line editing or history (what the shell runs is what was typed). */
+  /** An agent's shell: bash without history (no key recalls a line the person allowed once). */
   agent?: boolean;
 }
 
@@ -42,7 +42,7 @@ export async function spawnPty(opts: SpawnPtyOptions): Promise<ShellBackend> {
   const pty = await loadNodePty();
   const shell = opts.shell ?? process.env['SHELL'] ?? '/bin/bash';
   const bash = path.basename(shell) === 'bash';
-  const args = bash ? ['--norc', '--noprofile', ...(opts.agent ? ['--noediting'] : [])] : [];
+  const args = bash ? ['--norc', '--noprofile'] : [];
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
   delete env['PROMPT_COMMAND'];

@@ -13,6 +13,14 @@ describe('TerminalRingBuffer: line assembly', () => {
     expect(all(b)).toEqual(['20%', 'doneloading 100 files']);
   });
 
+  it('\\v erases from the cursor to the end of the line (a spinner drawn, then cleared)', () => {
+    const b = new TerminalRingBuffer();
+    b.append('⠙\r\v\r\n> test\n⠙\r\v2 passed\n');
+    b.append('downloading 100 files\r\vdone\n');
+    b.append('abcdef\b\b\b\vXY\n');
+    expect(all(b)).toEqual(['', '> test', '2 passed', 'done', 'abcXY']);
+  });
+
   it('\\r\\n and \\n commit lines unchanged', () => {
     const b = new TerminalRingBuffer();
     b.append('a\r\nb\nc\r\n\r\n');

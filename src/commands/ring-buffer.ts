@@ -1,10 +1,10 @@
 /**
  * A terminal's output as screen lines, for openspace.terminal.read_output. Browser-safe.
  *
- * `append` takes sanitized text (printable characters plus `\t \n \r \b`, see
+ * `append` takes sanitized text (printable characters plus `\t \n \r \b` and `\v`, see
  * src/security/sanitize.ts) and assembles lines the way a terminal does: the current line has a cursor
  * column; `\r` moves it to column 0 so what follows overwrites (progress bars), `\b` moves it one left,
- * `\n` commits the line. Committed lines go into a ring bounded by line count and by size; the oldest
+ * `\v` erases from the cursor to the end of the line, `\n` commits the line. Committed lines go into a ring bounded by line count and by size; the oldest
  * are evicted first.
  *
  * Every committed line has an index in the all-time sequence (0, 1, 2, …); `cursor()` is the number of
@@ -79,7 +79,7 @@ export class TerminalRingBuffer {
       let j = i;
       while (j < n) {
         const c = text.charCodeAt(j);
-        if (c === 0x0a || c === 0x0d || c === 0x08) break;
+        if (c === 0x0a || c === 0x0d || c === 0x08 || c === 0x0b) break;
         j++;
       }
       if (j > i) {
@@ -96,6 +96,12 @@ export class TerminalRingBuffer {
         this.column = 0;
       } else if (c === 0x0d) {
         this.column = 0;
+      } else if (c === 0x0b) {
+        // Erase to the end of the line (the sanitizer's stand-in for CSI K): spinners clear what they drew.
+        if (this.column < this.lineLength) {
+          this.line = Array.from(this.line).slice(0, this.column).join('');
+          this.lineLength = this.column;
+        }
       } else if (this.column > 0) {
         this.column--;
       }

@@ -8,7 +8,7 @@ import {
   type CallContext,
   type TerminalInfo,
 } from '../contract/index.js';
-import { formatConfirmation } from '../security/dangerous-commands/index.js';
+import { checkCommandSync, formatConfirmation } from '../security/dangerous-commands/index.js';
 import { isRememberable } from '../security/known-safe/index.js';
 import { typedLines } from './tty-line.js';
 import { defineCommand } from './command.js';
@@ -170,9 +170,11 @@ async function questionFor(ide: IdePort, terminal: TerminalInfo, text: string, p
     const rule = verdict.hosts.length === 0 && verdict.reasons.every((r) => r.rule === 'deletes-person-files') ? ruleFor(line) : undefined;
     return { ...question(line, verdict.reasons, rule), hosts: verdict.hosts };
   }
-  // No sandbox: every command asks, but for the ones the person always allows.
+  // No sandbox: every command asks, but for the ones the person always allows; the danger check says what else it does.
   if (coveredByRule(line, rules)) return undefined;
-  return question(line, [{ command: line, rule: 'unsandboxed', why: 'runs outside any sandbox' }], ruleFor(line));
+  const danger = checkCommandSync(line, { workspaceCwd: terminal.cwd });
+  const reasons = [{ command: line, rule: 'unsandboxed', why: 'runs outside any sandbox' }, ...danger.reasons];
+  return question(line, reasons, danger.dangerous ? undefined : ruleFor(line));
 }
 
 function question(text: string, reasons: Reason[], rule?: string): Question {

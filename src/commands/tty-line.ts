@@ -1,10 +1,11 @@
 /**
- * What a shell without line editing (agent shells run `bash --noediting`) receives for typed text:
- * the terminal's own line editing (canonical mode) applies first. DEL erases a character, Ctrl-W a
- * word, Ctrl-U the line; Ctrl-C, Ctrl-\ and Ctrl-Z drop the line; CR or LF submit it; Ctrl-D adds
- * nothing. So `rm -rf x`, DEL × 1, then `/` runs `rm -rf /`, and that is what gets judged. Other
- * control characters (Ctrl-V quoting the next key, ESC sequences that a line editor or a program
- * would act on, …) are not followed: text holding them is judged as unreadable. Browser-safe.
+ * What a shell receives for typed text, with the line editing that bash's readline and a terminal's
+ * canonical mode do alike: DEL erases a character, Ctrl-W a word, Ctrl-U the line, Ctrl-C drops it,
+ * CR or LF submit it; Ctrl-D, Ctrl-Z and Ctrl-\ leave it as it is. So `rm -rf x`, DEL, then `/` runs `rm -rf /`, and that is what gets judged.
+ * Every other control key (Tab completes a name, ESC sequences recall history or edit, Ctrl-V quotes
+ * the next key, Ctrl-Y yanks, Ctrl-H erases in one and not the other) is not followed: text
+ * holding one is judged as unreadable. Agent shells keep no history either (shell-integration.ts).
+ * Browser-safe.
  */
 
 export interface TypedLines {
@@ -16,7 +17,6 @@ export interface TypedLines {
   unfollowed: string | undefined;
 }
 
-const DROPS_LINE = new Set(['\u0003', '\u001c', '\u001a']);
 
 /** Apply `text` to the line `pending` already holds. */
 export function typedLines(pending: string, text: string): TypedLines {
@@ -29,9 +29,10 @@ export function typedLines(pending: string, text: string): TypedLines {
       line = '';
     } else if (ch === '\u007f') line = [...line].slice(0, -1).join('');
     else if (ch === '\u0017') line = eraseWord(line);
-    else if (ch === '\u0015' || DROPS_LINE.has(ch)) line = '';
-    else if (ch === '\u0004') continue;
-    else if (ch !== '\t' && /[\u0000-\u001f\u0080-\u009f]/.test(ch)) {
+    else if (ch === '\u0015' || ch === '\u0003') line = '';
+    // Ctrl-D (end of input on an empty line: the shell exits), Ctrl-Z and Ctrl-\ (signals bash ignores at its prompt) leave the line.
+    else if (ch === '\u0004' || ch === '\u001a' || ch === '\u001c') continue;
+    else if (/[\u0000-\u001f\u0080-\u009f]/.test(ch)) {
       unfollowed ??= `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
       line += ch;
     } else line += ch;

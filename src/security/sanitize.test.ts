@@ -38,6 +38,8 @@ const piece = fc.oneof(
     `${ESC}[2J`,
     `${ESC}c`,
     // Suspicious sequences (counted), near misses of them, and sequences inside strings.
+    `${ESC}[K`,
+    `${ESC}[1G`,
     `${ESC}[3J`,
     `${ESC}[23J`,
     `${ESC}[s`,
@@ -75,7 +77,8 @@ describe('sanitize', () => {
       ['SGR colours', `${ESC}[31mred${ESC}[0m plain ${ESC}[1;38;5;208mbold${ESC}[m`, 'red plain bold'],
       ['truecolour with colon parameters', `${ESC}[38:2::255:0:0mx${ESC}[0m`, 'x'],
       ['private modes', `${ESC}[?2004h$ ${ESC}[?2004l\rhello\r\n`, '$ \rhello\r\n'],
-      ['cursor movement and erase', `a${ESC}[2Kb${ESC}[10;20Hc${ESC}[Kd`, 'abcd'],
+      ['cursor movement and erase (erase to the end of the line is kept as \\v)', `a${ESC}[2Kb${ESC}[10;20Hc${ESC}[Kd`, 'abc\vd'],
+      ['a spinner: to column 1, erase to the end', `⠙${ESC}[1G${ESC}[0K2 passed${ESC}[G`, '⠙\r\v2 passed\r'],
       ['CSI final bytes at both ends of the range (@ and ~)', `a${ESC}[5@b${ESC}[200~c${ESC}[201~`, 'abc'],
       ['CSI with intermediate byte', `a${ESC}[0 qb`, 'ab'],
       ['8-bit CSI', 'a\x9b31mb\x9b0mc', 'abc'],
@@ -93,7 +96,7 @@ describe('sanitize', () => {
       ['lone ESC at the end', `abc${ESC}`, 'abc'],
       ['ESC before a newline drops only the ESC', `a${ESC}\nb`, 'a\nb'],
       ['ESC ESC [ m', `a${ESC}${ESC}[1mb`, 'ab'],
-      ['NUL and other C0 controls', 'a\x00b\x07c\x0bd\x0ce\x0ef\x1fg', 'abcdefg'],
+      ['NUL and other C0 controls (a \\v is kept: the line assembler erases with it)', 'a\x00b\x07c\x0bd\x0ce\x0ef\x1fg', 'abc\vdefg'],
       ['DEL', 'a\x7fb', 'ab'],
       ['C1 controls', 'a\x80b\x85c\x9ad\x9ce', 'abcde'],
       ['keeps \\t \\n \\r \\b', 'a\tb\r\nc\bd\n', 'a\tb\r\nc\bd\n'],
@@ -149,10 +152,12 @@ describe('sanitize', () => {
   });
 
   describe('properties', () => {
-    it('output has no ESC, no C1, no DEL and no C0 except \\t \\n \\r \\b', () => {
+    it('output has no ESC, no C1, no DEL and no C0 except \\t \\n \\r \\b, and \\v only for an erase (CSI K)', () => {
       fc.assert(
         fc.property(terminalOutput, (input) => {
-          expect(clean(input)).not.toMatch(/[\x00-\x07\x0b\x0c\x0e-\x1f\x7f-\x9f]/);
+          const out = clean(input);
+          expect(out).not.toMatch(/[\x00-\x07\x0c\x0e-\x1f\x7f-\x9f]/);
+          if (!input.includes('K') && !input.includes('\v')) expect(out).not.toContain('\v');
         }),
         { numRuns: 500 },
       );

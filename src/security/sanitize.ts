@@ -6,11 +6,15 @@
  * removes OSC/DCS/SOS/PM/APC strings, 8-bit C1 controls and two-byte ESC sequences, and it keeps its
  * state between `write` calls: a sequence split across chunks gives the same output as unsplit input.
  *
- * What is kept: printable characters and the four C0 controls the line assembler needs
- * (`\t`, `\n`, `\r`, `\b`). Everything else below 0x20, DEL (0x7F) and C1 (0x80–0x9F) is removed.
+ * What is kept: printable characters and the five C0 controls the line assembler needs
+ * (`\t`, `\n`, `\r`, `\b`, and `\v`, which it reads as erase to the end of the line). Everything
+ * else below 0x20, DEL (0x7F) and C1 (0x80–0x9F) is removed. Two cursor sequences that spinners and
+ * progress lines use become those controls: CSI G to column 1 (`CSI G`, `CSI 1 G`) is `\r`, erase to
+ * the end of the line (`CSI K`, `CSI 0 K`) is `\v`. A `\v` the program printed itself erases too:
+ * nothing it could not do with CSI K, and the sanitizer stays idempotent.
  *
  * Rules where terminals differ, chosen here:
- * - Inside CSI and ESC-intermediate sequences, `\t \n \r \b` are executed (passed through) as a VT
+ * - Inside CSI and ESC-intermediate sequences, `\t \n \v \r \b` are executed (passed through) as a VT
  *   parser does; other C0 controls are ignored; CAN (0x18) and SUB (0x1A) abort the sequence; ESC
  *   aborts it and starts a new one; a C1 control aborts it and is handled as in ground state; any
  *   other character outside the sequence's byte range aborts it and is then treated as text.
@@ -38,9 +42,9 @@ const STRING_OTHER = 1;
 const MAX_CSI_PARAMS = 16;
 
 function isPlain(c: number): boolean {
-  // Printable (0x20–0x7E, ≥ 0xA0) or one of \b \t \n \r (0x08, 0x09, 0x0A, 0x0D).
+  // Printable (0x20–0x7E, ≥ 0xA0) or one of \b \t \n \v \r (0x08–0x0B, 0x0D).
   if (c >= 0x20) return c < 0x7f || c >= 0xa0;
-  return c === 0x0a || c === 0x0d || c === 0x09 || c === 0x08;
+  return (c >= 0x08 && c <= 0x0b) || c === 0x0d;
 }
 
 export class TerminalSanitizer {
@@ -116,6 +120,9 @@ export class TerminalSanitizer {
           const c = chunk.charCodeAt(i);
           if (c >= 0x40 && c <= 0x7e) {
             i++;
+            // Spinners and progress lines go back to column 1 and erase what they drew: kept as `\r` and `\v`.
+            if (c === 0x47 /* G */ && (this.csiParams === '' || this.csiParams === '1')) out += '\r';
+            else if (c === 0x4b /* K */ && (this.csiParams === '' || this.csiParams === '0')) out += '\v';
             this.finishCsi(c);
           } else {
             i = this.abortSequence(c, chunk, i, (s) => (out += s));
@@ -241,7 +248,7 @@ export class TerminalSanitizer {
         this.state = ESCAPE;
       } else if (c === 0x18 || c === 0x1a) {
         this.state = GROUND;
-      } else if (c === 0x0a || c === 0x0d || c === 0x09 || c === 0x08) {
+      } else if ((c >= 0x08 && c <= 0x0b) || c === 0x0d) {
         emit(chunk[index]!); // executed inside the sequence; the sequence continues
       }
       return index + 1;

@@ -1,7 +1,7 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { WorkspaceServer } from '@theia/workspace/lib/common/workspace-protocol';
 import { ShellProcess } from '@theia/terminal/lib/node/shell-process';
-import { basename, resolve, sep } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { readlinkSync, realpathSync } from 'node:fs';
 import type { BoxVerdict } from '../../../../src/contract/port.js';
 import { shellIntegrationEnv } from '../../../../src/commands/shell-integration.js';
@@ -30,8 +30,6 @@ export class SandboxBackendImpl implements SandboxBackend {
     const shell = options.shellPath
       ? [options.shellPath]
       : [ShellProcess.getShellExecutablePath() || '/bin/bash', ...ShellProcess.getShellExecutableArgs()];
-    // An agent's bash edits no line and recalls none: what it runs is what was typed and judged.
-    if (basename(shell[0]!) === 'bash') shell.push('--noediting');
     const env = { ...process.env, ...shellIntegrationEnv({ agent: true }) };
     const line = await place.runtime.command(shell, place.cwd, env);
     if ('unavailable' in line) return line;
