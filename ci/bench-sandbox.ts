@@ -51,7 +51,15 @@ function snapshot(dir: string): Map<string, string> {
       const stat = statSync(join(dir, path), { throwIfNoEntry: false });
       if (!stat) found.set(path, 'dangling');
       else if (stat.isDirectory()) walk(path);
-      else found.set(path, stat.isFile() ? createHash('sha1').update(readFileSync(join(dir, path))).digest('hex') : 'special');
+      else
+        found.set(
+          path,
+          stat.isFile()
+            ? createHash('sha1')
+                .update(readFileSync(join(dir, path)))
+                .digest('hex')
+            : 'special',
+        );
     }
   };
   walk('');
@@ -102,7 +110,12 @@ function makePlace(): Place {
   git('-c', 'user.name=p', '-c', 'user.email=p@x', 'commit', '-qm', 'init');
   mkdirSync(join(template, 'dist'));
   writeFileSync(join(template, 'dist', 'app.js'), 'built\n');
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, GITHUB_TOKEN: `${CANARY}-env`, AWS_SECRET_ACCESS_KEY: `${CANARY}-env` };
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    GITHUB_TOKEN: `${CANARY}-env`,
+    AWS_SECRET_ACCESS_KEY: `${CANARY}-env`,
+  };
   return { base, home, beside, template, workspace: join(base, 'workspace'), env };
 }
 
@@ -152,11 +165,17 @@ export async function benchSandbox(options: { quick?: boolean } = {}): Promise<S
       const lines = corpus(name, ruled);
       figures.everyday.push({ corpus: name, total: lines.length, asking: lines.filter((l) => runtime.assess(l, place.workspace).ask) });
     }
-    const outside = () => new Map([...snapshot(place.home)].map(([k, v]) => [`~/${k}`, v]).concat([...snapshot(place.beside)].map(([k, v]) => [`beside/${k}`, v])));
+    const outside = () =>
+      new Map<string, string>([
+        ...[...snapshot(place.home)].map(([k, v]): [string, string] => [`~/${k}`, v]),
+        ...[...snapshot(place.beside)].map(([k, v]): [string, string] => [`beside/${k}`, v]),
+      ]);
     const before = { outside: outside(), workspace: snapshot(place.template) };
     const tracked = new Set(execFileSync('git', ['ls-files'], { cwd: place.template, encoding: 'utf8' }).split('\n').filter(Boolean));
     const guarded = (path: string) =>
-      tracked.has(path) || /^\.git\/(hooks|config)/.test(path) || /^(\.vscode|\.theia|\.openspace|\.envrc|\.npmrc|\.husky|\.github|\.devcontainer)(\/|$)/.test(path);
+      tracked.has(path) ||
+      /^\.git\/(hooks|config)/.test(path) ||
+      /^(\.vscode|\.theia|\.openspace|\.envrc|\.npmrc|\.husky|\.github|\.devcontainer)(\/|$)/.test(path);
     for (const [name, ruled] of [
       ['fresh-dangerous-commands.txt', true],
       ['dangerous-commands.txt', true],

@@ -172,7 +172,9 @@ function judgeCommand(cmd: Command, source: string, walk: Walk, depth: number): 
   }
   // What xargs feeds a deleter is only known when it runs.
   const losing = (arg: Arg, what?: string) =>
-    fromXargs ? add(walk, 'target-unknown', text, `${name} gets its files from its input, only known when it runs`) : judgeLoss(arg, text, walk, what);
+    fromXargs
+      ? add(walk, 'target-unknown', text, `${name} gets its files from its input, only known when it runs`)
+      : judgeLoss(arg, text, walk, what);
   if (DELETERS.has(name)) {
     const { operands } = getopt(args);
     if (fromXargs) losing(args[0] ?? head);
@@ -203,7 +205,11 @@ function judgeCommand(cmd: Command, source: string, walk: Walk, depth: number): 
       return;
     case 'tee': {
       const opts = getopt(args);
-      for (const arg of opts.operands) opts.short.has('a') || opts.long.has('append') ? judgeWrite(arg, walk) : losing(arg, 'overwrites');
+      const appends = opts.short.has('a') || opts.long.has('append');
+      for (const arg of opts.operands) {
+        if (appends) judgeWrite(arg, walk);
+        else losing(arg, 'overwrites');
+      }
       return;
     }
     case 'touch':
@@ -219,7 +225,8 @@ function judgeCommand(cmd: Command, source: string, walk: Walk, depth: number): 
     case 'dash':
     case 'zsh':
     case 'eval': {
-      const inline = name === 'eval' ? args : args.slice(args.findIndex((a) => a.value === '-c') + 1, args.findIndex((a) => a.value === '-c') + 2);
+      const inline =
+        name === 'eval' ? args : args.slice(args.findIndex((a) => a.value === '-c') + 1, args.findIndex((a) => a.value === '-c') + 2);
       if (name !== 'eval' && !args.some((a) => a.value === '-c')) return;
       const program = inline.map((a) => a.value).join(' ');
       if (inline.some((a) => !a.literal) || depth >= MAX_DEPTH)
@@ -256,7 +263,13 @@ function intoDirectory(target: Arg, source: Arg, walk: Walk): Arg {
 function judgeFind(args: Arg[], text: string, walk: Walk): void {
   const deletes = args.some((a) => a.value === '-delete') || args.some((a, i) => /^-(exec|execdir|ok|okdir)$/.test(a.value) && args[i + 1]);
   if (!deletes) return;
-  const starts = args.slice(0, Math.max(0, args.findIndex((a) => /^[-(!]/.test(a.value))));
+  const starts = args.slice(
+    0,
+    Math.max(
+      0,
+      args.findIndex((a) => /^[-(!]/.test(a.value)),
+    ),
+  );
   const paths = starts.length > 0 ? starts : [{ ...args[0]!, value: '.', literal: true, hasGlob: false }];
   for (const start of paths.length ? paths : []) judgeLoss(start, text, walk, 'deletes files in');
 }
@@ -274,7 +287,8 @@ function judgeGit(args: Arg[], text: string, walk: Walk): void {
   }
   const sub = args[i]?.value;
   const rest = args.slice(i + 1);
-  const has = (...flags: string[]) => rest.some((a) => flags.includes(a.value) || flags.some((f) => f.startsWith('--') && a.value.startsWith(`${f}=`)));
+  const has = (...flags: string[]) =>
+    rest.some((a) => flags.includes(a.value) || flags.some((f) => f.startsWith('--') && a.value.startsWith(`${f}=`)));
   const paths = () => {
     const dash = rest.findIndex((a) => a.value === '--');
     return dash >= 0 ? rest.slice(dash + 1) : rest.filter((a) => !a.value.startsWith('-'));
@@ -303,7 +317,9 @@ function judgeGit(args: Arg[], text: string, walk: Walk): void {
       if (rest[0] && /^(drop|clear)$/.test(rest[0].value)) add(walk, 'deletes-person-files', text, 'deletes saved stashes');
       break;
     case 'config': {
-      const reads = has('--get', '--get-all', '--get-regexp', '--list', '-l', '--global', '--system', '--show-origin') || rest.filter((a) => !a.value.startsWith('-')).length < 2;
+      const reads =
+        has('--get', '--get-all', '--get-regexp', '--list', '-l', '--global', '--system', '--show-origin') ||
+        rest.filter((a) => !a.value.startsWith('-')).length < 2;
       if (!reads) walk.readOnly.add('.git/config');
       break;
     }
