@@ -13,13 +13,21 @@ Starts the OpenSpace hub on the simulated IDE.
   --stdio                  speak MCP over stdin/stdout instead of HTTP (for clients that spawn their server)
   --consent                allow agents to work in a --workspace directory without asking first
                            (otherwise the first call asks through the MCP client, or answers CONSENT_REQUIRED)
-  --no-confirm             run agents' terminal commands without asking, even those not known to be safe (default:
-                           ask through the MCP client, or answer CONFIRMATION_REQUIRED); a workspace's settings
-                           cannot do this
+  --no-confirm             never ask before an agent's terminal command (default: ask through the MCP client, or
+                           answer CONFIRMATION_REQUIRED, for what the sandbox cannot contain: deleting files git
+                           tracks, hosts it does not let through; without a sandbox, every command); a workspace's
+                           settings cannot do this
   --no-sandbox             run agent terminals without the sandbox (default on Linux: bubblewrap keeps them to the
-                           workspace, a private /tmp and no credentials); a workspace's settings cannot do this
-  --sandbox-network on|off off: agent terminals have no network (default on); a workspace's settings may turn it off
-  --sandbox-hide PATH      hide this file or directory from agent terminals too, e.g. ~/.config/gh (repeatable)
+                           workspace, a private /tmp, an empty home, no credentials, no capabilities, no network but
+                           the allowed hosts); a workspace's settings cannot do this
+  --sandbox-network on|off off: agent terminals have no network at all (default on: the allowed hosts only, through a
+                           proxy); a workspace's settings may turn it off
+  --sandbox-allow-host HOST  let agent terminals reach HOST too: registry.example.com, *.example.com, host:8443,
+                           localhost:3000 (a port of this machine), * (any host name); repeatable; replaces none
+                           of the defaults (the package registries)
+  --sandbox-read PATH      let agent terminals read this path of your home too (read-only), e.g. ~/.m2/repository
+                           (repeatable)
+  --sandbox-hide PATH      hide this file or directory from agent terminals too, e.g. /srv/keys (repeatable)
   --no-auth                do not require the access token (any local process may then call the hub);
                            OPENSPACE_TOKEN=<32+ characters> sets the token instead of a generated one
   --proposals DECISION     what decides an agent's edit proposal (openspace.editor.propose_edit) when its MCP
@@ -51,6 +59,8 @@ async function main(): Promise<void> {
         'no-sandbox': { type: 'boolean', default: false },
         'sandbox-network': { type: 'string', default: 'on' },
         'sandbox-hide': { type: 'string', multiple: true, default: [] },
+        'sandbox-allow-host': { type: 'string', multiple: true, default: [] },
+        'sandbox-read': { type: 'string', multiple: true, default: [] },
         'allow-origin': { type: 'string', multiple: true, default: [] },
         'max-calls-per-turn': { type: 'string', default: '50' },
         'language-server': { type: 'string', multiple: true, default: [] },
@@ -94,14 +104,24 @@ async function main(): Promise<void> {
   }
   const network = values['sandbox-network'];
   if (network !== 'on' && network !== 'off') fail(`--sandbox-network must be on or off, not "${network}"`);
-  if (values['sandbox-hide'].length > 0) {
-    const { HiddenPathSetting } = await import('../src/security/sandbox.js');
-    for (const path of values['sandbox-hide']) {
-      const checked = HiddenPathSetting.safeParse(path);
-      if (!checked.success) fail(`--sandbox-hide "${path}": ${checked.error.issues[0]!.message}`);
+  const { AllowedHostSetting, DEFAULT_ALLOWED_HOSTS, HiddenPathSetting } = await import('../src/security/sandbox.js');
+  for (const [flag, schema] of [
+    ['sandbox-hide', HiddenPathSetting],
+    ['sandbox-read', HiddenPathSetting],
+    ['sandbox-allow-host', AllowedHostSetting],
+  ] as const) {
+    for (const value of values[flag]) {
+      const checked = schema.safeParse(value);
+      if (!checked.success) fail(`--${flag} "${value}": ${checked.error.issues[0]!.message}`);
     }
   }
-  const sandbox = { enabled: !values['no-sandbox'], network: network === 'on', hiddenPaths: values['sandbox-hide'] };
+  const sandbox = {
+    enabled: !values['no-sandbox'],
+    network: network === 'on',
+    hiddenPaths: values['sandbox-hide'],
+    homeReadable: values['sandbox-read'],
+    allowedHosts: [...DEFAULT_ALLOWED_HOSTS, ...values['sandbox-allow-host']],
+  };
   const consent = values.consent ? ('granted' as const) : undefined;
   const confirmDangerousCommands = !values['no-confirm'];
 
