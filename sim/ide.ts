@@ -190,9 +190,7 @@ export class SimIde {
     });
     const layout = new SimLayout();
     const sandbox =
-      backend === 'process'
-        ? agentShellSandbox(settings.sandbox, workspace.root, options.home, settings.protectedPatterns)
-        : undefined;
+      backend === 'process' ? agentShellSandbox(settings.sandbox, workspace.root, options.home, settings.protectedPatterns) : undefined;
     const spawn = async ({ cwd, shellPath, personal }: { cwd: string; shellPath?: string; personal: boolean }) => {
       const absolute = join(workspace.root, cwd);
       return backend === 'process'

@@ -17,7 +17,6 @@ export interface TypedLines {
   unfollowed: string | undefined;
 }
 
-
 /** Apply `text` to the line `pending` already holds. */
 export function typedLines(pending: string, text: string): TypedLines {
   const lines: string[] = [];

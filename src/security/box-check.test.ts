@@ -14,7 +14,8 @@ const view: BoxView = {
   workspace: '/w',
   cwd: '/w',
   home: '/home/ann',
-  holdsPersonFiles: (rel) => rel === '' || rel === '.git' || rel.startsWith('.git/') || TRACKED.some((p) => p === rel || p.startsWith(`${rel}/`)),
+  holdsPersonFiles: (rel) =>
+    rel === '' || rel === '.git' || rel.startsWith('.git/') || TRACKED.some((p) => p === rel || p.startsWith(`${rel}/`)),
   isDirectory: (rel) => rel === '' || TRACKED.some((p) => p.startsWith(`${rel}/`)),
   globHoldsPersonFiles: (glob) => TRACKED.some((p) => picomatch(glob)(p)),
   isReadOnly: (rel) => (readOnly(rel) || CODE_RUNNING_PATTERNS.some((p) => p.endsWith('/**') && rel === p.slice(0, -3)) ? rel : undefined),
@@ -118,6 +119,9 @@ describe('commands in the sandbox: only what it cannot contain asks', () => {
   });
 
   it('asks when the text cannot be read', () => {
-    expect(assessInBox('echo "unterminated', view)).toMatchObject({ ask: true, reasons: [expect.objectContaining({ rule: 'unreadable' })] });
+    expect(assessInBox('echo "unterminated', view)).toMatchObject({
+      ask: true,
+      reasons: [expect.objectContaining({ rule: 'unreadable' })],
+    });
   });
 });

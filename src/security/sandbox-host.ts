@@ -3,7 +3,19 @@
  * runs a shell in it (src/security/sandbox.ts has the rules, docs/security.md the threat model).
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join, sep } from 'node:path';
 import { lockDir } from '../hub/auth.js';

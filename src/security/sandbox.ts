@@ -100,9 +100,7 @@ export const DEFAULT_HOME_READABLE: readonly string[] = Object.freeze([
 ]);
 
 /** A path as a person writes it: absolute, or in their home directory. */
-export const HiddenPathSetting = z
-  .string()
-  .regex(/^(\/|~\/)[^\0]*$/, 'a path must be absolute or start with ~/ (e.g. "~/.config/gh")');
+export const HiddenPathSetting = z.string().regex(/^(\/|~\/)[^\0]*$/, 'a path must be absolute or start with ~/ (e.g. "~/.config/gh")');
 
 /** A host the sandbox may reach: `registry.npmjs.org`, `*.example.com`, `example.com:8443`, `localhost:3000`. */
 export const AllowedHostSetting = z
