@@ -163,19 +163,61 @@ function makePidsGroup(): string | false {
   const root = kindOf('/sys/fs/cgroup/pids') === 'directory' ? '/sys/fs/cgroup/pids' : '/sys/fs/cgroup';
   try {
     if (root === '/sys/fs/cgroup' && !readFileSync(join(root, 'cgroup.controllers'), 'utf8').split(/\s+/).includes('pids')) return false;
-    const dir = join(root, `openspace-sandboxes-${process.pid}`);
+    reapGroups(root);
+    const dir = join(root, `${GROUP_PREFIX}${process.pid}`);
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'pids.max'), String(SANDBOX_LIMITS.processes));
-    process.once('exit', () => {
-      try {
-        rmdirSync(dir);
-      } catch {
-        // Processes still in it: the kernel removes nothing, the next start makes its own.
-      }
-    });
+    // The IDE's sandboxes end with it, even those whose terminal never hung up.
+    process.once('exit', () => endGroup(dir));
     return join(dir, 'cgroup.procs');
   } catch {
     return false;
+  }
+}
+
+const GROUP_PREFIX = 'openspace-sandboxes-';
+
+/** End the sandboxes of IDEs that are gone (killed before they could end their own). */
+function reapGroups(root: string): void {
+  for (const name of readdirSync(root)) {
+    if (!name.startsWith(GROUP_PREFIX)) continue;
+    const pid = Number(name.slice(GROUP_PREFIX.length));
+    if (pid !== process.pid && !alive(pid)) endGroup(join(root, name));
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** SIGKILL to every process in the group, then the group itself once empty. */
+function endGroup(dir: string): void {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    let pids: string[];
+    try {
+      pids = readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean);
+    } catch {
+      return; // gone
+    }
+    for (const pid of pids) {
+      try {
+        process.kill(Number(pid), 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+    try {
+      rmdirSync(dir);
+      return;
+    } catch {
+      // Processes still dying: a moment, then again (synchronously: this runs as the process exits).
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
   }
 }
 
