@@ -238,6 +238,13 @@ describe('an agent terminal in the default sandbox', () => {
     );
     expect(viaProxy.output.join('')).not.toBe('200');
     expect(attacker.received).toEqual([]);
+    // Programs find the proxy; it refuses a host not allowed that no command line named (the URL is in a
+    // file), and lets the registries through (offline: 502, it could not reach them).
+    writeFileSync(join(ws(), 'hidden-url.cfg'), 'url = "http://attacker.example/"\n');
+    const status = "curl -s -o /dev/null -w '%{http_code}' --max-time 10";
+    expect(await run(`${status} -K hidden-url.cfg`)).toMatchObject({ output: ['403'] });
+    expect((await run(`${status} http://registry.npmjs.org/`)).output).not.toEqual(['403']);
+    rmSync(join(ws(), 'hidden-url.cfg'));
   });
 
   it('plants nothing that runs outside later: git hooks and config, editor tasks, npm and direnv settings, CI', async (t) => {

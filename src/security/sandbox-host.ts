@@ -86,10 +86,15 @@ export interface SandboxPlace {
   alsoHidden?: string[];
   /** The environment the shell would have unsandboxed (default: this process's); only its allowlisted part goes in. */
   env?: Record<string, string | undefined>;
-  /** The network proxy's socket directory (sandbox-network.ts), and what to run first inside to reach it; absent: no network. */
-  network?: { directory: string; launch: (command: string[]) => string[] };
+  /**
+   * The network proxy's socket directory (sandbox-network.ts), what to run first inside to reach it,
+   * and the variables that point programs at it; absent: no network.
+   */
+  network?: { directory: string; launch: (command: string[]) => string[]; env: Record<string, string> };
   /** Protected workspace paths besides the code-running ones (workspace-relative). */
   alsoProtected?: string[];
+  /** Lower limits than SANDBOX_LIMITS' file size and data (the benchmark's, which runs disk fillers). */
+  limits?: { fileSizeBytes?: number; dataBytes?: number };
 }
 
 /**
@@ -100,7 +105,8 @@ export interface SandboxPlace {
  */
 export function sandboxCommand(bwrap: string, settings: SandboxSettings, place: SandboxPlace, command: string[]): string[] {
   const home = (place.home ?? homedir()).replace(/\/+$/, '') || '/';
-  const env = sandboxEnvironment({ ...(place.env ?? process.env), HOME: home });
+  const network = settings.network ? place.network : undefined;
+  const env = { ...sandboxEnvironment({ ...(place.env ?? process.env), HOME: home }), ...network?.env };
   const readable = [...new Set(settings.homeReadable.map((path) => expandHome(path, home)))].flatMap(existing);
   // Node for the network forwarder (and the person's own tools) may live in the hidden home.
   const node = dirname(dirname(process.execPath));
@@ -122,8 +128,8 @@ export function sandboxCommand(bwrap: string, settings: SandboxSettings, place: 
     protected: covered,
     emptyDirectory: empty.directory,
     emptyFile: empty.file,
-    networkDirectory: settings.network ? place.network?.directory : undefined,
-    command: settings.network && place.network ? place.network.launch(command) : command,
+    networkDirectory: network?.directory,
+    command: network ? network.launch(command) : command,
   });
   const limits = onPath('prlimit');
   const group = pidsGroup();
@@ -137,8 +143,8 @@ export function sandboxCommand(bwrap: string, settings: SandboxSettings, place: 
       ? [
           limits,
           `--nproc=${SANDBOX_LIMITS.processes}`,
-          `--fsize=${SANDBOX_LIMITS.fileSizeBytes}`,
-          `--data=${SANDBOX_LIMITS.dataBytes}`,
+          `--fsize=${place.limits?.fileSizeBytes ?? SANDBOX_LIMITS.fileSizeBytes}`,
+          `--data=${place.limits?.dataBytes ?? SANDBOX_LIMITS.dataBytes}`,
           '--core=0',
           '--',
         ]

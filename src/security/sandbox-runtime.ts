@@ -26,6 +26,8 @@ export interface SandboxRuntimeOptions {
   protectedPatterns?: readonly string[];
   /** Told of every host the proxy refused. */
   onDenied?: (host: string, port: number) => void;
+  /** Lower file-size and data limits (the benchmark's). */
+  limits?: { fileSizeBytes?: number; dataBytes?: number };
 }
 
 export class SandboxRuntime {
@@ -70,10 +72,15 @@ export class SandboxRuntime {
         workspace: this.options.workspace,
         cwd,
         home: this.home,
-        env: { ...env, ...(network && proxyEnvironment()) },
+        env,
         alsoProtected: this.alsoProtected,
+        limits: this.options.limits,
         ...(network && {
-          network: { directory: this.directory, launch: (command) => networkLaunch({ nodePath: process.execPath, localPorts }, command) },
+          network: {
+            directory: this.directory,
+            launch: (command) => networkLaunch({ nodePath: process.execPath, localPorts }, command),
+            env: proxyEnvironment(),
+          },
         }),
       },
       shell,
