@@ -15,7 +15,9 @@ export function useTarget(options?: TargetOptions): TargetContext {
     ctx.agent = await connectAgent(ctx.target);
   });
   afterAll(async () => {
-    await ctx.agent?.close();
+    // Ended, not only disconnected: a running hub shared by every spec file holds at most
+    // MAX_SESSIONS_PER_TOKEN sessions, and one left open would count until it expires.
+    await ctx.agent?.endSession().catch(() => ctx.agent?.close());
     await ctx.target?.close();
   });
   return ctx;

@@ -173,7 +173,7 @@ describe('versions and patches', () => {
           }),
         );
       } finally {
-        await Promise.all(agents.map((a) => a.close()));
+        await Promise.all(agents.map((a) => a.endSession()));
       }
       expect(accepted.size).toBe(200);
       expect(conflicts).toBeGreaterThan(0);

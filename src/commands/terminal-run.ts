@@ -100,12 +100,23 @@ async function requireIntegration(ide: IdePort, screens: TerminalScreens, termin
   }
 }
 
-/** The last RUN_OUTPUT_LINES of the lines [start, end), and whether earlier ones were left out (or evicted). */
-function commandLines(screens: TerminalScreens, terminalId: string, start: number, end: number): { lines: string[]; truncated: boolean } {
-  if (end <= start) return { lines: [], truncated: false };
-  const since = Math.max(start, end - RUN_OUTPUT_LINES);
+/**
+ * The last RUN_OUTPUT_LINES of the lines [start, end) followed by `last` (a finished command's
+ * unfinished last line: `printf abc` printed no newline, yet "abc" is its output), and whether
+ * earlier ones were left out (or evicted).
+ */
+export function commandLines(
+  screens: Pick<TerminalScreens, 'read'>,
+  terminalId: string,
+  start: number,
+  end: number,
+  last = '',
+): { lines: string[]; truncated: boolean } {
+  const tail = last === '' ? [] : [last];
+  if (end <= start) return { lines: tail, truncated: false };
+  const since = Math.max(start, end - (RUN_OUTPUT_LINES - tail.length));
   const { lines } = screens.read(terminalId, { since, lines: end - since });
-  return { lines, truncated: lines.length < end - start };
+  return { lines: [...lines, ...tail], truncated: lines.length < end - start };
 }
 
 /** Refuse a terminal where a command runs, or where typed text waits for Enter. */
@@ -173,16 +184,16 @@ export const terminalRunCommand = defineCommand(terminalRun, async (ide, args, c
 
   const last = screens.shell(terminalId).last;
   if (outcome === 'done' && last) {
-    const { lines, truncated } = commandLines(screens, terminalId, last.startCursor, last.endCursor);
+    // It has ended: its unfinished last line is its last line (the prompt after it is not its output).
+    const { lines, truncated } = commandLines(screens, terminalId, last.startCursor, last.endCursor, last.partial);
     return {
       ...common,
       exitCode: last.exitCode,
       output: lines,
-      ...(last.partial !== '' && { partial: last.partial }),
       truncated,
       startCursor: last.startCursor,
       cursor: last.endCursor,
-      redacted: lines.some(isRedacted) || isRedacted(last.partial),
+      redacted: lines.some(isRedacted),
       durationMs: last.finishedAt - last.startedAt,
       timedOut: false,
     };

@@ -141,8 +141,12 @@ export const terminalRun = defineTool({
   output: z.object({
     terminalId: z.string(),
     exitCode: z.number().int().optional().describe("Its exit status (the shell's when it ended the shell); absent while it still runs"),
-    output: z.array(z.string()).describe('Its output lines, escape sequences removed, secrets redacted'),
-    partial: z.string().optional().describe('Its unfinished last line, when it has one'),
+    output: z
+      .array(z.string())
+      .describe(
+        'Its output lines, escape sequences removed, secrets redacted; once it has ended, the last one also when no newline ended it',
+      ),
+    partial: z.string().optional().describe('While it still runs (timedOut, shellExited): its unfinished last line, when it has one'),
     truncated: z.boolean().describe('True when earlier lines of its output are not in output'),
     startCursor: z.number().int().describe('Pass as since to read_output to read its output from the start'),
     cursor: z.number().int().describe('Pass as since to read_output to read what follows'),

@@ -7,6 +7,7 @@ import type { CommandBridge } from './bridge.js';
 import { TOOLS, type TabInfo } from '../contract/index.js';
 import { renderInstructions } from './instructions.js';
 import { Hub } from './hub.js';
+import { FAILED_ACCESS_BURST, MAX_SESSIONS_PER_TOKEN } from './router.js';
 import { startHubServer, type HubServer } from './server.js';
 
 let server: HubServer | undefined;
@@ -222,6 +223,144 @@ describe('sessions', () => {
     const del = await fetch(server!.mcpUrl, { method: 'DELETE', headers: { ...auth(), 'mcp-session-id': sessionId } });
     expect(del.status).toBe(200);
     expect((await post({ 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' })).status).toBe(404);
+  });
+});
+
+describe('transport limits', () => {
+  const INITIALIZE = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
+  /** A raw initialize: its status, new session ID and body. */
+  const initialize = async (headers: Record<string, string> = auth()) => {
+    const res = await fetch(server!.mcpUrl, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: INITIALIZE,
+    });
+    return {
+      status: res.status,
+      sessionId: res.headers.get('mcp-session-id'),
+      body: await res.text(),
+      retryAfter: res.headers.get('retry-after'),
+    };
+  };
+  const close = (sessionId: string) => fetch(server!.mcpUrl, { method: 'DELETE', headers: { ...auth(), 'mcp-session-id': sessionId } });
+  const health = async () =>
+    (await (await fetch(`${server!.origin}/openspace/health`, { headers: auth() })).json()) as {
+      sessions: number;
+      limits: { maxSessions: number };
+    };
+
+  it(`holds at most ${MAX_SESSIONS_PER_TOKEN} MCP sessions per access token: the next initialize is refused, saying the cap and how to close sessions; a closed one frees its slot`, async () => {
+    server = await startHubServer(new Hub(), { lockFile: false });
+    const opened: string[] = [];
+    for (let i = 0; i < MAX_SESSIONS_PER_TOKEN; i++) {
+      const answer = await initialize();
+      expect(answer.status, answer.body).toBe(200);
+      opened.push(answer.sessionId!);
+    }
+    expect(new Set(opened).size).toBe(MAX_SESSIONS_PER_TOKEN);
+    expect(await health()).toMatchObject({ sessions: MAX_SESSIONS_PER_TOKEN, limits: { maxSessions: MAX_SESSIONS_PER_TOKEN } });
+
+    const refused = await initialize();
+    expect(refused.status).toBe(429);
+    expect(refused.sessionId).toBeNull();
+    const error = JSON.parse(refused.body) as { jsonrpc: string; id: null; error: { code: number; message: string; data: unknown } };
+    expect(error).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, data: { limit: 'sessions', maxSessions: MAX_SESSIONS_PER_TOKEN } },
+    });
+    expect(error.error.message).toContain(`the most it may have at once (${MAX_SESSIONS_PER_TOKEN})`);
+    expect(error.error.message).toMatch(/DELETE to \/mcp with their mcp-session-id header/);
+    expect(error.error.message).toMatch(/30 min/);
+    expect((await health()).sessions).toBe(MAX_SESSIONS_PER_TOKEN);
+
+    expect((await close(opened[0]!)).status).toBe(200);
+    const again = await initialize();
+    expect(again.status).toBe(200);
+    expect((await initialize()).status).toBe(429);
+    // A full hub still serves the sessions it has.
+    const listed = await fetch(server.mcpUrl, {
+      method: 'POST',
+      headers: {
+        ...auth(),
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': again.sessionId!,
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    expect(listed.status).toBe(200);
+    expect(await listed.text()).toContain('openspace.file.read');
+  });
+
+  it('lets no more sessions in when many initializes arrive at once', async () => {
+    server = await startHubServer(new Hub(), { lockFile: false });
+    const answers = await Promise.all(Array.from({ length: MAX_SESSIONS_PER_TOKEN + 8 }, () => initialize()));
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses.filter((s) => s === 200)).toHaveLength(MAX_SESSIONS_PER_TOKEN);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(8);
+    expect((await health()).sessions).toBe(MAX_SESSIONS_PER_TOKEN);
+  });
+
+  it('an expired session frees its slot', async () => {
+    server = await startHubServer(new Hub(), { lockFile: false, sessionIdleMs: 2000 });
+    const opened = await Promise.all(Array.from({ length: MAX_SESSIONS_PER_TOKEN }, () => initialize()));
+    expect(opened.map((a) => a.status)).toEqual(opened.map(() => 200));
+    const refused = await initialize();
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatch(/without requests for 2 s is closed/);
+    await eventually(async () => expect((await initialize()).status).toBe(200), 6000, 100);
+  });
+
+  it('slows down requests without a valid token per client address (429 after a burst), while those with the token are served', async () => {
+    server = await startHubServer(new Hub(), { lockFile: false });
+    const started = performance.now();
+    const statuses: number[] = [];
+    let limited: Response | undefined;
+    // 500 requests without the token (or with a wrong one), 50 at a time, on both kinds of endpoint.
+    for (let i = 0; i < 500; i += 50) {
+      const batch = await Promise.all(
+        Array.from({ length: 50 }, (_, j) =>
+          (i + j) % 3 === 0
+            ? fetch(server!.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: INITIALIZE })
+            : fetch(`${server!.origin}/openspace/health`, (i + j) % 3 === 1 ? {} : { headers: { authorization: 'Bearer wrong' } }),
+        ),
+      );
+      for (const res of batch) {
+        statuses.push(res.status);
+        if (res.status === 429) limited ??= res;
+        else await res.body?.cancel();
+      }
+      // Meanwhile the agent with the token is not locked out.
+      expect((await fetch(`${server!.origin}/openspace/health`, { headers: auth() })).status).toBe(200);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const unauthorized = statuses.filter((s) => s === 401).length;
+    const tooMany = statuses.filter((s) => s === 429).length;
+    expect(unauthorized + tooMany).toBe(500);
+    expect(unauthorized).toBeGreaterThanOrEqual(FAILED_ACCESS_BURST);
+    // The burst, then 10 a second (the default) for as long as the flood lasted.
+    expect(unauthorized).toBeLessThanOrEqual(FAILED_ACCESS_BURST + Math.ceil(seconds * 10) + 1);
+    expect(tooMany).toBeGreaterThan(300);
+    expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await limited!.json()).toMatchObject({
+      jsonrpc: '2.0',
+      error: {
+        code: -32000,
+        message: expect.stringMatching(/^Too many requests without a valid access token from this address; retry after/),
+      },
+    });
+    // An MCP client with the token still connects.
+    agent = await connectAgent(server);
+    expect((await agent.client.listTools()).tools).toHaveLength(TOOLS.length);
+    // The budget refills: after a while a request without the token is told it lacks one again.
+    await eventually(async () => expect((await fetch(`${server!.origin}/openspace/health`)).status).toBe(401), 3000, 200);
   });
 });
 

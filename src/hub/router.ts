@@ -4,7 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { PaneStateSnapshot, TOOLS } from '../contract/index.js';
-import { TokenBucket } from '../security/rate-limit.js';
+import { clientKey, TokenBucket, TokenBuckets } from '../security/rate-limit.js';
 import { checkAccess } from './auth.js';
 import { BodyError, readJson, sendJson, sendText, type HubRequest } from './http.js';
 import type { Hub } from './hub.js';
@@ -20,7 +20,22 @@ export interface HubRouterOptions {
   sessionIdleMs?: number;
   /** Requests per second /openspace/* serves (bursts of 4× that); more answer 429. Default 50. */
   openspaceRequestsPerSecond?: number;
+  /**
+   * MCP sessions open at once with one access token (the hub has one; with auth off, all sessions);
+   * another initialize answers 429 until one is closed or expires. Default MAX_SESSIONS_PER_TOKEN.
+   */
+  maxSessions?: number;
+  /**
+   * Requests a client address may make per second that fail the access check (Host, Origin, token),
+   * in bursts of FAILED_ACCESS_BURST; more answer 429 instead of 401/403. Default 10.
+   */
+  failedAccessPerSecond?: number;
 }
+
+/** MCP sessions one access token may hold open at once (an agent with subagents needs a few). */
+export const MAX_SESSIONS_PER_TOKEN = 32;
+/** Requests failing the access check a client address may send at once before it is slowed to failedAccessPerSecond. */
+export const FAILED_ACCESS_BURST = 120;
 
 /**
  * The hub's HTTP surface as connect-style middleware: mount it in any Express app
@@ -35,8 +50,8 @@ const BODY_LIMIT = 16 * 1024 * 1024;
 const RegisterBridgeBody = z.object({ bridgeId: z.string().min(1) });
 const TurnBody = z.strictObject({ sessionId: z.string().min(1).optional() }).optional();
 
-function jsonRpcError(res: ServerResponse, status: number, message: string): void {
-  sendJson(res, status, { jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+function jsonRpcError(res: ServerResponse, status: number, message: string, data?: Record<string, unknown>): void {
+  sendJson(res, status, { jsonrpc: '2.0', error: { code: -32000, message, ...(data && { data }) }, id: null });
 }
 
 /**
@@ -50,7 +65,12 @@ export function createHubRouter(hub: Hub, options: HubRouterOptions = {}): HubRo
   const access = { localhostOnly: options.localhostOnly ?? true, token: options.token, allowedOrigins: options.allowedOrigins ?? [] };
   const rate = options.openspaceRequestsPerSecond ?? 50;
   const openspaceBucket = new TokenBucket(rate, rate * 4);
+  const maxSessions = options.maxSessions ?? MAX_SESSIONS_PER_TOKEN;
+  /** Initializes under way, counted with the sessions so that many at once cannot pass the cap together. */
+  let opening = 0;
+  const failedAccess = new TokenBuckets(options.failedAccessPerSecond ?? 10, FAILED_ACCESS_BURST);
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
+  const idleText = idleMs >= 60_000 ? `${Math.round(idleMs / 60_000)} min` : `${Math.ceil(idleMs / 1000)} s`;
   const sweeper = setInterval(
     () => {
       const now = Date.now();
@@ -62,7 +82,7 @@ export function createHubRouter(hub: Hub, options: HubRouterOptions = {}): HubRo
 
   async function mcp(req: HubRequest, res: ServerResponse): Promise<void> {
     const sessionId = req.headers['mcp-session-id'] as string | undefined;
-    let transport = sessionId ? sessions.get(sessionId) : undefined;
+    const transport = sessionId ? sessions.get(sessionId) : undefined;
     if (transport && sessionId) lastSeen.set(sessionId, Date.now());
     if (req.method !== 'POST') {
       if (!transport)
@@ -74,23 +94,44 @@ export function createHubRouter(hub: Hub, options: HubRouterOptions = {}): HubRo
       if (sessionId) return jsonRpcError(res, 404, `Unknown MCP session ${sessionId}; initialize a new one.`);
       if (!isInitializeRequest(body))
         return jsonRpcError(res, 400, 'No MCP session: send initialize first (without an mcp-session-id header).');
-      const created = new StreamableHTTPServerTransport({
-        sessionIdGenerator: randomUUID,
-        onsessioninitialized: (id) => {
-          sessions.set(id, created);
-          lastSeen.set(id, Date.now());
-        },
-      });
-      created.onclose = () => {
-        if (!created.sessionId) return;
-        sessions.delete(created.sessionId);
-        lastSeen.delete(created.sessionId);
-      };
-      const label = req.headers['x-openspace-label'];
-      await hub.createMcpServer(typeof label === 'string' ? label.slice(0, 100) : undefined).connect(created);
-      transport = created;
+      if (sessions.size + opening >= maxSessions) {
+        return jsonRpcError(
+          res,
+          429,
+          `This access token has ${sessions.size + opening} MCP sessions open, the most it may have at once (${maxSessions}). ` +
+            'Close the sessions you no longer use (an HTTP DELETE to /mcp with their mcp-session-id header, which an MCP client ' +
+            `sends when it closes), or wait: a session without requests for ${idleText} is closed.`,
+          { limit: 'sessions', maxSessions },
+        );
+      }
+      opening++;
+      try {
+        await initialize(req, res, body);
+      } finally {
+        opening--;
+      }
+      return;
     }
     await transport.handleRequest(req, res, body);
+  }
+
+  /** A new session: its transport and MCP server, then the initialize request handled by them. */
+  async function initialize(req: HubRequest, res: ServerResponse, body: unknown): Promise<void> {
+    const created = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (id) => {
+        sessions.set(id, created);
+        lastSeen.set(id, Date.now());
+      },
+    });
+    created.onclose = () => {
+      if (!created.sessionId) return;
+      sessions.delete(created.sessionId);
+      lastSeen.delete(created.sessionId);
+    };
+    const label = req.headers['x-openspace-label'];
+    await hub.createMcpServer(typeof label === 'string' ? label.slice(0, 100) : undefined).connect(created);
+    await created.handleRequest(req, res, body);
   }
 
   async function postState(req: HubRequest, res: ServerResponse): Promise<void> {
@@ -143,7 +184,7 @@ export function createHubRouter(hub: Hub, options: HubRouterOptions = {}): HubRo
       sessions: sessions.size,
       pendingCalls: hub.pendingCalls,
       tools: TOOLS.length,
-      limits: { maxCallsPerTurn: hub.maxCallsPerTurn },
+      limits: { maxCallsPerTurn: hub.maxCallsPerTurn, maxSessions },
       uptimeMs: Date.now() - startedAt,
     });
   }
@@ -154,6 +195,16 @@ export function createHubRouter(hub: Hub, options: HubRouterOptions = {}): HubRo
     if (path === undefined || (path !== '/mcp' && !path.startsWith('/openspace/'))) return false;
     const verdict = checkAccess(req, path, access);
     if (!verdict.ok) {
+      // Per address, before anything else: a local process guessing tokens or flooding the port is slowed
+      // down; clients with the token are not (they share the loopback address with it).
+      const wait = failedAccess.take(clientKey(req.socket?.remoteAddress));
+      if (wait > 0) {
+        res.setHeader('retry-after', String(Math.ceil(wait)));
+        jsonRpcError(res, 429, `Too many requests without a valid access token from this address; retry after ${wait.toFixed(2)} s.`, {
+          limit: 'failedAccess',
+        });
+        return true;
+      }
       if (verdict.status === 401) res.setHeader('www-authenticate', 'Bearer realm="openspace"');
       jsonRpcError(res, verdict.status, verdict.message);
       return true;

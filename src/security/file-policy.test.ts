@@ -8,6 +8,7 @@ import {
   validateFilePattern,
   validateFilePatterns,
 } from './file-policy.js';
+import { CODE_RUNNING_PATHS, CODE_RUNNING_PATTERNS } from './code-running-paths.js';
 
 const policy = createFilePolicy();
 
@@ -24,11 +25,22 @@ const table: [string, string | undefined, string | undefined][] = [
   ['apps/web/.env.development.local', '.env.*', undefined],
   ['.ENV.LOCAL', '.env.*', undefined],
   ['.env.example', '.env.*', undefined], // decided: sensitive, as in the spec's denylist
-  ['.envrc', undefined, undefined], // decided: `.env.*` needs the dot
+  ['.envrc', '.envrc', '.envrc'], // decided: it often exports tokens, and direnv runs it
+  ['infra/.ENVRC', '.envrc', '.envrc'],
+  ['.envrc.bak', undefined, undefined],
   ['environment.ts', undefined, undefined],
   ['src/env.ts', undefined, undefined],
+  ['envs/readme.md', undefined, undefined],
+  ['env', undefined, undefined],
   ['.env-backup', undefined, undefined],
-  ['my.env', undefined, undefined],
+  // *.env: dotenv files named by environment
+  ['my.env', '*.env', undefined],
+  ['prod.env', '*.env', undefined],
+  ['config/prod.env', '*.env', undefined],
+  ['deploy/Staging.ENV', '*.env', undefined],
+  ['prod.env.ts', undefined, undefined],
+  ['prod.env/readme.md', undefined, undefined], // like `.env`: the name itself, not a directory's contents
+  ['myenv', undefined, undefined],
   ['.env/lib/site.py', undefined, undefined], // a virtualenv called .env: only the name itself
   // .git
   ['.git', '.git/**', '.git/**'],
@@ -37,7 +49,9 @@ const table: [string, string | undefined, string | undefined][] = [
   ['sub/.git/config', '.git/**', '.git/**'],
   ['vendor/lib/.git/HEAD', '.git/**', '.git/**'],
   ['.GIT/config', '.git/**', '.git/**'],
-  ['.github/workflows/x.yml', undefined, undefined],
+  ['.github/workflows/x.yml', undefined, '.github/workflows/**'],
+  ['.github/CODEOWNERS', undefined, undefined], // decided: only workflows run
+  ['.github/ISSUE_TEMPLATE/bug.md', undefined, undefined],
   ['.gitignore', undefined, undefined],
   ['.gitattributes', undefined, undefined],
   ['src/.git-blame-ignore-revs', undefined, undefined], // decided: a tracked file, not .git
@@ -94,6 +108,28 @@ const table: [string, string | undefined, string | undefined][] = [
   ['.OpenSpace/x', undefined, '.openspace/**'],
   ['.openspaces/x', undefined, undefined],
   ['theia/x', undefined, undefined],
+  // code-running paths (code-running-paths.ts): hooks, tasks, CI, dev containers
+  ['.git/hooks/pre-commit', '.git/**', '.git/**'],
+  ['.vscode', undefined, '.vscode/**'],
+  ['.vscode/tasks.json', undefined, '.vscode/**'],
+  ['.vscode/settings.json', undefined, '.vscode/**'],
+  ['apps/web/.VSCode/launch.json', undefined, '.vscode/**'],
+  ['.husky/pre-commit', undefined, '.husky/**'],
+  ['.husky/_/husky.sh', undefined, '.husky/**'],
+  ['packages/a/.husky/pre-push', undefined, '.husky/**'],
+  ['.github/workflows', undefined, '.github/workflows/**'],
+  ['.github/workflows/ci.yml', undefined, '.github/workflows/**'],
+  ['sub/.github/workflows/release.yaml', undefined, '.github/workflows/**'],
+  ['.devcontainer/devcontainer.json', undefined, '.devcontainer/**'],
+  ['.devcontainer/Dockerfile', undefined, '.devcontainer/**'],
+  ['.npmrc', undefined, '.npmrc'],
+  ['web/.npmrc', undefined, '.npmrc'],
+  ['.theia/tasks.json', undefined, '.theia/**'],
+  ['.vscode-test/x', undefined, undefined],
+  ['husky/pre-commit', undefined, undefined],
+  ['workflows/ci.yml', undefined, undefined],
+  ['devcontainer.json', undefined, undefined],
+  ['.npmrc.example', undefined, undefined],
   // both
   ['node_modules/pkg/test/fixtures/server.key', '*.key', 'node_modules/**'],
   ['.git/hooks/.env', '.env', '.git/**'],
@@ -137,12 +173,32 @@ describe('file policy: defaults', () => {
 
   it('exports the default lists, frozen', () => {
     expect(DEFAULT_SENSITIVE_PATTERNS).toContain('.git/**');
-    expect(DEFAULT_SENSITIVE_PATTERNS).toHaveLength(15);
+    expect(DEFAULT_SENSITIVE_PATTERNS).toHaveLength(17);
+    expect(DEFAULT_SENSITIVE_PATTERNS).toEqual(expect.arrayContaining(['.env', '.env.*', '*.env', '.envrc']));
     expect(DEFAULT_SENSITIVE_PATTERNS).toContain('.openspace/audit.ndjson');
     expect(createFilePolicy().isSensitive('.openspace/snapshots/src/a.ts/3')).toBe('.openspace/snapshots/**');
-    expect(DEFAULT_PROTECTED_PATTERNS).toEqual(['.git/**', 'node_modules/**', '.theia/**', '.openspace/**']);
+    expect(DEFAULT_PROTECTED_PATTERNS.slice(0, 4)).toEqual(['.git/**', 'node_modules/**', '.theia/**', '.openspace/**']);
+    expect(DEFAULT_PROTECTED_PATTERNS).toEqual(expect.arrayContaining([...CODE_RUNNING_PATTERNS]));
+    expect(new Set(DEFAULT_PROTECTED_PATTERNS).size).toBe(DEFAULT_PROTECTED_PATTERNS.length);
     expect(Object.isFrozen(DEFAULT_SENSITIVE_PATTERNS)).toBe(true);
     expect(Object.isFrozen(DEFAULT_PROTECTED_PATTERNS)).toBe(true);
+  });
+});
+
+describe('file policy: code-running paths are write-protected', () => {
+  it.each([...CODE_RUNNING_PATHS])('%s (and what is below a directory), also in a nested project, is protected', (path) => {
+    const below = CODE_RUNNING_PATTERNS.includes(`${path}/**`) ? [`${path}/x`, `${path}/a/b.sh`, `packages/app/${path}/x`] : [];
+    for (const p of [path, `packages/app/${path}`, path.toUpperCase(), ...below]) expect(policy.isProtected(p), p).toBeDefined();
+    // A user's own patterns cannot lift it.
+    expect(createFilePolicy({ protectedPatterns: ['dist/**'] }).isProtected(path)).toBeDefined();
+  });
+
+  it('names every code-running path as a directory pattern or a file pattern', () => {
+    for (const path of CODE_RUNNING_PATHS)
+      expect(
+        [path, `${path}/**`].some((p) => CODE_RUNNING_PATTERNS.includes(p)),
+        path,
+      ).toBe(true);
   });
 });
 
@@ -175,7 +231,8 @@ describe('file policy: user patterns', () => {
     expect(custom.isProtected('node_modules/a')).toBe('node_modules/**');
     expect(custom.isProtected('dist/app.js')).toBe('dist/**');
     expect(custom.isProtected('web/package-lock.json')).toBe('package-lock.json');
-    expect(custom.isProtected('.envrc')).toBeUndefined(); // sensitive patterns do not protect
+    expect(custom.isProtected('terraform.tfstate')).toBeUndefined(); // sensitive patterns do not protect
+    expect(custom.isSensitive('dist/app.js')).toBeUndefined(); // nor protected ones hide
     // Repeating a default does not change anything.
     const repeated = createFilePolicy({ sensitivePatterns: ['.env', '.env'] });
     expect(repeated.isSensitive('x/.env')).toBe('.env');

@@ -24,22 +24,33 @@
  *   defaults first.
  *
  * Decisions on near misses of the defaults (see file-policy.test.ts):
- * - `.envrc` (direnv) is NOT sensitive: `.env.*` needs the dot. It often holds secrets; add
- *   `.envrc` to sensitivePatterns where that matters.
+ * - `.envrc` (direnv) is sensitive by its own pattern (it often exports tokens) and protected (direnv
+ *   runs it as shell code when someone enters the directory). `.env.*` still needs the dot:
+ *   `.env-backup` is neither.
+ * - `*.env` (`prod.env`, `config/staging.env`) is sensitive: dotenv files named by environment.
+ *   `environment.ts`, `src/env.ts` and `envs/readme.md` are not (the name must end in `.env`).
  * - `.env.example`, `.env.sample` ARE sensitive (`.env.*`), as in the spec's denylist.
- * - `.gitignore`, `.gitattributes`, `.github/…`, `src/.git-blame-ignore-revs` are neither sensitive
- *   nor protected: only a path component exactly `.git` is.
+ * - `.gitignore`, `.gitattributes`, `.gitmodules`, `src/.git-blame-ignore-revs` are neither
+ *   sensitive nor protected: only a path component exactly `.git` is. Below `.github/` only
+ *   `workflows/` is protected (CI runs it); `.github/CODEOWNERS` or issue templates are not.
+ * - Protected besides `.git`, `node_modules`, `.theia` and `.openspace`: every path whose contents
+ *   run as code later outside the sandbox (CODE_RUNNING_PATTERNS: `.vscode/`, `.husky/`,
+ *   `.github/workflows/`, `.devcontainer/`, `.envrc`, `.npmrc`), at any depth, so an agent cannot
+ *   plant a hook or task that the person's next `git commit`, folder open or CI run executes.
  * - `secrets.*` covers any extension, so `src/secrets.ts` is sensitive; `id_rsa.pub` and
  *   `keys/pubkey.pub` are not; `my.key.txt` is not (`*.key` must end the name).
  * - Protection is separate from sensitivity: `.env` is readable-denied but not write-protected;
- *   `.git/**` is both.
+ *   `.vscode/tasks.json` is write-protected but readable; `.git/**` and `.envrc` are both.
  */
 import picomatch from 'picomatch/posix.js';
+import { CODE_RUNNING_PATTERNS } from './code-running-paths.js';
 
 /** Reads refused. */
 export const DEFAULT_SENSITIVE_PATTERNS: readonly string[] = Object.freeze([
   '.env',
   '.env.*',
+  '*.env',
+  '.envrc',
   '.git/**',
   'id_rsa',
   'id_dsa',
@@ -56,8 +67,10 @@ export const DEFAULT_SENSITIVE_PATTERNS: readonly string[] = Object.freeze([
   '.openspace/snapshots/**',
 ]);
 
-/** Writes refused. */
-export const DEFAULT_PROTECTED_PATTERNS: readonly string[] = Object.freeze(['.git/**', 'node_modules/**', '.theia/**', '.openspace/**']);
+/** Writes refused: OpenSpace's and git's own directories, dependencies, and every code-running path. */
+export const DEFAULT_PROTECTED_PATTERNS: readonly string[] = Object.freeze([
+  ...new Set(['.git/**', 'node_modules/**', '.theia/**', '.openspace/**', ...CODE_RUNNING_PATTERNS]),
+]);
 
 export interface FilePolicyOptions {
   /** Added to DEFAULT_SENSITIVE_PATTERNS. */

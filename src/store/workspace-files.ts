@@ -13,12 +13,22 @@ import type { AuditSink } from '../security/audit-log.js';
 import { createFilePolicy, type FilePolicy } from '../security/file-policy.js';
 import { PathGuard, type FsLike, type ResolvedPath } from '../security/path-guard.js';
 import { ArtifactStore, conflict, versionOf, type Writer } from './artifact-store.js';
-import { FdFileAccess, PathFileAccess, tooLarge, type PathFs, type StatsLike } from './file-access.js';
+import { FdFileAccess, PathFileAccess, readWhereItIs, tooLarge, type PathFs, type StatsLike } from './file-access.js';
 import { applyPatch } from './patch-engine.js';
-import { compareNames, firstMatches, planSearch, searchEntries, searchRipgrep, type GitignoreText } from './workspace-search.js';
+import {
+  compareNames,
+  firstMatches,
+  MAX_MATCH_TEXT,
+  planSearch,
+  searchEntries,
+  searchRipgrep,
+  type GitignoreText,
+} from './workspace-search.js';
 
 /** Files larger than this are never read whole. */
 export const MAX_TEXT_FILE_BYTES = 50 * 1024 * 1024;
+/** Search results' files checked again (synchronously, on Linux) before the event loop gets a turn. */
+const CHECKS_PER_TURN = 32;
 /** A NUL byte in this many leading bytes marks a file as binary for readText. */
 export const BINARY_SNIFF_BYTES = 8 * 1024;
 
@@ -109,9 +119,29 @@ function notFound(path: string): ToolError {
   );
 }
 
+/** Those of one file's matches whose line `text` holds as the search engine reported it. */
+function matchesIn(text: string, matches: SearchMatch[]): SearchMatch[] {
+  const held: SearchMatch[] = [];
+  let line = 1;
+  let from = 0; // where `line` starts in text; -1 past its end
+  for (const m of [...matches].sort((a, b) => a.line - b.line)) {
+    for (; line < m.line && from >= 0; line++) from = text.indexOf('\n', from) + 1 || -1;
+    if (from < 0) break;
+    const end = text.indexOf('\n', from);
+    const shown = text
+      .slice(from, end < 0 ? undefined : end)
+      .replace(/\r$/, '')
+      .slice(0, MAX_MATCH_TEXT);
+    if (shown === m.text) held.push(m);
+  }
+  return held;
+}
+
 export class WorkspaceFiles implements WorkspacePort {
   private readonly listeners = new Set<(path: string, text: string) => void>();
   private readonly p: nodePath.PlatformPath;
+  /** A real directory on Linux: search results are checked by the files' kernel paths (readWhereItIs). */
+  private readonly fdAccess: boolean;
 
   private constructor(
     private readonly fs: WorkspaceFs,
@@ -122,6 +152,7 @@ export class WorkspaceFiles implements WorkspacePort {
     readonly store: ArtifactStore,
   ) {
     this.p = kind === 'memory' ? nodePath.posix : nodePath;
+    this.fdAccess = kind === 'disk' && FdFileAccess.available();
   }
 
   static async create(options: WorkspaceFilesOptions): Promise<WorkspaceFiles> {
@@ -309,18 +340,70 @@ export class WorkspaceFiles implements WorkspacePort {
     const accept = (rel: string) => plan.matchesGlobs(rel) && this.policy.isSensitive(rel) === undefined;
     const levels = await this.ancestorLevels(start.rel);
     if (levels === undefined) return { matches: [], truncated: false };
-    const matches =
+    const found =
       this.kind === 'disk'
         ? await searchRipgrep({
             root: this.root,
             start: start.rel,
             gitignoresAbove: levels.filter((l) => l.base !== start.rel),
+            maxFileBytes: MAX_TEXT_FILE_BYTES,
             options,
             plan,
             accept,
           })
         : await searchEntries(this.walk(start, levels, 'path'), (abs) => this.fs.readFile(abs), plan, accept);
-    return firstMatches(matches, plan.maxResults);
+    const { matches } = firstMatches(await this.confirmedMatches(found), plan.maxResults);
+    // The engine stopped early when it found more than asked for, whatever the check dropped.
+    return { matches, truncated: found.length > plan.maxResults };
+  }
+
+  /**
+   * The matches whose file, checked again after the engine read it, is a regular file inside the
+   * workspace where it really is, not sensitive there nor by the path shown, and holds each match's
+   * line as read now without following a link. A directory swapped for a symlink while ripgrep
+   * walked it (ripgrep opens paths, and follows a link given as its start) thus cannot hand an agent
+   * the lines of a file outside; swapped back before this check, the lines read outside are not the
+   * ones inside, and are dropped too.
+   */
+  private async confirmedMatches(matches: SearchMatch[]): Promise<SearchMatch[]> {
+    const byPath = new Map<string, SearchMatch[]>();
+    for (const m of matches) {
+      const same = byPath.get(m.path);
+      if (same) same.push(m);
+      else byPath.set(m.path, [m]);
+    }
+    const rootReal = await this.guard.realRoot();
+    const confirmed: SearchMatch[] = [];
+    let checked = 0;
+    for (const [path, found] of byPath) {
+      // Linux: a few system calls per file, a batch at a time between turns of the event loop.
+      if (this.fdAccess && ++checked % CHECKS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+      const text = this.fdAccess ? this.textWhereItIs(rootReal, path) : await this.textThroughGuard(path);
+      if (text !== undefined) confirmed.push(...matchesIn(text, found));
+    }
+    return confirmed;
+  }
+
+  /** A search result's file as it is now (Linux), or undefined when it is not a file inside the workspace that agents may read. */
+  private textWhereItIs(rootReal: string, path: string): string | undefined {
+    const file = readWhereItIs(this.p.join(this.root, ...path.split('/')), MAX_TEXT_FILE_BYTES);
+    const physical = file && this.guard.within(rootReal, file.real);
+    if (!file || !physical || this.policy.isSensitive(path) !== undefined) return undefined;
+    if (physical !== path && this.policy.isSensitive(physical) !== undefined) return undefined;
+    return file.data.toString('utf8');
+  }
+
+  /** The same through the path guard and the store (a memfs volume, or a system without /proc/self/fd). */
+  private async textThroughGuard(path: string): Promise<string | undefined> {
+    try {
+      const resolved = await this.guard.resolve(path);
+      if ((await this.policyMatch(resolved, (p) => this.policy.isSensitive(p))) !== undefined) return undefined;
+      const file = await this.store.read(await this.physicalRel(resolved, path), MAX_TEXT_FILE_BYTES);
+      return file && Buffer.from(file.data).toString('utf8');
+    } catch {
+      // Outside, a link where a directory was, gone, too large: nothing of it is shown.
+      return undefined;
+    }
   }
 
   onFileWritten(listener: (path: string, text: string) => void): Disposable {
@@ -357,7 +440,7 @@ export class WorkspaceFiles implements WorkspacePort {
     if (pattern !== undefined) {
       throw new ToolError(
         'PROTECTED_PATH',
-        `${describe(path)} is protected by the pattern "${pattern}" (.git, node_modules, .theia, .openspace); agents may not write there.`,
+        `${describe(path)} is protected by the pattern "${pattern}" (.git, node_modules, .theia, .openspace, and files that run as code later: .vscode, .husky, .github/workflows, .devcontainer, .envrc, .npmrc); agents may not write there. Ask the person to make this change.`,
         { pattern },
       );
     }

@@ -207,6 +207,13 @@ for (const [kind, makeEnv] of kinds) {
       it('rejects queries with line breaks', async () => {
         expect(await codeOf(search(env.files, 'a\nb'))).toBe('INVALID_ARGUMENT');
       });
+
+      it('reads bytes as they are: a UTF-8 BOM stays in the first line, UTF-16 (NUL bytes) is binary', async () => {
+        env.write('bom.txt', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('haystack bom\n')]));
+        env.write('utf16.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('haystack utf16\n', 'utf16le')]));
+        const { matches } = await search(env.files, 'haystack');
+        expect(matches).toEqual([{ path: 'bom.txt', line: 1, column: 2, text: '\ufeffhaystack bom' }]);
+      });
     });
   });
 }

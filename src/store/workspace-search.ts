@@ -6,7 +6,9 @@
  * always skipped), the same glob semantics (include/exclude are filtered here with picomatch for
  * both; ripgrep is handed them too where its globs mean the same, so that it does not read the files
  * they leave out), symlinks never followed, a file with a NUL byte anywhere skipped as binary, and
- * results ordered by path (component by component) then line.
+ * results ordered by path (component by component) then line. What either engine finds is checked
+ * again by WorkspaceFiles (the file's real path, its sensitivity, its lines read without following
+ * links), so a directory swapped for a symlink while ripgrep walks it leaks nothing.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -249,6 +251,8 @@ export interface RipgrepSearch {
   start: string;
   /** The workspace's .gitignore files above `start` (ripgrep finds those at and below it itself). */
   gitignoresAbove: GitignoreText[];
+  /** Larger files are not read (their matches could not be checked again). */
+  maxFileBytes: number;
   options: SearchOptions;
   plan: SearchPlan;
   /** The exact check on each file ripgrep found (globs, sensitive files). */
@@ -282,6 +286,10 @@ export async function searchRipgrep(search: RipgrepSearch): Promise<SearchMatch[
     ...RIPGREP_FILE_ARGS,
     // One thread, files in path order: truncation keeps the same first matches every time.
     '--sort=path',
+    // The raw bytes, as the check afterwards reads them: no BOM sniffing or UTF-16 transcoding (such
+    // a file has NUL bytes, and is binary for both engines).
+    '--encoding=none',
+    `--max-filesize=${search.maxFileBytes}`,
     options.caseSensitive ? '--case-sensitive' : '--ignore-case',
     options.isRegex ? '--pcre2' : '--fixed-strings',
   ];

@@ -135,9 +135,9 @@ export const DANGER_RULES = [
   },
   {
     id: 'write-protected-path',
-    why: 'writes into a protected path (.git, .theia, .openspace, node_modules or a protected pattern), which agents may not change',
+    why: 'writes into a protected path (.git, .theia, .openspace, node_modules, a code-running path or a protected pattern), which agents may not change',
     matches:
-      'redirection, `tee`, an output option (`curl -o`, `sort -o`), the destination of `cp`/`mv`/`ln`/`install`/`rsync`, or a file edited in place by `sed -i`/`perl -i`, inside `.git/`, `.theia/`, `.openspace/`, `node_modules/` or a protected file pattern (the file tools refuse the same paths with PROTECTED_PATH)',
+      'redirection, `tee`, an output option (`curl -o`, `sort -o`), the destination of `cp`/`mv`/`ln`/`install`/`rsync`, or a file edited in place by `sed -i`/`perl -i`, inside `.git/`, `.theia/`, `.openspace/`, `node_modules/`, a code-running path (`.vscode/`, `.husky/`, `.github/workflows/`, `.devcontainer/`, `.envrc`, `.npmrc`) or a protected file pattern (the file tools refuse the same paths with PROTECTED_PATH)',
   },
   { id: 'truncate-shred', why: 'destroys file contents', matches: '`truncate` or `shred` with a file operand' },
   {
@@ -183,7 +183,8 @@ export interface CheckOptions {
   workspaceCwd?: string;
   /**
    * Whether agents may not write a workspace-relative path: the pattern that protects it, or
-   * undefined. Default: the built-in protected paths (.git, node_modules, .theia, .openspace).
+   * undefined. Default: the built-in protected paths (.git, node_modules, .theia, .openspace and the
+   * code-running paths: .vscode, .husky, .github/workflows, .devcontainer, .envrc, .npmrc).
    */
   isProtected?: (workspacePath: string) => string | undefined;
 }
