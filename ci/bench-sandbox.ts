@@ -13,7 +13,7 @@
  * Corpora: the ones the checks were written against (dangerous-commands.txt, must-ask-commands.txt,
  * everyday-commands.txt) and two written without reading the checks (fresh-*.txt): the figures that
  * count are the fresh ones. Each dangerous line runs in a fresh copy of a small repository, for at
- * most RUN_MS, with files of at most 64 MiB. Writes reports/bench-sandbox.json.
+ * most RUN_MS, with files of at most 64 MiB and 1 GiB of data. Writes reports/bench-sandbox.json.
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -154,8 +154,13 @@ export async function benchSandbox(options: { quick?: boolean } = {}): Promise<S
   await new Promise<void>((done) => listener.listen(0, '127.0.0.1', () => done()));
   const port = (listener.address() as AddressInfo).port;
   const { settings } = sandboxSettings({});
-  // Files of at most 64 MiB here (8 GiB in an IDE): the disk fillers among the lines would otherwise write gigabytes each.
-  const runtime = new SandboxRuntime(settings, { workspace: place.workspace, home: place.home, limits: { fileSizeBytes: 64 * 2 ** 20 } });
+  // Files of at most 64 MiB and 1 GiB of data here (8 GiB each in an IDE): the disk and memory fillers among the lines would
+  // otherwise write and take gigabytes each.
+  const runtime = new SandboxRuntime(settings, {
+    workspace: place.workspace,
+    home: place.home,
+    limits: { fileSizeBytes: 64 * 2 ** 20, dataBytes: 2 ** 30 },
+  });
   const figures: SandboxFigures = { dangerous: [], everyday: [] };
   try {
     cpSync(place.template, place.workspace, { recursive: true });

@@ -148,6 +148,21 @@ describe('what is left of a terminal', () => {
       }
     });
 
+  it('ends a fork bomb with its sandbox, at once', async (t) => {
+    const bwrap = probeBwrap();
+    if (!bwrap.available) return t.skip(`no sandbox on this machine: ${bwrap.reason}`);
+    const marker = `bomb${process.pid}`;
+    const [file, ...args] = sandboxCommand(bwrap.path, sandboxSettings({ network: false }).settings, { workspace, cwd: workspace, home }, [
+      '/bin/bash',
+      '-c',
+      `${marker}() { ${marker} | ${marker} & }; ${marker}; sleep 60`,
+    ]);
+    const sandbox = spawn(file!, args, { stdio: 'ignore', detached: true });
+    await eventually(() => expect(running(marker).length).toBeGreaterThan(100), 10_000, 50);
+    endSandboxSession(sandbox.pid!);
+    await eventually(() => expect(running(marker)).toHaveLength(0), 5_000, 50);
+  });
+
   it('ends every process still in the session its leader led', async () => {
     const marker = `4243.${process.pid}`;
     // A session leader whose children outlive it, as a sandbox's init does when bwrap dies while setting it up.

@@ -142,7 +142,8 @@ export function sandboxCommand(bwrap: string, settings: SandboxSettings, place: 
     ...(limits
       ? [
           limits,
-          `--nproc=${SANDBOX_LIMITS.processes}`,
+          // Per user, not per sandbox: what the person runs already, and the sandboxes' share on top.
+          ...(group ? [] : [`--nproc=${processesOfThisUser() + SANDBOX_LIMITS.processes}`]),
           `--fsize=${place.limits?.fileSizeBytes ?? SANDBOX_LIMITS.fileSizeBytes}`,
           `--data=${place.limits?.dataBytes ?? SANDBOX_LIMITS.dataBytes}`,
           '--core=0',
@@ -336,6 +337,10 @@ function sandboxesOf(workspace: string): number {
  * dies while still setting it up (a terminal closed as it opens: about 1 in 50 in a tight loop).
  */
 export function endSandboxSession(sessionId: number): void {
+  // The sandbox's init first (bwrap's child): its end ends its whole process namespace at once,
+  // where killing process by process loses the race against a fork bomb.
+  for (const child of childrenOf(sessionId)) kill(child);
+  kill(sessionId);
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     let stat: string;
@@ -346,11 +351,36 @@ export function endSandboxSession(sessionId: number): void {
     }
     // pid (comm) state ppid pgrp session …; comm may hold spaces and parentheses.
     const session = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
-    if (session !== sessionId) continue;
+    if (session === sessionId) kill(Number(entry));
+  }
+}
+
+function processesOfThisUser(): number {
+  const uid = process.getuid?.();
+  let count = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
     try {
-      process.kill(Number(entry), 'SIGKILL');
+      if (statSync(`/proc/${entry}`).uid === uid) count++;
     } catch {
       // gone meanwhile
     }
+  }
+  return count;
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  } catch {
+    return []; // ended, or a kernel without the list: the scan below finds them
+  }
+}
+
+function kill(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone meanwhile
   }
 }

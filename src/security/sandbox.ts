@@ -237,7 +237,7 @@ export function sandboxEnvironment(env: Record<string, string | undefined>): Rec
  * (a pids cgroup where the IDE may make one, as root; else RLIMIT_NPROC, per user, which the kernel
  * does not apply to root).
  */
-export const SANDBOX_LIMITS = Object.freeze({ processes: 4096, fileSizeBytes: 8 * 2 ** 30, dataBytes: 16 * 2 ** 30 });
+export const SANDBOX_LIMITS = Object.freeze({ processes: 1024, fileSizeBytes: 8 * 2 ** 30, dataBytes: 8 * 2 ** 30 });
 
 /** A code-running workspace path, read-only inside: itself when it exists, else covered by an empty one bwrap creates. */
 export interface ProtectedPath extends Mount {
