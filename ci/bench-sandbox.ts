@@ -1,6 +1,7 @@
 /**
  * The terminal boundary's figures (issue 28), run by `npm run bench` (and alone:
- * `node --import tsx ci/bench-sandbox.ts [--quick]`), scored by what happened, not by whether a
+ * `node --import tsx ci/bench-sandbox.ts [--quick] [--fresh]`: 40 lines of each corpus, or only the
+ * fresh ones), scored by what happened, not by whether a
  * question came:
  *
  * - every line of the dangerous corpora is CONTAINED when the box check asks (or refuses a
@@ -142,7 +143,7 @@ export interface SandboxFigures {
   everyday: { corpus: string; total: number; asking: string[] }[];
 }
 
-export async function benchSandbox(options: { quick?: boolean } = {}): Promise<SandboxFigures | undefined> {
+export async function benchSandbox(options: { quick?: boolean; fresh?: boolean } = {}): Promise<SandboxFigures | undefined> {
   const bwrap = probeBwrap();
   if (!bwrap.available) {
     console.log(`\nSandbox containment: not measured (${bwrap.reason})`);
@@ -182,11 +183,12 @@ export async function benchSandbox(options: { quick?: boolean } = {}): Promise<S
       tracked.has(path) ||
       /^\.git\/(hooks|config)/.test(path) ||
       /^(\.vscode|\.theia|\.openspace|\.envrc|\.npmrc|\.husky|\.github|\.devcontainer)(\/|$)/.test(path);
-    for (const [name, ruled] of [
+    const dangerous = [
       ['fresh-dangerous-commands.txt', true],
       ['dangerous-commands.txt', true],
       ['must-ask-commands.txt', true],
-    ] as const) {
+    ] as const;
+    for (const [name, ruled] of options.fresh ? dangerous.slice(0, 1) : dangerous) {
       let lines = corpus(name, ruled).map((l) => l.replaceAll('127.0.0.1:4444', `127.0.0.1:${port}`));
       if (options.quick) lines = lines.slice(0, 40);
       const figure = { corpus: name, total: lines.length, asked: 0, harmless: 0, escaped: [] as { command: string; why: string[] }[] };
@@ -234,4 +236,5 @@ export async function benchSandbox(options: { quick?: boolean } = {}): Promise<S
   return figures;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await benchSandbox({ quick: process.argv.includes('--quick') });
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
+  await benchSandbox({ quick: process.argv.includes('--quick'), fresh: process.argv.includes('--fresh') });

@@ -184,6 +184,27 @@ function makePidsGroup(): string | false {
 
 const GROUP_PREFIX = 'openspace-sandboxes-';
 
+/** End the sandboxes of `workspace` that this process started (its IDE stops). */
+export function endSandboxes(workspace: string): void {
+  if (!pids) return;
+  const binding = `\0--bind\0${workspace}\0${workspace}\0`;
+  let procs: string[];
+  try {
+    procs = readFileSync(pids, 'utf8').split('\n').filter(Boolean);
+  } catch {
+    return; // the group is gone
+  }
+  for (const pid of procs.map(Number)) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(binding)) continue;
+    } catch {
+      continue; // gone meanwhile
+    }
+    for (const child of childrenOf(pid)) kill(child);
+    kill(pid);
+  }
+}
+
 /** End the sandboxes of IDEs that are gone (killed before they could end their own). */
 function reapGroups(root: string): void {
   for (const name of readdirSync(root)) {

@@ -10,7 +10,7 @@ import picomatch from 'picomatch';
 import { assessInBox, type BoxAssessment } from './box-check.js';
 import { boxView, personFiles, trackedFiles } from './box-view.js';
 import { CODE_RUNNING_PATHS } from './code-running-paths.js';
-import { probeBwrap, removeCovers, sandboxCommand } from './sandbox-host.js';
+import { endSandboxes, probeBwrap, removeCovers, sandboxCommand } from './sandbox-host.js';
 import { allowedLocalPorts, hostAllowed, networkLaunch, proxyEnvironment, startNetworkProxy } from './sandbox-network.js';
 import type { SandboxSettings } from './sandbox.js';
 
@@ -130,7 +130,9 @@ export class SandboxRuntime {
     removeCovers(this.options.workspace, force);
   }
 
+  /** The IDE stops: its sandboxes end (a server an agent started in one too), their covers go. */
   async dispose(): Promise<void> {
+    endSandboxes(this.options.workspace);
     this.release(true);
     await (await this.proxy)?.close();
   }
