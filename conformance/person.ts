@@ -1,7 +1,5 @@
 /** What a person at the IDE does, for the specs that need a person's hand: the simulated IDE's probe, or keys in Theia's page. */
 import { expect, type TestContext } from 'vitest';
-import { COMMAND_ANSWERS } from '../src/commands/terminal.js';
-import { connectAgent } from './client.js';
 import { eventually, type TargetContext } from './setup.js';
 
 /** In Theia: put the keyboard focus in the editor the person sees (hidden tabs have editors too). */
@@ -120,24 +118,5 @@ export async function personMovesCursor(ctx: TargetContext, t: TestContext, path
     if (sim) await sim.editors.personSelects(path, { line: i + 1, column: 1 }, { line: i + 1, column: 1 });
     else await page!.keyboard.press('ArrowDown');
     await new Promise((r) => setTimeout(r, gapMs));
-  }
-}
-
-/**
- * An agent's terminal command that is not known to be safe, which the person allows once: in
- * Theia's dialog, or at the agent's side (MCP elicitation) on the simulated IDE.
- */
-export async function personAllowsOnce(ctx: TargetContext, tool: string, args: Record<string, unknown>) {
-  const { page } = ctx.target;
-  if (page) {
-    const call = ctx.agent.ok(tool, args);
-    await page.locator('.dialogBlock', { hasText: 'Agent wants to run' }).getByRole('button', { name: COMMAND_ANSWERS.once }).click();
-    return call;
-  }
-  const allowing = await connectAgent(ctx.target, 'allowing-agent', { ask: () => ({ answer: COMMAND_ANSWERS.once }) });
-  try {
-    return await allowing.ok(tool, args);
-  } finally {
-    await allowing.close();
   }
 }

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +39,12 @@ async function startCli(
   return { output, mcpUrl, instructionsUrl, token, child };
 }
 
+/** What `sh` makes of a printed line: the arguments it passes to `claude` (echoed instead), or the value it exports. */
+function inShell(line: string, env: Record<string, string> = {}): string {
+  const script = line.startsWith('export ') ? `${line}; printf %s "$OPENSPACE_TOKEN"` : `claude() { printf '%s|' "$@"; }; ${line}`;
+  return execFileSync('sh', ['-c', script], { encoding: 'utf8', env: { PATH: process.env.PATH, ...env } });
+}
+
 function exitOf(child: ChildProcess): Promise<{ code: number | null; output: string }> {
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
@@ -51,10 +57,21 @@ describe('npm start (the simulated IDE CLI)', () => {
     const { output, mcpUrl, instructionsUrl, token } = await startCli(['--port', '0']);
     expect(mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(token).toBeDefined();
-    expect(output).toContain(`claude mcp add --transport http openspace ${mcpUrl} --header "Authorization: Bearer ${token}"`);
+    // The configs name OPENSPACE_TOKEN, which Claude Code and OpenCode expand, so no config file holds
+    // the token: it is printed only as the access token and in the line that exports it.
+    const lines = output.split('\n');
+    expect(lines.filter((line) => line.includes(token!))).toEqual([`  Access token:  ${token}`, `  export OPENSPACE_TOKEN=${token}`]);
+    expect(inShell(lines.find((line) => line.includes('export OPENSPACE_TOKEN='))!.trim())).toBe(token);
+    const claudeAdd = lines.find((line) => line.includes('claude mcp add'))!.trim();
+    expect(claudeAdd).toBe(`claude mcp add --transport http openspace ${mcpUrl} --header 'Authorization: Bearer \${OPENSPACE_TOKEN}'`);
+    // Run with the variable set, the command still passes the reference, not the token, for Claude Code to store.
+    expect(inShell(claudeAdd, { OPENSPACE_TOKEN: token! })).toBe(
+      `mcp|add|--transport|http|openspace|${mcpUrl}|--header|Authorization: Bearer \${OPENSPACE_TOKEN}|`,
+    );
     expect(output).toContain('"mcpServers"');
-    expect(output).toContain(`"Authorization": "Bearer ${token}"`);
+    expect(output).toContain('"Authorization": "Bearer ${OPENSPACE_TOKEN}"');
     expect(output).toContain('"type": "remote"');
+    expect(output).toContain('"Authorization": "Bearer {env:OPENSPACE_TOKEN}"');
     // Not the instructions URL with the token: OpenCode would send it to the model's provider.
     expect(output).not.toContain('access_token=');
     expect(output).toContain('Workspace:     demo (in memory)');
@@ -103,12 +120,14 @@ describe('npm start (the simulated IDE CLI)', () => {
         expect((await agent.ok('openspace.file.read', { path: 'hello.txt' })).content).toBe('from disk\n');
         // In the sandbox where bubblewrap works (conformance/specs/sandbox.test.ts shows what it keeps out).
         expect(await agent.ok('openspace.terminal.create', { title: 'sh' })).toMatchObject({ sandboxed: probeBwrap().available });
-        const sent = await agent.ok('openspace.terminal.send', { terminalId: 'sh', text: 'cat hello.txt; echo $((6*7))' });
-        await eventually(async () => {
-          const read = await agent.ok('openspace.terminal.read_output', { terminalId: 'sh', since: sent.cursor });
-          expect(read.output).toContain('from disk');
-          expect(read.output).toContain('42');
-        }, 5000);
+        // One call that waits for the shell and the command (the CLI allows 50 calls per agent turn: polling
+        // read_output every 25 ms used them up while a loaded machine started the sandbox).
+        const ran = await agent.ok('openspace.terminal.run', {
+          terminalId: 'sh',
+          command: 'cat hello.txt; echo $((6*7))',
+          timeoutMs: 15_000,
+        });
+        expect(ran).toMatchObject({ exitCode: 0, output: ['from disk', '42'], timedOut: false });
       } finally {
         await agent.close();
       }
@@ -163,9 +182,18 @@ describe('npm start (the simulated IDE CLI)', () => {
     const { output, mcpUrl, token } = await startCli(['--port', '0', '--no-auth']);
     expect(token).toBeUndefined();
     expect(output).toMatch(/Access token:\s+none/);
+    expect(output).not.toContain('OPENSPACE_TOKEN');
+    expect(output).not.toContain('Authorization');
     const agent = await connectAgent(mcpUrl);
     await agent.ok('openspace.pane.list');
     await agent.close();
+  });
+
+  it('prints a token from OPENSPACE_TOKEN that the shell would read quoted, so the export line sets it as it is', async () => {
+    const chosen = `it's $HOME; \`id\` ${'x'.repeat(32)}`.replaceAll(' ', '_');
+    const { output } = await startCli(['--port', '0'], { OPENSPACE_TOKEN: chosen });
+    const exportLine = output.split('\n').find((line) => line.includes('export OPENSPACE_TOKEN='))!;
+    expect(inShell(exportLine.trim())).toBe(chosen);
   });
 
   it('speaks MCP over stdio with --stdio', async () => {

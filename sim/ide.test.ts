@@ -215,17 +215,19 @@ describe('sensitive and protected files', () => {
   });
 });
 
-describe('dangerous terminal commands (NFR-3.6.3)', () => {
+describe('terminal commands the sandbox cannot contain (NFR-3.6.3, issue 28)', () => {
   const read = async (id: string) =>
     ((await ide.registry.executeCommand('openspace.terminal.read_output', { terminalId: id })) as unknown as { output: string[] }).output;
 
-  it('refuses a dangerous command with CONFIRMATION_REQUIRED, typing nothing, and sends ordinary ones', async () => {
+  it('refuses deleting what the workspace holds with CONFIRMATION_REQUIRED, typing nothing, and sends ordinary ones', async () => {
     ide = await SimIde.create({ workspace: { kind: 'memory', files: { 'build/x.o': 'x' } } });
     await ide.registry.executeCommand('openspace.terminal.create', { title: 't' });
     const refused = await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'ls && rm -fr build' });
     expect(refused).toMatchObject({ success: false, code: 'CONFIRMATION_REQUIRED' });
-    expect((refused as unknown as { error: string }).error).toMatch(/Agent wants to run: ls && rm -fr build — .*recursive/);
-    expect((refused as unknown as { reasons: { rule: string }[] }).reasons.map((r) => r.rule)).toContain('rm-recursive');
+    expect((refused as unknown as { error: string }).error).toMatch(
+      /Agent wants to run: ls && rm -fr build — deletes or overwrites build, which holds files you could lose/,
+    );
+    expect((refused as unknown as { reasons: { rule: string }[] }).reasons.map((r) => r.rule)).toContain('deletes-person-files');
     expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'echo fine' })).toMatchObject({
       success: true,
     });
@@ -233,22 +235,17 @@ describe('dangerous terminal commands (NFR-3.6.3)', () => {
     expect((await read('t')).join('\n')).not.toContain('rm -fr');
   });
 
-  it('checks a command typed in pieces when Enter comes, and lets Ctrl-C through', async () => {
-    ide = await SimIde.create({ workspace: { kind: 'memory', files: {} } });
+  it('checks a command typed in pieces when Enter comes, and Ctrl-C drops what was typed', async () => {
+    ide = await SimIde.create({ workspace: { kind: 'memory', files: { 'notes.txt': 'mine\n' } } });
     await ide.registry.executeCommand('openspace.terminal.create', { title: 't' });
-    expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'rebo', enter: false })).toMatchObject({
-      success: true,
-    });
-    expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'ot' })).toMatchObject({
-      success: false,
-      code: 'CONFIRMATION_REQUIRED',
-    });
-    expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: '\u0003', enter: false })).toMatchObject({
-      success: true,
-    });
-    expect(await ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text: 'echo ok' })).toMatchObject({
-      success: true,
-    });
+    const send = (text: string, enter?: boolean) =>
+      ide.registry.executeCommand('openspace.terminal.send', { terminalId: 't', text, enter });
+    expect(await send('rm -f', false)).toMatchObject({ success: true });
+    expect(await send(' notes.txt')).toMatchObject({ success: false, code: 'CONFIRMATION_REQUIRED' });
+    expect(await send('\u0003', false)).toMatchObject({ success: true });
+    // The line is gone: the same piece alone is no deletion.
+    expect(await send(' notes.txt')).toMatchObject({ success: true });
+    expect(await send('echo ok')).toMatchObject({ success: true });
   });
 
   it('a workspace settings file cannot turn the confirmation of dangerous commands off (a cloned repository could)', async () => {

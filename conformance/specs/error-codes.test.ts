@@ -97,13 +97,14 @@ describe('error codes without a case elsewhere', () => {
     await ctx.agent.ok('openspace.editor.close', { path: 'notes.txt', force: true });
   });
 
-  it('CONFIRMATION_REQUIRED: a dangerous command from an agent that cannot ask its person, with no one at the IDE', async (t) => {
+  it('CONFIRMATION_REQUIRED: a command the sandbox cannot contain, from an agent that cannot ask its person, with no one at the IDE', async (t) => {
     // Theia asks its own person (session.test.ts and the Theia E2E cover Allow and Deny).
     if (!ctx.target.sim) t.skip('the target has a person to ask');
     await ctx.agent.ok('openspace.terminal.create', { title: 'danger' });
     const before = await ctx.agent.ok('openspace.terminal.read_output', { terminalId: 'danger' });
-    const refused = await ctx.agent.fails('openspace.terminal.send', { terminalId: 'danger', text: 'rm -rf ~' }, 'CONFIRMATION_REQUIRED');
-    expect(refused.error).toMatch(/rm -rf/);
+    // Deleting the workspace: the person's files, which no sandbox can give back.
+    const refused = await ctx.agent.fails('openspace.terminal.send', { terminalId: 'danger', text: 'rm -rf .' }, 'CONFIRMATION_REQUIRED');
+    expect(refused.error).toMatch(/rm -rf \. — .*the workspace/);
     const after = await ctx.agent.ok('openspace.terminal.read_output', { terminalId: 'danger', since: before.cursor });
     expect([...after.output, after.partial].join('\n')).not.toContain('rm -rf');
   });

@@ -3,10 +3,9 @@
  * through shell integration (OSC 133 marks) on every target — the scripted shell prints the marks
  * itself, real bash (simulated IDE on disk, Theia) gets them from OpenSpace's integration script.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { connectAgent } from '../client.js';
 import { eventually, useTarget } from '../setup.js';
-import { personAllowsOnce } from '../person.js';
 import { COMMAND_ANSWERS } from '../../src/commands/terminal.js';
 
 // 100 000 lines of 100 characters, the last without a newline (fold adds none).
@@ -26,6 +25,12 @@ const ctx = useTarget({
 });
 const agent = () => ctx.agent;
 const scripted = () => ctx.target.sim?.terminalBackend === 'scripted';
+
+// Written before the first agent terminal: outside a git repository, what was there before any agent
+// is the person's, so deleting it asks (in the sandbox as in the scripted shell).
+beforeAll(async () => {
+  await agent().ok('openspace.file.write', { path: 'run-scratch/file.txt', content: 'x\n' });
+});
 
 /** Read a terminal until check() holds for the read, as an agent polls. */
 async function readUntil(terminalId: string, check: (read: Record<string, unknown>) => void, timeoutMs = 10_000) {
@@ -54,15 +59,21 @@ describe('openspace.terminal.run answers when the command has finished', () => {
     expect(failed.created).toBeUndefined();
     expect(failed.partial).toBeUndefined();
 
-    // A command not known to be safe: the person allows it.
-    const unknown = await personAllowsOnce(ctx, 'openspace.terminal.run', { terminalId: 'agent', command: 'no-such-command-xyz' });
+    // A command no one knows: the sandbox contains it, so it runs without a question.
+    const unknown = await agent().ok('openspace.terminal.run', { terminalId: 'agent', command: 'no-such-command-xyz' });
     expect(unknown.exitCode).toBe(127);
     expect(unknown.output).toHaveLength(1);
     expect(unknown.output[0]).toMatch(/no-such-command-xyz: command not found/);
 
-    // Output without a final newline is the unfinished last line; never the prompt after it.
+    // Output without a final newline is still the command's last line; never the prompt after it.
     const noNewline = await agent().ok('openspace.terminal.run', { command: 'printf abc' });
-    expect(noNewline).toMatchObject({ exitCode: 0, output: [], partial: 'abc' });
+    expect(noNewline).toMatchObject({ exitCode: 0, output: ['abc'], truncated: false });
+    expect(noNewline.partial).toBeUndefined();
+    const twoLines = await agent().ok('openspace.terminal.run', { command: "printf 'one\\ntwo'" });
+    expect(twoLines).toMatchObject({ exitCode: 0, output: ['one', 'two'] });
+    expect(twoLines.cursor).toBe(twoLines.startCursor + 1); // the cursor counts complete lines, as read_output's
+    const echoed = await agent().ok('openspace.terminal.run', { command: 'echo after' });
+    expect(echoed.output).toEqual(['after']); // the unfinished line (and the prompt on it) is not the next command's
 
     // What the person sees holds the echoed command line before the output: run leaves it out.
     const read = await agent().ok('openspace.terminal.read_output', { terminalId: 'agent', since: first.startCursor - 1, lines: 1 });
@@ -90,9 +101,11 @@ describe('openspace.terminal.run answers when the command has finished', () => {
     const started = Date.now();
     const result = await agent().ok('openspace.terminal.run', { command: TEN_MB, timeoutMs: 60_000 });
     const took = Date.now() - started;
-    expect(result).toMatchObject({ exitCode: 0, truncated: true, timedOut: false, partial: LINE });
+    expect(result).toMatchObject({ exitCode: 0, truncated: true, timedOut: false });
+    // The last 200 lines: 199 complete ones and the last, which no newline ended.
     expect(result.output).toHaveLength(200);
     expect(result.output.every((l: string) => l === LINE)).toBe(true);
+    expect(result.partial).toBeUndefined();
     expect(result.cursor - result.startCursor).toBe(99_999);
     expect(took, `10 MB took ${took} ms`).toBeLessThan(30_000);
     // The start scrolled out of the ring buffer: read_output says how much is gone.
@@ -193,10 +206,22 @@ describe('openspace.terminal.run refuses what it cannot run', () => {
     expect(await refused).toMatchObject({ success: false, code: 'CONSENT_REQUIRED' });
 
     if (sim) {
-      // The simulated IDE's person runs the same shells: with permission, run works there.
+      // The simulated IDE's person runs the same shells: with permission, run works there. Their real
+      // shell is outside any sandbox, so every command asks the person (here: allowed once); the
+      // scripted shell reaches nothing but its workspace, and echo runs unasked.
       sim.personTerminalReads = 'allow';
-      const ran = await eventually(() => agent().ok('openspace.terminal.run', { terminalId, command: 'echo theirs' }), 10_000, 50);
-      expect(ran).toMatchObject({ exitCode: 0, output: ['theirs'] });
+      const allowing = await connectAgent(ctx.target, 'allowing-agent', { ask: () => ({ answer: COMMAND_ANSWERS.once }) });
+      try {
+        const ran = await eventually(() => allowing.ok('openspace.terminal.run', { terminalId, command: 'echo theirs' }), 10_000, 50);
+        expect(ran).toMatchObject({ exitCode: 0, output: ['theirs'] });
+        if (scripted()) expect(allowing.asked).toEqual([]);
+        else {
+          expect(allowing.asked.length).toBeGreaterThan(0);
+          for (const question of allowing.asked) expect(question).toMatch(/^Agent wants to run: echo theirs — runs outside any sandbox/);
+        }
+      } finally {
+        await allowing.close();
+      }
     } else {
       // Theia's own terminal never got the integration: send and read_output are the way there.
       const allowed = agent().call('openspace.terminal.run', { terminalId, command: 'echo theirs' });
@@ -221,16 +246,16 @@ describe('openspace.terminal.run refuses what it cannot run', () => {
     expect(await agent().ok('openspace.terminal.run', { terminalId, command: 'echo whole' })).toMatchObject({ output: ['whole'] });
   });
 
-  it('asks before a dangerous command as terminal.send does: refused without anyone to ask, run once allowed', async (t) => {
+  it('asks before a command the sandbox cannot contain, as terminal.send does: refused without anyone to ask, run once allowed', async (t) => {
     if (ctx.target.page) t.skip('Theia asks the person with its own dialog: the next test');
     const before = await agent().ok('openspace.terminal.read_output', { terminalId: 'agent', lines: 1 });
-    const refused = await agent().fails('openspace.terminal.run', { command: 'rm -rf ~/projects' }, 'CONFIRMATION_REQUIRED');
-    expect(refused.reasons.length).toBeGreaterThan(0);
+    const refused = await agent().fails('openspace.terminal.run', { command: 'rm -rf .' }, 'CONFIRMATION_REQUIRED');
+    expect(refused.reasons).toContainEqual(expect.objectContaining({ rule: 'deletes-person-files' }));
     const after = await agent().ok('openspace.terminal.read_output', { terminalId: 'agent', since: before.cursor });
     expect(after.output).toEqual([]);
     expect(after.partial).toBe(before.partial);
 
-    await agent().ok('openspace.file.write', { path: 'run-scratch/file.txt', content: 'x\n' });
+    // run-scratch was there before any agent terminal (beforeAll): deleting it asks, and runs once allowed.
     const asking = await connectAgent(ctx.target, 'asking-agent', { ask: () => ({ answer: COMMAND_ANSWERS.once }) });
     try {
       const allowed = await asking.ok('openspace.terminal.run', { terminalId: 'agent', command: 'rm -rf run-scratch' });
@@ -246,7 +271,7 @@ describe('openspace.terminal.run refuses what it cannot run', () => {
     const page = ctx.target.page;
     if (!page) return t.skip('Theia only');
     const before = await agent().ok('openspace.terminal.read_output', { terminalId: 'agent', lines: 1 });
-    const text = 'rm -rf ~/projects';
+    const text = 'rm -rf .';
     const pending = agent().call('openspace.terminal.run', { command: text });
     const dialog = page.locator('.dialogBlock', { hasText: `Agent wants to run: ${text}` });
     await dialog.waitFor({ state: 'visible', timeout: 10_000 });

@@ -117,7 +117,8 @@ test('a workspace setting adds *.secret to the sensitive files: file.read answer
 test('a workspace setting cannot turn off the confirmation of dangerous commands: the person is still asked', async () => {
   const { page } = theia;
   await agent.ok('openspace.terminal.create', { title: 'guarded' });
-  const text = 'rm -rf ./build';
+  // Deleting the workspace: what the sandbox cannot give back.
+  const text = 'rm -rf .';
   const dialog = page.locator('.dialogBlock', { hasText: `Agent wants to run: ${text}` });
   const denied = agent.call('openspace.terminal.send', { terminalId: 'guarded', text });
   await expect(dialog).toBeVisible();
