@@ -129,3 +129,14 @@ describe('US-3.3 agent creates a terminal and runs a command', () => {
     expect(plain.redacted).toBe(false);
   });
 });
+
+describe('a terminal whose shell is not a shell', () => {
+  it('is refused with INVALID_ARGUMENT, and no terminal opens: another program would run unjudged', async () => {
+    const before = (await ctx.agent.ok('openspace.terminal.list')).terminals.length;
+    for (const shellPath of ['/usr/bin/python3', '/usr/bin/make', 'bash', '/bin/sh -c id', '/tmp/../usr/bin/env']) {
+      const refused = await ctx.agent.call('openspace.terminal.create', { title: 'not-a-shell', shellPath });
+      expect(refused, shellPath).toMatchObject({ success: false, code: 'INVALID_ARGUMENT' });
+    }
+    expect((await ctx.agent.ok('openspace.terminal.list')).terminals.length).toBe(before);
+  });
+});

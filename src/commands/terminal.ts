@@ -78,7 +78,21 @@ export async function openTerminal(ide: IdePort, options: { title?: string; cwd:
   return ide.terminals.create({ terminalId, title, cwd: options.cwd, shellPath: options.shellPath });
 }
 
+/**
+ * The shells an agent may ask for by path: an absolute path to a known shell. Any other program as a
+ * terminal's "shell" would run unjudged (outside a sandbox, with no question at all).
+ */
+const KNOWN_SHELL = /^\/(?:[\w.+-]+\/)*(?:bash|sh|dash|zsh|fish|ksh|mksh|tcsh|csh|pwsh|nu)$/;
+
 export const terminalCreateCommand = defineCommand(terminalCreate, async (ide, args) => {
+  if (args.shellPath !== undefined && !KNOWN_SHELL.test(args.shellPath)) {
+    throw new ToolError(
+      'INVALID_ARGUMENT',
+      `shellPath must be the absolute path of a shell (bash, sh, dash, zsh, fish, ksh, tcsh, csh, pwsh or nu), not "${args.shellPath}": ` +
+        'run other programs inside a terminal with terminal.run or terminal.send.',
+      { fields: ['shellPath'] },
+    );
+  }
   const cwd = args.cwd === undefined ? '' : await requireDirectory(ide, args.cwd);
   const created = await openTerminal(ide, { title: args.title, cwd, shellPath: args.shellPath });
   return { terminalId: created.terminalId, title: created.title, cwd: created.cwd, sandboxed: created.sandboxed ?? false };

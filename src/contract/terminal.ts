@@ -14,7 +14,12 @@ export const terminalCreate = defineTool({
   input: z.strictObject({
     title: z.string().min(1).max(100).optional().describe('Tab title, e.g. "test-runner"'),
     cwd: WorkspacePath.optional().describe('Working directory inside the workspace; defaults to the root'),
-    shellPath: z.string().min(1).max(4096).optional().describe("Shell executable; defaults to the IDE's shell"),
+    shellPath: z
+      .string()
+      .min(1)
+      .max(4096)
+      .optional()
+      .describe("Absolute path of a shell (bash, sh, zsh, fish, …); defaults to the IDE's shell"),
   }),
   output: z.object({
     terminalId: z.string(),
