@@ -45,6 +45,14 @@ function inShell(line: string, env: Record<string, string> = {}): string {
   return execFileSync('sh', ['-c', script], { encoding: 'utf8', env: { PATH: process.env.PATH, ...env } });
 }
 
+/** Stop a CLI and wait until it has gone: until then it may still write into its workspace (.openspace/), which a test then removes. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await gone;
+}
+
 function exitOf(child: ChildProcess): Promise<{ code: number | null; output: string }> {
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
@@ -113,7 +121,7 @@ describe('npm start (the simulated IDE CLI)', () => {
     const dir = await mkdtemp(join(tmpdir(), 'openspace-cli-'));
     try {
       await writeFile(join(dir, 'hello.txt'), 'from disk\n');
-      const { output, mcpUrl, token } = await startCli(['--port', '0', '--workspace', dir, '--consent']);
+      const { output, mcpUrl, token, child } = await startCli(['--port', '0', '--workspace', dir, '--consent']);
       expect(output).toContain('Terminals:     process');
       const agent = await connectAgent({ mcpUrl, token });
       try {
@@ -130,6 +138,7 @@ describe('npm start (the simulated IDE CLI)', () => {
         expect(ran).toMatchObject({ exitCode: 0, output: ['from disk', '42'], timedOut: false });
       } finally {
         await agent.close();
+        await stop(child);
       }
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -144,16 +153,18 @@ describe('npm start (the simulated IDE CLI)', () => {
         [['--no-sandbox'], false],
       ] as const) {
         // A PATH without bwrap on it.
-        const { output, mcpUrl, token } = await startCli(['--port', '0', '--workspace', dir, '--consent', ...args], { PATH: dir });
+        const { output, mcpUrl, token, child } = await startCli(['--port', '0', '--workspace', dir, '--consent', ...args], { PATH: dir });
         const warnings = output.match(/agent terminals run WITHOUT a sandbox: bubblewrap \(bwrap\) is not installed/g) ?? [];
         expect(warnings, args.join(' ')).toHaveLength(warned ? 1 : 0);
         const agent = await connectAgent({ mcpUrl, token });
         try {
           expect(await agent.ok('openspace.terminal.create', { title: 'plain' })).toMatchObject({ sandboxed: false });
-          // Dangerous commands still wait for a person.
-          await agent.fails('openspace.terminal.send', { terminalId: 'plain', text: 'rm -rf ~' }, 'CONFIRMATION_REQUIRED');
+          // Outside a sandbox every command waits for a person, harmless ones too.
+          const refused = await agent.fails('openspace.terminal.send', { terminalId: 'plain', text: 'echo hi' }, 'CONFIRMATION_REQUIRED');
+          expect(refused.error).toMatch(/^Agent wants to run: echo hi — runs outside any sandbox/);
         } finally {
           await agent.close();
+          await stop(child);
         }
       }
     } finally {
@@ -164,7 +175,7 @@ describe('npm start (the simulated IDE CLI)', () => {
   it('on a real directory, asks for consent first: CONSENT_REQUIRED without --consent, nothing done', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'openspace-cli-'));
     try {
-      const { mcpUrl, token } = await startCli(['--port', '0', '--workspace', dir]);
+      const { mcpUrl, token, child } = await startCli(['--port', '0', '--workspace', dir]);
       const agent = await connectAgent({ mcpUrl, token });
       try {
         const refused = await agent.fails('openspace.file.write', { path: 'x.txt', content: 'x' }, 'CONSENT_REQUIRED');
@@ -172,6 +183,7 @@ describe('npm start (the simulated IDE CLI)', () => {
         await expect(stat(join(dir, 'x.txt'))).rejects.toThrow(/ENOENT/);
       } finally {
         await agent.close();
+        await stop(child);
       }
     } finally {
       await rm(dir, { recursive: true, force: true });
