@@ -247,7 +247,7 @@ export class SimIde {
       });
     }
     if (!terminal.sandboxed || !this.sandbox) return undefined;
-    return this.sandbox.runtime.assess(text, cwd);
+    return this.sandbox.runtime.assess(text, cwd, this.terminals.pid(terminal.terminalId));
   }
 
   /** Stop everything; resolves when the language servers have exited. */

@@ -63,6 +63,11 @@ export class SimTerminals implements TerminalPort, Disposable {
     return this.create({ terminalId, title: terminalId, cwd: '' }, true);
   }
 
+  /** The terminal's process (a sandboxed one's bwrap), if it has one. */
+  pid(terminalId: string): number | undefined {
+    return this.terminals.get(terminalId)?.backend.pid;
+  }
+
   list(): TerminalInfo[] {
     return [...this.terminals.values()].map((t) => ({ ...t.info }));
   }

@@ -348,6 +348,27 @@ describe('keystrokes an agent sends, judged as the shell gets them (a person who
     expect(readFileSync(join(ctx.target.workspaceDir!, 'victim.txt'), 'utf8')).toBe('keep\n');
     expect(asked.length).toBeGreaterThanOrEqual(4);
   });
+
+  it('judges a command where the shell is now: after `cd ..`, deleting the workspace by name asks', async (t) => {
+    if (ctx.target.sim?.terminalBackend === 'scripted' || ctx.target.page) return t.skip('needs a real shell and the agent-side question');
+    const ws = ctx.target.workspaceDir!;
+    await agent.ok('openspace.terminal.create', { title: 'climber' });
+    // The output claims the shell is still in the workspace; the check asks the kernel, not the output.
+    expect(
+      await agent.ok('openspace.terminal.run', { terminalId: 'climber', command: `cd .. && printf '\\e]633;P;Cwd=${ws}\\a'` }),
+    ).toMatchObject({
+      exitCode: 0,
+    });
+    const before = asked.length;
+    const name = ws.split('/').pop()!;
+    expect(await agent.call('openspace.terminal.send', { terminalId: 'climber', text: `rm -rf ${name}` })).toMatchObject({
+      success: false,
+      code: 'CONFIRMATION_DENIED',
+    });
+    expect(asked.slice(before).join('\n')).toContain(`rm -rf ${name}`);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(readFileSync(join(ws, 'victim.txt'), 'utf8')).toBe('keep\n');
+  });
 });
 
 describe('a port of this machine the person allows', () => {

@@ -11,6 +11,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmdirSync,
   statSync,
   unlinkSync,
@@ -388,6 +389,48 @@ function processesOfThisUser(): number {
     }
   }
   return count;
+}
+
+/**
+ * The directory the shell of a sandbox is in now (`sessionId`: the terminal's process, its bwrap), as
+ * the kernel says rather than as the terminal's output claims (an agent prints what it likes): the
+ * sandbox's first process that is not bwrap, the shell bwrap started. Orphans the shell leaves are
+ * adopted by the sandbox's init too, but started later. Undefined when `sessionId` is no bwrap or
+ * the shell ended. The workspace is bound at its own path, so the path inside is the path outside.
+ */
+export function shellDirectory(bwrap: string, sessionId: number): string | undefined {
+  let pid = sessionId;
+  for (let depth = 0; executable(pid) === bwrap; depth++) {
+    const children = childrenOf(pid);
+    if (depth === 3 || children.length === 0) return undefined;
+    pid = children.map((child) => ({ child, started: startTime(child) })).sort((a, b) => a.started - b.started || a.child - b.child)[0]!
+      .child;
+  }
+  if (pid === sessionId) return undefined;
+  try {
+    const dir = readlinkSync(`/proc/${pid}/cwd`);
+    return dir.endsWith(' (deleted)') ? undefined : dir;
+  } catch {
+    return undefined; // ended meanwhile
+  }
+}
+
+function executable(pid: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** When a process started, in clock ticks since boot (Infinity once it ended). */
+function startTime(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  } catch {
+    return Infinity;
+  }
 }
 
 function childrenOf(pid: number): number[] {

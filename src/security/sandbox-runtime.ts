@@ -3,14 +3,14 @@
  * command line a shell starts with, the network proxy they share (started with the first), the
  * hosts the person allowed once, and what a typed command needs beyond the sandbox.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { assessInBox, type BoxAssessment } from './box-check.js';
 import { boxView, personFiles, trackedFiles } from './box-view.js';
 import { CODE_RUNNING_PATHS } from './code-running-paths.js';
-import { endSandboxes, probeBwrap, removeCovers, sandboxCommand } from './sandbox-host.js';
+import { endSandboxes, probeBwrap, removeCovers, sandboxCommand, shellDirectory } from './sandbox-host.js';
 import { allowedLocalPorts, hostAllowed, networkLaunch, proxyEnvironment, startNetworkProxy } from './sandbox-network.js';
 import type { SandboxSettings } from './sandbox.js';
 
@@ -35,8 +35,8 @@ export class SandboxRuntime {
   private readonly directory = mkdtempSync(join(tmpdir(), 'openspace-network-'));
   private readonly grants = new Map<string, number>();
   private readonly home: string;
-  private readonly alsoProtected: string[];
-  private readonly readOnly: (rel: string) => boolean;
+  private alsoProtected: string[] = [];
+  private readOnly: (rel: string) => boolean = () => true;
   /** Outside a repository: the files that were there before the first agent terminal. */
   private baseline: Set<string> | undefined;
 
@@ -45,16 +45,22 @@ export class SandboxRuntime {
     private readonly options: SandboxRuntimeOptions,
   ) {
     this.home = options.home ?? homedir();
-    this.alsoProtected = (options.protectedPatterns ?? [])
+    this.protect(options.protectedPatterns ?? []);
+  }
+
+  /** Settings changed (Theia's preferences): later shells and checks follow them. */
+  update(settings: SandboxSettings, protectedPatterns?: readonly string[]): void {
+    this.settings = settings;
+    if (protectedPatterns) this.protect(protectedPatterns);
+  }
+
+  /** The person's protected patterns that name a path (no wildcards but a trailing `/**`) are read-only inside. */
+  private protect(patterns: readonly string[]): void {
+    this.alsoProtected = patterns
       .map((p) => p.replace(/\/(\*\*)?$/, ''))
       .filter((p) => p !== '' && !/[*?[\]{}!]/.test(p) && !p.startsWith('/') && !p.split('/').includes('..'));
     const paths = [...CODE_RUNNING_PATHS, ...this.alsoProtected];
     this.readOnly = picomatch([...paths, ...paths.map((p) => `${p}/**`)], { dot: true });
-  }
-
-  /** Settings changed (Theia's preferences): later shells and checks follow them. */
-  update(settings: SandboxSettings): void {
-    this.settings = settings;
   }
 
   /** The command line running `shell` in the sandbox, starting in `cwd` (absolute), or why it cannot. */
@@ -87,13 +93,19 @@ export class SandboxRuntime {
     );
   }
 
-  /** What `text`, typed at a sandboxed shell in `cwd` (absolute), needs beyond the sandbox. */
-  assess(text: string, cwd: string): BoxAssessment {
+  /**
+   * What `text`, typed at a sandboxed shell, needs beyond the sandbox. The shell's directory is the
+   * one it is in now when `sandboxPid` (the terminal's process) says, else `cwd` (absolute), where
+   * it started: `cd ..` sent first does not make `rm -rf ws` look like a file in the workspace.
+   */
+  assess(text: string, cwd: string, sandboxPid?: number): BoxAssessment {
+    const bwrap = probeBwrap();
+    const now = sandboxPid !== undefined && bwrap.available ? shellDirectory(realpathSync(bwrap.path), sandboxPid) : undefined;
     return assessInBox(
       text,
       boxView({
         workspace: this.options.workspace,
-        cwd,
+        cwd: now ?? cwd,
         home: this.home,
         baseline: this.baseline,
         isReadOnly: (rel) => (this.readOnly(rel) ? rel : undefined),

@@ -12,7 +12,8 @@ import {
   SANDBOX_NETWORK_SETTING,
   type SandboxSettings,
 } from '../../../../src/security/sandbox.js';
-import { SANDBOX_PATH, type SandboxBackend } from '../common/protocol.js';
+import { SANDBOX_PATH, type SandboxBackend, type SandboxPlace } from '../common/protocol.js';
+import { filePolicySettings } from './file-policy-settings.js';
 import type { BoxVerdict } from '../../../../src/contract/port.js';
 import { ContentIds } from './content-ids.js';
 
@@ -37,9 +38,9 @@ export class TheiaSandbox {
 
   /** What Theia runs for an agent's shell in `cwd` (workspace-relative), or undefined to run it without a sandbox. */
   async shell(cwd: string, shellPath: string | undefined): Promise<{ shellPath: string; shellArgs: string[] } | undefined> {
-    const settings = await this.settings();
-    if (!settings.enabled) return undefined;
-    const shell = await this.backend.shell({ cwd, shellPath, settings });
+    const place = await this.place(cwd);
+    if (!place.settings.enabled) return undefined;
+    const shell = await this.backend.shell({ ...place, shellPath });
     if ('shellPath' in shell) return shell;
     if (!this.toldUnavailable) {
       this.toldUnavailable = true;
@@ -51,9 +52,12 @@ export class TheiaSandbox {
     return undefined;
   }
 
-  /** What `text`, typed at a sandboxed shell in `cwd` (workspace-relative), needs beyond the sandbox. */
-  async assess(cwd: string, text: string): Promise<BoxVerdict> {
-    return this.backend.assess({ cwd, text, settings: await this.settings() });
+  /**
+   * What `text`, typed at a sandboxed shell, needs beyond the sandbox: in the directory the shell of
+   * the terminal's process `pid` is in now, else in `cwd` (workspace-relative), where it started.
+   */
+  async assess(cwd: string, text: string, pid: number | undefined): Promise<BoxVerdict> {
+    return this.backend.assess({ ...(await this.place(cwd)), text, pid });
   }
 
   /** The person allowed a command reaching these hosts once. */
@@ -66,9 +70,19 @@ export class TheiaSandbox {
     await this.backend.end(pid).catch((err) => console.warn('OpenSpace: could not end a terminal sandbox:', err));
   }
 
-  /** Each scope's values; a wrong one fails the terminal's creation, naming it, rather than weaken the sandbox. */
-  private async settings(): Promise<SandboxSettings> {
+  /**
+   * The settings and the person's protected patterns as every scope says now; a wrong value fails the
+   * terminal's creation or the command, naming it, rather than weaken the sandbox.
+   */
+  private async place(cwd: string): Promise<SandboxPlace> {
     await this.preferences.ready;
+    const { protectedPatterns, problems } = filePolicySettings(this.preferences, this.ids.rootUri?.toString() ?? '');
+    if (problems.length > 0) throw new Error(problems.join('; '));
+    return { cwd, settings: this.settings(), protectedPatterns };
+  }
+
+  /** Each scope's values, the workspace's only tightening the person's. */
+  private settings(): SandboxSettings {
     const resource = this.ids.rootUri?.toString();
     const scope = (pick: 'globalValue' | 'workspaceValue' | 'workspaceFolderValue', name: string): SandboxChoices => {
       const choices = SandboxChoices.safeParse({

@@ -12,6 +12,7 @@ import { CommandDialog } from './command-dialog.js';
 import { ContentIds } from './content-ids.js';
 import { filePolicySettings } from './file-policy-settings.js';
 import { TheiaSandbox } from './theia-sandbox.js';
+import { TheiaTerminalPort } from './theia-terminal-port.js';
 
 /** A confirmation nobody answers is a refusal, before the hub's own time limit runs out. */
 const ANSWER_WITHIN_MS = 25_000;
@@ -26,6 +27,7 @@ export class TheiaSecurityPort implements SecurityPort {
   @inject(PreferenceService) protected readonly preferences!: PreferenceService;
   @inject(ContentIds) protected readonly ids!: ContentIds;
   @inject(TheiaSandbox) protected readonly sandbox!: TheiaSandbox;
+  @inject(TheiaTerminalPort) protected readonly terminals!: TheiaTerminalPort;
   /** The person's terminals they let agents read, and the questions open now (one per terminal). */
   private readonly readableTerminals = new Set<string>();
   private readonly terminalQuestions = new Map<string, Promise<boolean>>();
@@ -132,7 +134,8 @@ export class TheiaSecurityPort implements SecurityPort {
   }
 
   async assessInBox(terminal: TerminalInfo, text: string): Promise<BoxVerdict | undefined> {
-    return terminal.sandboxed ? this.sandbox.assess(terminal.cwd, text) : undefined;
+    if (!terminal.sandboxed) return undefined;
+    return this.sandbox.assess(terminal.cwd, text, await this.terminals.sandboxPid(terminal.terminalId));
   }
 
   async grantHosts(hosts: string[]): Promise<void> {

@@ -69,6 +69,11 @@ export class TheiaTerminalPort implements TerminalPort {
     return this.info(this.captured.get(options.terminalId)!);
   }
 
+  /** The process of a terminal OpenSpace sandboxed (its bwrap), once it started. */
+  sandboxPid(terminalId: string): Promise<number | undefined> {
+    return this.captured.get(terminalId)?.sandbox ?? Promise.resolve(undefined);
+  }
+
   list(): TerminalInfo[] {
     const open = this.terminals.all.filter((w) => !this.shell.isClosing(w));
     return [...open.map((w) => this.info(this.capture(w, ''))), ...[...this.exited.values()].map((info) => ({ ...info }))];

@@ -92,22 +92,30 @@ export const SANDBOX_PATH = '/services/openspace/sandbox';
 /** What Theia's terminal runs for a sandboxed shell, or why there is no sandbox here. */
 export type SandboxedShell = { shellPath: string; shellArgs: string[] } | { unavailable: string };
 
+/**
+ * What a window sends with every sandbox call: its sandbox settings, the person's protected file
+ * patterns (read-only inside the sandbox too), and `cwd` relative to the workspace Theia opened.
+ */
+export interface SandboxPlace {
+  cwd: string;
+  settings: SandboxSettings;
+  protectedPatterns: string[];
+}
+
 export interface SandboxBackend {
-  /**
-   * The shell (`shellPath`, or Theia's default shell) in the sandbox the settings describe, starting
-   * in `cwd` (relative to the workspace Theia opened).
-   */
-  shell(options: { cwd: string; shellPath?: string; settings: SandboxSettings }): Promise<SandboxedShell>;
+  /** The shell (`shellPath`, or Theia's default shell) in the sandbox the settings describe, starting in `cwd`. */
+  shell(options: SandboxPlace & { shellPath?: string }): Promise<SandboxedShell>;
   /**
    * End the sandbox of a terminal being closed, whose process (`pid`) is its bwrap: everything in
    * that bwrap's session. A hangup alone can miss a sandbox bwrap is still setting up.
    */
   end(pid: number): Promise<void>;
   /**
-   * What `text`, typed at a sandboxed shell in `cwd` (workspace-relative), needs beyond the sandbox
-   * (src/security/box-check.ts): judged here, beside the files git tracks.
+   * What `text`, typed at a sandboxed shell, needs beyond the sandbox (src/security/box-check.ts):
+   * judged here, beside the files git tracks, in the directory the shell of the terminal's process
+   * `pid` is in now (else in `cwd`, where it started).
    */
-  assess(options: { cwd: string; text: string; settings: SandboxSettings }): Promise<BoxVerdict>;
+  assess(options: SandboxPlace & { text: string; pid?: number }): Promise<BoxVerdict>;
   /** The person allowed a command reaching these hosts once: the sandboxes reach them for a while. */
   grantHosts(hosts: string[]): Promise<void>;
 }

@@ -5,10 +5,9 @@ import { resolve, sep } from 'node:path';
 import { readlinkSync, realpathSync } from 'node:fs';
 import type { BoxVerdict } from '../../../../src/contract/port.js';
 import { shellIntegrationEnv } from '../../../../src/commands/shell-integration.js';
-import type { SandboxSettings } from '../../../../src/security/sandbox.js';
 import { endSandboxSession, probeBwrap } from '../../../../src/security/sandbox-host.js';
 import { SandboxRuntime } from '../../../../src/security/sandbox-runtime.js';
-import type { SandboxBackend, SandboxedShell } from '../common/protocol.js';
+import type { SandboxBackend, SandboxedShell, SandboxPlace } from '../common/protocol.js';
 import { openedWorkspace } from './opened-workspace.js';
 
 /**
@@ -21,10 +20,10 @@ export class SandboxBackendImpl implements SandboxBackend {
   @inject(WorkspaceServer) protected readonly workspaceServer!: WorkspaceServer;
   private runtime: { workspace: string; runtime: SandboxRuntime } | undefined;
 
-  async shell(options: { cwd: string; shellPath?: string; settings: SandboxSettings }): Promise<SandboxedShell> {
+  async shell(options: SandboxPlace & { shellPath?: string }): Promise<SandboxedShell> {
     const bwrap = probeBwrap();
     if (!bwrap.available) return { unavailable: bwrap.reason };
-    const place = await this.place(options.cwd, options.settings);
+    const place = await this.place(options);
     if ('unavailable' in place) return place;
     // SHELL may be unset, whatever its type says.
     const shell = options.shellPath
@@ -37,10 +36,10 @@ export class SandboxBackendImpl implements SandboxBackend {
     return { shellPath: shellPath!, shellArgs };
   }
 
-  async assess(options: { cwd: string; text: string; settings: SandboxSettings }): Promise<BoxVerdict> {
-    const place = await this.place(options.cwd, options.settings);
+  async assess(options: SandboxPlace & { text: string; pid?: number }): Promise<BoxVerdict> {
+    const place = await this.place(options);
     if ('unavailable' in place) throw new Error(place.unavailable);
-    return place.runtime.assess(options.text, place.cwd);
+    return place.runtime.assess(options.text, place.cwd, options.pid);
   }
 
   async grantHosts(hosts: string[]): Promise<void> {
@@ -55,16 +54,20 @@ export class SandboxBackendImpl implements SandboxBackend {
   }
 
   /** The opened workspace's sandbox runtime (settings as the window read them now), and `cwd` in it. */
-  private async place(cwd: string, settings: SandboxSettings): Promise<{ runtime: SandboxRuntime; cwd: string } | { unavailable: string }> {
+  private async place({
+    cwd,
+    settings,
+    protectedPatterns,
+  }: SandboxPlace): Promise<{ runtime: SandboxRuntime; cwd: string } | { unavailable: string }> {
     const workspace = await openedWorkspace(this.workspaceServer);
     if (!workspace) return { unavailable: 'no folder is open' };
     const absolute = resolve(workspace, cwd);
     if (absolute !== workspace && !absolute.startsWith(workspace + sep)) return { unavailable: `${cwd} is outside the workspace` };
     if (this.runtime?.workspace !== workspace) {
       void this.runtime?.runtime.dispose();
-      this.runtime = { workspace, runtime: new SandboxRuntime(settings, { workspace }) };
+      this.runtime = { workspace, runtime: new SandboxRuntime(settings, { workspace, protectedPatterns }) };
     }
-    this.runtime.runtime.update(settings);
+    this.runtime.runtime.update(settings, protectedPatterns);
     return { runtime: this.runtime.runtime, cwd: absolute };
   }
 }
