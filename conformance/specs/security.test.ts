@@ -567,16 +567,13 @@ const MUST_ASK: { command: string; code: Refusal; host?: true }[] = [
 const ASKING_RULES = ['git-clean-force', 'git-discard-changes', 'rm-wildcard', 'rm-unknown-args', 'parse-error'];
 
 /**
- * Lines of ASKING_RULES that the box check (src/security/box-check.ts) lets run today: known gaps,
- * reported. The spec fails when one is closed (then remove it here) or another opens.
+ * Lines bash holds unrun, waiting for the rest of their command: what the rest makes of them.
+ * `r\` and `m -rf /` are `rm -rf /` together; a here-document ends as cat's input, printed.
  */
-const KNOWN_GAPS = [
-  // git takes an unambiguous abbreviation of a long option: --har is --hard.
-  'git reset --har',
-  // The shell joins the next line to one ending in a backslash, or takes it into an unfinished here-document.
-  'r\\',
-  'cat <<EOF\nrm -rf /',
-];
+const HELD: Record<string, { rest: string; then: string }> = {
+  'r\\': { rest: 'm -rf /', then: 'CONFIRMATION_REQUIRED' },
+  'cat <<EOF\nrm -rf /': { rest: 'EOF', then: 'ran' },
+};
 
 describe('commands through terminal.send (src/security/corpus, shell.json)', () => {
   let terminalId = '';
@@ -634,6 +631,17 @@ describe('commands through terminal.send (src/security/corpus, shell.json)', () 
     let mark = await agent().ok('openspace.terminal.read_output', { terminalId, lines: 1 });
     for (const { rule, command } of dangerous) {
       const result = await agent().call('openspace.terminal.send', { terminalId, text: command });
+      const held = HELD[command];
+      if (held && result.success) {
+        // Nothing ran yet: terminal.run says the shell waits, and the rest is judged with what it holds.
+        expect(await agent().call('openspace.terminal.run', { terminalId, command: 'true' })).toMatchObject({ code: 'TERMINAL_BUSY' });
+        const rest = await agent().call('openspace.terminal.send', { terminalId, text: held.rest });
+        expect(rest.success ? 'ran' : rest.code, `${command} then ${held.rest}`).toBe(held.then);
+        answers.set(command, `held, then ${held.then}`);
+        await agent().ok('openspace.terminal.send', { terminalId, text: '\u0003', enter: false });
+        mark = await agent().ok('openspace.terminal.read_output', { terminalId, lines: 1 });
+        continue;
+      }
       answers.set(command, result.success ? 'ran' : result.code);
       if (result.code === 'CONFIRMATION_REQUIRED' || result.code === 'SANDBOX_READ_ONLY') {
         // Nothing was typed: no echo, no new line, the prompt as it was.
@@ -651,7 +659,7 @@ describe('commands through terminal.send (src/security/corpus, shell.json)', () 
     expect(wrong).toEqual([]);
 
     const ranUnasked = dangerous.filter((d) => ASKING_RULES.includes(d.rule) && answers.get(d.command) === 'ran').map((d) => d.command);
-    expect(ranUnasked, `lines of ${ASKING_RULES.join(', ')} that ran without a question`).toEqual(KNOWN_GAPS);
+    expect(ranUnasked, `lines of ${ASKING_RULES.join(', ')} that ran without a question`).toEqual([]);
     const picked = MUST_ASK.filter((m) => !m.host);
     expect(picked.map((m) => `${m.command} → ${answers.get(m.command)}`)).toEqual(picked.map((m) => `${m.command} → ${m.code}`));
     await settle();

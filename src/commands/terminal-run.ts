@@ -15,7 +15,7 @@ import {
 } from '../contract/index.js';
 import type { IdePort } from '../contract/port.js';
 import { defineCommand } from './command.js';
-import { confirmUnlessSafe, openTerminal, resolveTerminal, terminalExited, typedAheadText } from './terminal.js';
+import { confirmUnlessSafe, heldText, openTerminal, resolveTerminal, terminalExited, typedAheadText } from './terminal.js';
 import { isRedacted, terminalScreens, type TerminalScreens } from './terminal-output.js';
 import { requireReadable } from './terminal-access.js';
 
@@ -128,6 +128,13 @@ function assertIdle(ide: IdePort, screens: TerminalScreens, terminalId: string):
       `A command still runs in terminal ${terminalId} (for ${Math.round((Date.now() - running.startedAt) / 1000)} s): read it with ` +
         `terminal.read_output since ${running.startCursor}, stop it with terminal.send {text:"\\u0003", enter:false}, or run in another terminal.`,
       { startCursor: running.startCursor },
+    );
+  }
+  if (heldText(ide, terminalId) !== '') {
+    throw new ToolError(
+      'TERMINAL_BUSY',
+      `The shell in terminal ${terminalId} waits for the rest of a command (a line ending in \\, an unfinished here-document or quote): ` +
+        'finish it with terminal.send, or drop it with terminal.send {text:"\\u0003", enter:false}.',
     );
   }
   if (typedAheadText(ide, terminalId) !== '') {

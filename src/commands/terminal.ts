@@ -10,10 +10,10 @@ import {
 } from '../contract/index.js';
 import { checkCommandSync, formatConfirmation } from '../security/dangerous-commands/index.js';
 import { isRememberable } from '../security/known-safe/index.js';
-import { typedLines } from './tty-line.js';
+import { mightContinue, typedLines } from './tty-line.js';
 import { defineCommand } from './command.js';
 import { requireDirectory } from './file.js';
-import type { CommandAnswer, CommandQuestion, IdePort } from '../contract/port.js';
+import type { BoxVerdict, CommandAnswer, CommandQuestion, IdePort } from '../contract/port.js';
 import { terminalScreens } from './terminal-output.js';
 import { requireReadable } from './terminal-access.js';
 
@@ -122,9 +122,11 @@ export async function confirmUnlessSafe(
   context: CallContext | undefined,
   /** What waits at the prompt already (typed earlier without Enter). */
   pending = '',
+  /** Lines submitted earlier that bash may still hold, unrun (mightContinue). */
+  held = '',
 ): Promise<void> {
   if (!(ide.security?.confirmDangerousCommands() ?? true)) return;
-  const question = await questionFor(ide, terminal, text, pending);
+  const question = await questionFor(ide, terminal, text, pending, held);
   if (!question) return;
   const { message, reasons } = question;
   const answer = await askCommand(ide, question, context);
@@ -154,7 +156,13 @@ type Reason = { command: string; rule: string; why: string };
 const ANSWERS_PROGRAM = /^(?:[\u0003\u0004\u001a ]|q|y|n|yes|no)?[\r\n]?$/i;
 
 /** The question `text` needs, or undefined when it may be typed as it is. */
-async function questionFor(ide: IdePort, terminal: TerminalInfo, text: string, pending: string): Promise<Question | undefined> {
+async function questionFor(
+  ide: IdePort,
+  terminal: TerminalInfo,
+  text: string,
+  pending: string,
+  held: string,
+): Promise<Question | undefined> {
   const running = terminalScreens(ide).shell(terminal.terminalId).running;
   if (running) {
     if (ANSWERS_PROGRAM.test(text)) return undefined;
@@ -167,10 +175,12 @@ async function questionFor(ide: IdePort, terminal: TerminalInfo, text: string, p
     return question(text, [{ command: text, rule: 'control-keys', why }]);
   }
   if (typed.lines.length === 0) return undefined; // nothing runs yet: the whole line is judged at Enter
-  const line = typed.lines.join('\n');
+  const submitted = typed.lines.join('\n');
+  // After held lines, what runs is those and these together (or, where bash ran them already, these alone).
+  const line = held ? `${held}\n${submitted}` : submitted;
   if (!line.trim()) return undefined;
   const rules = ide.security?.allowedCommands?.() ?? [];
-  const verdict = await ide.security?.assessInBox?.(terminal, line);
+  const verdict = await assessAll(ide, terminal, held ? [line, submitted] : [line]);
   if (verdict) {
     if (verdict.readOnly.length > 0) {
       throw new ToolError(
@@ -189,6 +199,19 @@ async function questionFor(ide: IdePort, terminal: TerminalInfo, text: string, p
   const danger = checkCommandSync(line, { workspaceCwd: terminal.cwd });
   const reasons = [{ command: line, rule: 'unsandboxed', why: 'runs outside any sandbox' }, ...danger.reasons];
   return question(line, reasons, danger.dangerous ? undefined : ruleFor(line));
+}
+
+/** The sandbox's verdicts on each reading of the text, together; undefined outside a sandbox. */
+async function assessAll(ide: IdePort, terminal: TerminalInfo, readings: string[]): Promise<BoxVerdict | undefined> {
+  const verdicts = await Promise.all(readings.map((text) => ide.security?.assessInBox?.(terminal, text)));
+  if (verdicts.some((v) => v === undefined)) return undefined;
+  const all = verdicts as BoxVerdict[];
+  return {
+    ask: all.some((v) => v.ask),
+    reasons: all.flatMap((v) => v.reasons),
+    readOnly: [...new Set(all.flatMap((v) => v.readOnly))],
+    hosts: [...new Set(all.flatMap((v) => v.hosts))],
+  };
 }
 
 function question(text: string, reasons: Reason[], rule?: string): Question {
@@ -229,10 +252,23 @@ async function askCommand(ide: IdePort, question: CommandQuestion, context: Call
  * whole when Enter comes, so `rm -r` then ` -f /` then Enter is caught.
  */
 const typedAhead = new WeakMap<IdePort, Map<string, string>>();
+/** Lines an agent submitted that bash may hold unrun, waiting for the rest (`r\`, `cat <<EOF`). */
+const heldInput = new WeakMap<IdePort, Map<string, string>>();
+
+function terminalState(map: WeakMap<IdePort, Map<string, string>>, ide: IdePort): Map<string, string> {
+  let state = map.get(ide);
+  if (!state) map.set(ide, (state = new Map()));
+  return state;
+}
 
 /** What an agent typed into the terminal without Enter so far ("" if nothing). */
 export function typedAheadText(ide: IdePort, terminalId: string): string {
   return typedAhead.get(ide)?.get(terminalId) ?? '';
+}
+
+/** Lines submitted that the shell may still hold, waiting for the rest of the command ("" if none). */
+export function heldText(ide: IdePort, terminalId: string): string {
+  return heldInput.get(ide)?.get(terminalId) ?? '';
 }
 
 export const terminalSendCommand = defineCommand(terminalSend, async (ide, args, context) => {
@@ -241,15 +277,22 @@ export const terminalSendCommand = defineCommand(terminalSend, async (ide, args,
   if (!terminal.running) throw terminalExited(terminal);
   const enter = (args.enter ?? true) && !/[\r\n]$/.test(args.text);
   const text = enter ? `${args.text}\r` : args.text;
-  const pending = typedAhead.get(ide) ?? new Map<string, string>();
-  typedAhead.set(ide, pending);
+  const pending = terminalState(typedAhead, ide);
+  const holding = terminalState(heldInput, ide);
   const before = pending.get(terminalId) ?? '';
-  await confirmUnlessSafe(ide, terminal, text, context, before);
-  // What waits at the prompt now, as the terminal edits it (a program's input is not the shell's line).
+  const held = holding.get(terminalId) ?? '';
+  await confirmUnlessSafe(ide, terminal, text, context, before, held);
+  // What waits at the prompt now, as the terminal edits it (a program's input is not the shell's line),
+  // and what bash may hold unrun: Ctrl-C drops both.
   if (!terminalScreens(ide).shell(terminalId).running) {
-    const rest = typedLines(before, text).rest;
+    const { rest, lines } = typedLines(before, text);
     if (rest === '') pending.delete(terminalId);
     else pending.set(terminalId, rest);
+    const submitted = text.includes('\u0003') ? '' : [held, ...lines].filter(Boolean).join('\n');
+    if (lines.length > 0 || text.includes('\u0003')) {
+      if (submitted && mightContinue(submitted)) holding.set(terminalId, submitted);
+      else holding.delete(terminalId);
+    }
   }
   const cursor = terminalScreens(ide).cursor(terminalId);
   await ide.terminals.send(terminalId, text);

@@ -8,6 +8,9 @@
  * Browser-safe.
  */
 
+import { forEachChild, parse } from 'unbash';
+import type { SyntaxNode } from 'unbash';
+
 export interface TypedLines {
   /** The lines submitted (without their CR/LF), in order. */
   lines: string[];
@@ -42,4 +45,31 @@ export function typedLines(pending: string, text: string): TypedLines {
 /** Ctrl-W as the terminal does it: blanks before the cursor, then the word before them. */
 function eraseWord(line: string): string {
   return line.replace(/\s*$/, '').replace(/\S*$/, '');
+}
+
+/** Held text longer than this is judged as it is: nobody types a command that long by hand. */
+const MAX_HELD = 64 * 1024;
+
+/**
+ * Whether bash, given `text` as submitted lines, may still be waiting for more before it runs any of
+ * it: a line ending in a backslash, a here-document not closed yet, an unterminated quote. Text sent
+ * next is judged together with it (and alone too: where bash did run it, the next line is its own).
+ */
+export function mightContinue(text: string): boolean {
+  if (text.length > MAX_HELD) return false;
+  if (/(^|[^\\])(\\\\)*\\$/.test(text)) return true;
+  let script: ReturnType<typeof parse>;
+  try {
+    script = parse(text);
+  } catch {
+    return false;
+  }
+  if ((script as { errors?: { message: string }[] }).errors?.some((e) => /^unterminated/.test(e.message))) return true;
+  let open = false;
+  const visit = (node: SyntaxNode) => {
+    if (node.type === 'HereDoc' && !(node as { closing?: unknown }).closing) open = true;
+    forEachChild(node, visit);
+  };
+  visit(script);
+  return open;
 }

@@ -13,6 +13,7 @@
  * Only what the command line shows is judged: a program or script the command runs can still delete
  * inside the workspace (docs/security.md says so). Pure: the caller gives what is on disk (BoxView).
  */
+import picomatch from 'picomatch';
 import { forEachChild, parse } from 'unbash';
 import type { Command, Redirection, SyntaxNode } from 'unbash';
 import { getopt } from './dangerous-commands/options.js';
@@ -122,13 +123,21 @@ function relative(abs: string, workspace: string): string | undefined {
 function judgeLoss(arg: Arg, command: string, walk: Walk, what = 'deletes or overwrites'): void {
   const abs = absolute(arg, walk);
   if (abs === undefined) return add(walk, 'target-unknown', command, `${what} ${arg.value}, a path only known when it runs`);
-  const rel = relative(abs, walk.view.workspace);
+  const rel = arg.hasGlob && globReaches(abs, walk.view.workspace) ? '' : relative(abs, walk.view.workspace);
   const protectedAt = rel !== undefined && walk.view.isReadOnly(rel);
   if (rel !== undefined && protectedAt) walk.readOnly.add(rel);
   // Outside the workspace everything is read-only (or the sandbox's own /tmp): nothing to lose.
   if (rel === undefined || protectedAt) return;
   const loses = arg.hasGlob ? walk.view.globHoldsPersonFiles(rel) : walk.view.holdsPersonFiles(rel);
   if (loses) add(walk, 'deletes-person-files', command, `${what} ${rel || 'the workspace'}, which holds files you could lose`);
+}
+
+/** Whether a glob outside the workspace (`../*`, `/*`) matches the workspace or a directory holding it. */
+function globReaches(glob: string, workspace: string): boolean {
+  if (relative(picomatch.scan(glob).base || '/', workspace) !== '') return false;
+  const match = picomatch(glob, { dot: true });
+  const parts = workspace.split('/');
+  return parts.some((_, i) => i > 0 && match(parts.slice(0, i + 1).join('/')));
 }
 
 /** A path the command writes (creates or appends): refused only where the sandbox keeps it read-only. */
@@ -162,7 +171,7 @@ function judgeCommand(cmd: Command, source: string, walk: Walk, depth: number): 
   const head = argv[0];
   if (!head) return;
   for (const arg of argv.slice(1)) judgeHost(arg, head, text, walk);
-  if (!head.literal) return;
+  if (!head.literal) return add(walk, 'target-unknown', text, `runs ${head.value}, a command only known when it runs`);
   const name = head.value.replace(/^.*\//, '');
   const args = argv.slice(1);
   if (name === 'cd' || name === 'pushd') {
@@ -197,6 +206,10 @@ function judgeCommand(cmd: Command, source: string, walk: Walk, depth: number): 
       if (name === 'rsync' && [...opts.long].some((o) => o.startsWith('delete'))) return losing(target, 'deletes files in');
       const sources = opts.operands.filter((a) => a !== target);
       for (const source of sources) losing(intoDirectory(target, source, walk), 'overwrites');
+      // Moved out of the workspace is gone from it (and out of the sandbox's own /tmp, gone with it).
+      const to = absolute(target, walk);
+      if (name === 'mv' && (to === undefined || relative(to, walk.view.workspace) === undefined))
+        for (const source of sources) losing(source, 'moves out of the workspace');
       judgeWrite(target, walk);
       return;
     }
@@ -220,14 +233,27 @@ function judgeCommand(cmd: Command, source: string, walk: Walk, depth: number): 
       return judgeFind(args, text, walk);
     case 'git':
       return judgeGit(args, text, walk);
+    case 'source':
+    case '.':
+      if (args[0] && (!args[0].literal || /^\/(dev|proc)\//.test(args[0].value)))
+        add(walk, 'target-unknown', text, 'runs commands only known when it runs');
+      return;
     case 'bash':
     case 'sh':
     case 'dash':
     case 'zsh':
+    case 'ksh':
+    case 'fish':
     case 'eval': {
-      const inline =
-        name === 'eval' ? args : args.slice(args.findIndex((a) => a.value === '-c') + 1, args.findIndex((a) => a.value === '-c') + 2);
-      if (name !== 'eval' && !args.some((a) => a.value === '-c')) return;
+      const c = args.findIndex((a) => /^-[a-z]*c[a-z]*$/i.test(a.value) && !a.value.startsWith('--'));
+      if (name !== 'eval' && c < 0) {
+        // A script file runs as any program does; with none, the shell runs what its input holds (`… | sh`, `sh <<EOF`).
+        const script = args.find((a) => !a.value.startsWith('-') && !a.value.startsWith('+'));
+        const asks = args.some((a) => a.value === '-s') || (!script && !args.some((a) => /^--(version|help)$/.test(a.value)));
+        if (asks) add(walk, 'target-unknown', text, 'runs the commands its input holds, only known when it runs');
+        return;
+      }
+      const inline = name === 'eval' ? args : args.slice(c + 1, c + 2);
       const program = inline.map((a) => a.value).join(' ');
       if (inline.some((a) => !a.literal) || depth >= MAX_DEPTH)
         return add(walk, 'target-unknown', text, 'runs commands only known when it runs');
@@ -287,8 +313,10 @@ function judgeGit(args: Arg[], text: string, walk: Walk): void {
   }
   const sub = args[i]?.value;
   const rest = args.slice(i + 1);
-  const has = (...flags: string[]) =>
-    rest.some((a) => flags.includes(a.value) || flags.some((f) => f.startsWith('--') && a.value.startsWith(`${f}=`)));
+  // git takes an unambiguous start of a long option (`--har` is `--hard`): from two letters on, here.
+  const names = (f: string, v: string) =>
+    v === f || (f.startsWith('--') && (v.startsWith(`${f}=`) || (v.length >= 4 && !v.includes('=') && f.startsWith(v))));
+  const has = (...flags: string[]) => rest.some((a) => flags.some((f) => names(f, a.value)));
   const paths = () => {
     const dash = rest.findIndex((a) => a.value === '--');
     return dash >= 0 ? rest.slice(dash + 1) : rest.filter((a) => !a.value.startsWith('-'));
@@ -309,8 +337,8 @@ function judgeGit(args: Arg[], text: string, walk: Walk): void {
     case 'switch': {
       if (sub === 'restore' && has('--staged', '-S') && !has('--worktree', '-W')) break;
       if (has('-f', '--force', '--discard-changes')) whole('throws away uncommitted changes in');
-      else if (sub === 'restore' || rest.some((a) => a.value === '--') || rest.some((a) => a.value === '.'))
-        for (const arg of paths().length ? paths() : []) judgeLoss(arg, text, walk, 'throws away uncommitted changes in');
+      // `git checkout NAME` takes a path when no branch is called so: every name that holds your files counts.
+      else if (sub !== 'switch') for (const arg of paths()) judgeLoss(arg, text, walk, 'throws away uncommitted changes in');
       break;
     }
     case 'stash':

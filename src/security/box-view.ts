@@ -94,48 +94,57 @@ export interface BoxViewOptions {
   hostAllowed: (host: string, port: number | undefined) => boolean;
 }
 
-/** A BoxView of the workspace as it is now. */
+/**
+ * A BoxView of the workspace as it is now. What the person could lose is looked up only for a command
+ * that deletes or overwrites something: most commands never ask, and git runs for none of them.
+ */
 export function boxView(options: BoxViewOptions): BoxView {
-  const tracked = trackedFiles(options.workspace);
-  const isDirectory = (rel: string) => {
-    try {
-      return lstatSync(join(options.workspace, rel)).isDirectory();
-    } catch {
-      return false;
-    }
+  let judge: PersonFiles | undefined;
+  const files = () => (judge ??= personFilesOf(options.workspace, options.baseline));
+  return {
+    ...options,
+    isDirectory: (rel) => {
+      try {
+        return lstatSync(join(options.workspace, rel)).isDirectory();
+      } catch {
+        return false;
+      }
+    },
+    holdsPersonFiles: (rel) => rel === '' || rel === '.git' || rel.startsWith('.git/') || files().holds(rel),
+    globHoldsPersonFiles: (glob) => files().globHolds(glob),
   };
-  const isGit = (rel: string) => rel === '.git' || rel.startsWith('.git/');
+}
+
+interface PersonFiles {
+  holds(rel: string): boolean;
+  globHolds(glob: string): boolean;
+}
+
+/** The files git tracks; outside a repository the baseline's that still exist, or without one every file but build outputs. */
+function personFilesOf(workspace: string, baseline: Set<string> | undefined): PersonFiles {
+  const tracked = trackedFiles(workspace);
   if (tracked) {
-    const holds = (rel: string) => rel === '' || isGit(rel) || tracked.some((p) => p === rel || p.startsWith(`${rel}/`));
     return {
-      ...options,
-      isDirectory,
-      holdsPersonFiles: holds,
-      globHoldsPersonFiles: (glob) => {
+      holds: (rel) => tracked.some((p) => p === rel || p.startsWith(`${rel}/`)),
+      globHolds: (glob) => {
         const match = picomatch(glob, { dot: false });
         return tracked.some((p) => prefixes(p).some((q) => match(q)));
       },
     };
   }
-  const baseline = options.baseline;
   if (baseline) {
-    const existed = (rel: string) => [...baseline].some((p) => (p === rel || p.startsWith(`${rel}/`)) && exists(options.workspace, p));
     return {
-      ...options,
-      isDirectory,
-      holdsPersonFiles: (rel) => rel === '' || isGit(rel) || existed(rel),
-      globHoldsPersonFiles: (glob) => {
+      holds: (rel) => [...baseline].some((p) => (p === rel || p.startsWith(`${rel}/`)) && exists(workspace, p)),
+      globHolds: (glob) => {
         const match = picomatch(glob, { dot: false });
-        return [...baseline].some((p) => prefixes(p).some((q) => match(q)) && exists(options.workspace, p));
+        return [...baseline].some((p) => prefixes(p).some((q) => match(q)) && exists(workspace, p));
       },
     };
   }
   return {
-    ...options,
-    isDirectory,
-    holdsPersonFiles: (rel) => rel === '' || isGit(rel) || holdsFiles(options.workspace, rel),
+    holds: (rel) => holdsFiles(workspace, rel),
     // Without git's list, a glob is judged by what it starts in.
-    globHoldsPersonFiles: (glob) => holdsFiles(options.workspace, picomatch.scan(glob).base),
+    globHolds: (glob) => holdsFiles(workspace, picomatch.scan(glob).base),
   };
 }
 

@@ -39,6 +39,7 @@ export class SandboxRuntime {
   private readOnly: (rel: string) => boolean = () => true;
   /** Outside a repository: the files that were there before the first agent terminal. */
   private baseline: Set<string> | undefined;
+  private baselineTaken = false;
 
   constructor(
     private settings: SandboxSettings,
@@ -68,7 +69,10 @@ export class SandboxRuntime {
     const bwrap = probeBwrap();
     if (!bwrap.available) return { unavailable: bwrap.reason };
     this.release(); // what the sandboxes that ended meanwhile needed
-    if (!this.baseline && !trackedFiles(this.options.workspace)) this.baseline = personFiles(this.options.workspace);
+    if (!this.baselineTaken) {
+      this.baselineTaken = true;
+      if (!trackedFiles(this.options.workspace)) this.baseline = personFiles(this.options.workspace);
+    }
     const network = this.settings.network ? await this.startProxy() : false;
     const localPorts = allowedLocalPorts(this.settings.allowedHosts);
     return sandboxCommand(
