@@ -117,7 +117,12 @@ export function sandboxCommand(bwrap: string, settings: SandboxSettings, place: 
   const hidden = [...new Set([...settings.hiddenPaths.map((path) => expandHome(path, home)), lockDir(), ...(place.alsoHidden ?? [])])]
     .filter(visible)
     .flatMap(existing);
-  const covered = protectedPaths(place.workspace, kindOf, place.alsoProtected);
+  // A cover an earlier sandbox left (an empty `.git` among them) is still missing: no repository to protect the hooks of.
+  const covered = protectedPaths(
+    place.workspace,
+    (path) => (isCover(place.workspace, path) ? undefined : kindOf(path)),
+    place.alsoProtected,
+  );
   rememberCovers(place.workspace, covered);
   const empty = emptyCovers();
   const args = bwrapArgs({
@@ -299,6 +304,17 @@ function rememberCovers(workspace: string, paths: ProtectedPath[]): void {
   }
   made.set(workspace, set);
   sweeping ??= setInterval(sweep, SWEEP_MS).unref();
+}
+
+/** Whether `path` is a mount point a sandbox of `workspace` made, still empty. */
+function isCover(workspace: string, path: string): boolean {
+  if (!made.get(workspace)?.has(path)) return false;
+  try {
+    const stat = lstatSync(path);
+    return stat.isDirectory() ? readdirSync(path).length === 0 : stat.isFile() && stat.size === 0;
+  } catch {
+    return false;
+  }
 }
 
 /** How often the covers of ended sandboxes are looked for (a terminal may end without the IDE hearing of it). */
