@@ -40,7 +40,12 @@ writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = Canary Person\n');
 mkdirSync(join(home, '.config', 'gh'), { recursive: true });
 writeFileSync(join(home, '.config', 'gh', 'hosts.yml'), `github.com:\n  oauth_token: ${CANARY}\n`);
 // Secrets in the IDE's environment: the simulated IDE runs in this process, Theia gets them as ideEnv.
-const SECRET_ENV = { GITHUB_TOKEN: `${CANARY}-env`, MY_SERVICE_PASSWORD: `${CANARY}-env`, OPENSPACE_TOKEN: `${CANARY}-env` };
+// The hub's own token too: Theia's hub takes OPENSPACE_TOKEN as its token (32 characters at least).
+const SECRET_ENV = {
+  GITHUB_TOKEN: `${CANARY}-env`,
+  MY_SERVICE_PASSWORD: `${CANARY}-env`,
+  OPENSPACE_TOKEN: `${CANARY}-env-the-hub-token-0123456789`,
+};
 for (const [name, value] of Object.entries(SECRET_ENV)) process.env[name] ??= value;
 mkdirSync(beside);
 writeFileSync(join(beside, 'keep.txt'), 'keep me\n');

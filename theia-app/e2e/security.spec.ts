@@ -150,10 +150,10 @@ test('an invalid pattern makes file commands fail with a clear error, not be ign
   await expect.poll(async () => (await agent.call('openspace.file.list', { path: '.' })).success, { timeout: 20_000 }).toBe(true);
 });
 
-test('an invalid protected pattern fails terminal.send with the clear error the file tools give, until it is fixed', async () => {
+test('an invalid protected pattern fails terminal.send and terminal.create with the clear error the file tools give, until it is fixed', async () => {
   const settings = join(theia.workspace, '.theia', 'settings.json');
-  await writeFile(settings, JSON.stringify({ [PROTECTED]: ['/etc/passwd'] }));
   await agent.ok('openspace.terminal.create', { title: 'writer' });
+  await writeFile(settings, JSON.stringify({ [PROTECTED]: ['/etc/passwd'] }));
   const write = { terminalId: 'writer', text: 'echo x > written.txt' };
   await expect.poll(async () => (await agent.call('openspace.terminal.send', write)).code, { timeout: 20_000 }).toBe('INTERNAL');
   const failed = await agent.call('openspace.terminal.send', write);
@@ -162,6 +162,8 @@ test('an invalid protected pattern fails terminal.send with the clear error the 
   for (const [tool, args] of [
     ['openspace.file.list', { path: '.' }],
     ['openspace.terminal.send', { terminalId: 'writer', text: 'echo nothing written' }],
+    // A sandbox made now would miss the person's protection: no new agent terminal either.
+    ['openspace.terminal.create', { title: 'another' }],
   ] as const) {
     const refused = await agent.call(tool, args);
     expect(refused, tool).toMatchObject({ success: false, code: 'INTERNAL' });
@@ -169,6 +171,9 @@ test('an invalid protected pattern fails terminal.send with the clear error the 
   }
   await writeFile(settings, JSON.stringify({ [PROTECTED]: ['generated/**'] }));
   await expect.poll(async () => (await agent.call('openspace.terminal.send', write)).success, { timeout: 20_000 }).toBe(true);
+  // The person's protected paths are read-only in the sandbox too.
+  const generated = await agent.call('openspace.terminal.send', { terminalId: 'writer', text: 'echo x > generated/out.txt' });
+  expect(generated).toMatchObject({ success: false, code: 'SANDBOX_READ_ONLY' });
   await agent.ok('openspace.terminal.close', { terminalId: 'writer' });
   await writeFile(settings, JSON.stringify({ [SENSITIVE]: ['*.secret'] }));
 });
