@@ -60,6 +60,17 @@ function probe(): BwrapProbe {
   return { available: true, path };
 }
 
+/**
+ * socat and setsid from the system's directories (a copy under the hidden home would not run inside),
+ * for the sandbox's network forwarder; undefined without either.
+ */
+export function systemSocat(): { socat: string; setsid: string } | undefined {
+  const system = (path: string | undefined) => (path && /^\/(usr\/)?s?bin\//.test(path) ? path : undefined);
+  const socat = system(onPath('socat'));
+  const setsid = system(onPath('setsid'));
+  return socat && setsid ? { socat, setsid } : undefined;
+}
+
 function onPath(name: string): string | undefined {
   return (process.env.PATH ?? '')
     .split(delimiter)

@@ -7,7 +7,7 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { AllowedHostSetting, NETWORK_DIRECTORY_INSIDE } from './sandbox.js';
-import { probeBwrap } from './sandbox-host.js';
+import { probeBwrap, systemSocat } from './sandbox-host.js';
 import {
   allowedLocalPorts,
   DEFAULT_ALLOWED_HOSTS,
@@ -355,10 +355,14 @@ describe('the proxy outside the sandbox', () => {
   });
 });
 
-describe('a sandbox with the network through the proxy (real bubblewrap)', () => {
+describe.for([
+  { forwarder: 'Node', socat: undefined },
+  { forwarder: 'socat', socat: systemSocat() },
+])('a sandbox with the network through the proxy (real bubblewrap, the $forwarder forwarder)', ({ forwarder, socat }) => {
   const bwrap = probeBwrap();
   const skipWithout = (t: TestContext) => {
     if (!bwrap.available) t.skip(`no sandbox on this machine: ${bwrap.reason}`);
+    if (forwarder === 'socat' && !socat) t.skip('socat or setsid is not installed: terminals use the Node forwarder');
   };
   const curl = spawnSync('sh', ['-c', 'command -v curl'], { encoding: 'utf8' }).stdout.trim();
   const denied: string[] = [];
@@ -374,8 +378,7 @@ describe('a sandbox with the network through the proxy (real bubblewrap)', () =>
     forwarded = await webServer();
     proxiedOnly = await webServer();
     canary = await canaryServer();
-    socketDirectory = join(base, 'network');
-    mkdirSync(socketDirectory);
+    socketDirectory = mkdtempSync(join(base, 'network-'));
     const patterns = [`localhost:${forwarded.port}`, `127.0.0.1:${proxiedOnly.port}`];
     proxy = await startNetworkProxy({
       socketPath: join(socketDirectory, 'proxy.sock'),
@@ -392,7 +395,7 @@ describe('a sandbox with the network through the proxy (real bubblewrap)', () =>
 
   /** Run `shell` in bwrap with the network launcher first (asynchronously: the proxy is in this process). */
   function inSandbox(shell: string[], options: string[] = []): Promise<{ status: number; stdout: string; stderr: string }> {
-    const launch = networkLaunch({ nodePath: process.execPath, localPorts: [forwarded.port] }, shell);
+    const launch = networkLaunch({ nodePath: process.execPath, localPorts: [forwarded.port], socat }, shell);
     const args = [
       ...['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'],
       ...['--bind', socketDirectory, NETWORK_DIRECTORY_INSIDE],

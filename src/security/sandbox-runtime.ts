@@ -10,7 +10,7 @@ import picomatch from 'picomatch';
 import { assessInBox, type BoxAssessment } from './box-check.js';
 import { boxView, personFiles, trackedFiles } from './box-view.js';
 import { CODE_RUNNING_PATHS } from './code-running-paths.js';
-import { endSandboxes, probeBwrap, removeCovers, sandboxCommand, shellDirectory } from './sandbox-host.js';
+import { endSandboxes, probeBwrap, removeCovers, sandboxCommand, shellDirectory, systemSocat } from './sandbox-host.js';
 import { allowedLocalPorts, hostAllowed, networkLaunch, proxyEnvironment, startNetworkProxy } from './sandbox-network.js';
 import type { SandboxSettings } from './sandbox.js';
 
@@ -88,7 +88,7 @@ export class SandboxRuntime {
         ...(network && {
           network: {
             directory: this.directory,
-            launch: (command) => networkLaunch({ nodePath: process.execPath, localPorts }, command),
+            launch: (command) => networkLaunch({ nodePath: process.execPath, localPorts, socat: systemSocat() }, command),
             env: proxyEnvironment(),
           },
         }),
