@@ -1,6 +1,6 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, request, type IncomingHttpHeaders, type Server as HttpServer } from 'node:http';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { networkInterfaces } from 'node:os';
