@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import picomatch from 'picomatch';
-import { assessInBox, type BoxView } from './box-check.js';
+import { readFileSync } from 'node:fs';
+import { assessInBox, assessWithoutDisk, type BoxView } from './box-check.js';
 import { CODE_RUNNING_PATTERNS } from './code-running-paths.js';
 import { DEFAULT_ALLOWED_HOSTS } from './sandbox.js';
 
@@ -123,5 +124,52 @@ describe('commands in the sandbox: only what it cannot contain asks', () => {
       ask: true,
       reasons: [expect.objectContaining({ rule: 'unreadable' })],
     });
+  });
+});
+
+describe('judging without the disk (assessWithoutDisk, what Theia’s window answers alone)', () => {
+  const lines = [
+    'dangerous-commands.txt',
+    'fresh-dangerous-commands.txt',
+    'must-ask-commands.txt',
+    'everyday-commands.txt',
+    'fresh-everyday-commands.txt',
+  ]
+    .flatMap((name) => readFileSync(new URL(`./corpus/${name}`, import.meta.url), 'utf8').split('\n'))
+    .filter((l) => l.trim() !== '' && !l.startsWith('#'))
+    .map((l) => l.replaceAll('\u2424', '\n'));
+  /** The opposite of `view`: nothing the person could lose, no host let through, another directory. */
+  const other: BoxView = {
+    workspace: '/elsewhere/ws',
+    cwd: '/elsewhere/ws/sub',
+    home: '/root',
+    holdsPersonFiles: () => false,
+    isDirectory: () => true,
+    globHoldsPersonFiles: () => false,
+    isReadOnly: () => undefined,
+    hostAllowed: () => false,
+  };
+
+  it('answers alone only where any disk, directory and hosts give the same verdict', () => {
+    let answered = 0;
+    for (const line of lines) {
+      // The corpus's rule id first, where there is one: judged both ways, as a line either way.
+      for (const text of [line, line.replace(/^\S+\s+/, '')]) {
+        const quick = assessWithoutDisk(text);
+        if (!quick) continue;
+        answered++;
+        expect(quick, text).toEqual(assessInBox(text, view));
+        expect(quick, text).toEqual(assessInBox(text, other));
+      }
+    }
+    // Most everyday commands name nothing they delete and no host: no round trip for them.
+    expect(answered).toBeGreaterThan(lines.length / 2);
+  });
+
+  it('leaves to the disk whatever deletes, writes, or names a host', () => {
+    for (const text of ['rm README.md', 'echo x > a.txt', 'cp a b', 'git checkout x', 'curl https://example.com', 'find . -delete'])
+      expect(assessWithoutDisk(text), text).toBeUndefined();
+    expect(assessWithoutDisk('npm test')).toMatchObject({ ask: false });
+    expect(assessWithoutDisk('$(echo rm) x')).toMatchObject({ ask: true });
   });
 });

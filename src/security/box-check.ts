@@ -66,11 +66,17 @@ interface Walk {
   reasons: Reason[];
   readOnly: Set<string>;
   hosts: Set<string>;
+  /** Whether a path the text writes or deletes, or a host it names, was judged (against the view). */
+  looked: boolean;
 }
 
 /** Judge `text`, typed into a sandboxed shell, against what the sandbox cannot contain. */
 export function assessInBox(text: string, view: BoxView): BoxAssessment {
-  const walk: Walk = { view, dir: view.cwd, reasons: [], readOnly: new Set(), hosts: new Set() };
+  return verdictOf(walkText(text, view));
+}
+
+function walkText(text: string, view: BoxView): Walk {
+  const walk: Walk = { view, dir: view.cwd, reasons: [], readOnly: new Set(), hosts: new Set(), looked: false };
   const source = text.replace(/\r\n?/g, '\n');
   try {
     const script = parse(source);
@@ -79,6 +85,10 @@ export function assessInBox(text: string, view: BoxView): BoxAssessment {
   } catch {
     add(walk, 'unreadable', text, 'cannot be read as shell commands, so what it deletes or reaches is not known');
   }
+  return walk;
+}
+
+function verdictOf(walk: Walk): BoxAssessment {
   const reasons = walk.reasons;
   return {
     ask: reasons.length > 0,
@@ -87,6 +97,26 @@ export function assessInBox(text: string, view: BoxView): BoxAssessment {
     readOnly: [...walk.readOnly],
     hosts: [...walk.hosts],
   };
+}
+
+/**
+ * The verdict on `text` when it needs nothing of the disk, the shell's directory or the sandbox's
+ * hosts (`npm test`, `echo hi`, `ls`): where judging happens away from the files (Theia's window),
+ * such commands need no round trip. Undefined when it names a path it writes or deletes, or a host.
+ */
+export function assessWithoutDisk(text: string): BoxAssessment | undefined {
+  const nothing = () => false;
+  const walk = walkText(text, {
+    workspace: '/nowhere',
+    cwd: '/nowhere',
+    home: '/nowhere',
+    holdsPersonFiles: nothing,
+    isDirectory: nothing,
+    globHoldsPersonFiles: nothing,
+    isReadOnly: () => undefined,
+    hostAllowed: nothing,
+  });
+  return walk.looked ? undefined : verdictOf(walk);
 }
 
 function add(walk: Walk, rule: BoxRule, command: string, why: string): void {
@@ -121,6 +151,7 @@ function relative(abs: string, workspace: string): string | undefined {
 
 /** A path the command deletes or overwrites: asks when the person could lose something there. */
 function judgeLoss(arg: Arg, command: string, walk: Walk, what = 'deletes or overwrites'): void {
+  walk.looked = true;
   const abs = absolute(arg, walk);
   if (abs === undefined) return add(walk, 'target-unknown', command, `${what} ${arg.value}, a path only known when it runs`);
   const rel = arg.hasGlob && globReaches(abs, walk.view.workspace) ? '' : relative(abs, walk.view.workspace);
@@ -142,6 +173,7 @@ function globReaches(glob: string, workspace: string): boolean {
 
 /** A path the command writes (creates or appends): refused only where the sandbox keeps it read-only. */
 function judgeWrite(arg: Arg, walk: Walk): void {
+  walk.looked = true;
   const abs = absolute(arg, walk);
   const rel = abs === undefined ? undefined : relative(abs, walk.view.workspace);
   if (rel !== undefined && walk.view.isReadOnly(rel)) walk.readOnly.add(rel);
@@ -372,7 +404,9 @@ function judgeHost(arg: Arg, head: Arg, text: string, walk: Walk): void {
   } else if (head.literal && NETWORK_PROGRAMS.has(head.value.replace(/^.*\//, ''))) {
     host = SCP_HOST.exec(value)?.[1];
   }
-  if (!host || LOOPBACK.test(host) || walk.view.hostAllowed(host, port)) return;
+  if (!host || LOOPBACK.test(host)) return;
+  walk.looked = true;
+  if (walk.view.hostAllowed(host, port)) return;
   walk.hosts.add(host);
   add(walk, 'host-not-allowed', text, `reaches ${host}, which the sandbox does not let through`);
 }

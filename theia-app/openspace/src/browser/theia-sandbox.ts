@@ -60,6 +60,11 @@ export class TheiaSandbox {
     return this.backend.assess({ ...(await this.place(cwd)), text, pid });
   }
 
+  /** Fails, naming it, while a sandbox or protected-path setting is wrong. */
+  async settingsValid(): Promise<void> {
+    await this.place('');
+  }
+
   /** The person allowed a command reaching these hosts once. */
   async grantHosts(hosts: string[]): Promise<void> {
     await this.backend.grantHosts(hosts);

@@ -7,6 +7,7 @@ import type { CallContext, TerminalInfo } from '../../../../src/contract/index.j
 import { AGENT_CONSENT_SETTING, CONSENT_VERSION, ConsentGate, consentNotice } from '../../../../src/security/consent.js';
 import { createFilePolicy, type FilePolicy } from '../../../../src/security/file-policy.js';
 import { allowRulesFor, withAllowEntry } from '../../../../src/security/allow-rules.js';
+import { assessWithoutDisk } from '../../../../src/security/box-check.js';
 import { AGENTS_READ_MY_TERMINALS, ALLOWED_COMMANDS, CONFIRM_DANGEROUS_COMMANDS } from '../common/preferences.js';
 import { CommandDialog } from './command-dialog.js';
 import { ContentIds } from './content-ids.js';
@@ -135,6 +136,10 @@ export class TheiaSecurityPort implements SecurityPort {
 
   async assessInBox(terminal: TerminalInfo, text: string): Promise<BoxVerdict | undefined> {
     if (!terminal.sandboxed) return undefined;
+    // A command that deletes, writes or reaches nothing by name is judged here (the settings still
+    // checked: a wrong one fails every command); the rest beside the files.
+    const quick = assessWithoutDisk(text);
+    if (quick) return this.sandbox.settingsValid().then(() => quick);
     return this.sandbox.assess(terminal.cwd, text, await this.terminals.sandboxPid(terminal.terminalId));
   }
 
