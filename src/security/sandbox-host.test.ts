@@ -49,6 +49,10 @@ describe('a shell in the sandbox (real bubblewrap)', () => {
     // A grant does not uncover what is hidden inside it.
     expect(inSandbox('cat ~/.aws/credentials', { homeReadable: ['~/.aws'] }).out).not.toContain('canary');
     expect(inSandbox(`cat ${lockDir}/3100.lock`).status).not.toBe(0);
+    // ps shows the sandbox's pid 1, bwrap, with its command line: the paths it hides are not on it.
+    const ps = inSandbox('tr "\\0" " " < /proc/1/cmdline').out;
+    expect(ps).toMatch(/bwrap --args 3 --bind /);
+    for (const hidden of ['.aws', lockDir, 'not-there', '.ssh']) expect(ps).not.toContain(hidden);
     expect(inSandbox('echo "token=${OPENSPACE_TOKEN-unset}"; cat /proc/1/environ | tr "\\0" "\\n" | grep -c TOKEN').out).toBe(
       'token=unset\n0\n',
     );

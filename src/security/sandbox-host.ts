@@ -13,6 +13,7 @@ import {
   readFileSync,
   readlinkSync,
   rmdirSync,
+  rmSync,
   statSync,
   unlinkSync,
   writeFileSync,
@@ -150,6 +151,7 @@ export function sandboxCommand(bwrap: string, settings: SandboxSettings, place: 
   });
   const limits = onPath('prlimit');
   const group = pidsGroup();
+  const hiddenArgs = argsOutOfSight(args, place.workspace);
   return [
     // Into the process-count group first (its children stay there; nothing inside can move out).
     ...(group ? ['/bin/sh', '-c', 'echo $$ > "$0" && exec "$@"', group] : []),
@@ -167,9 +169,34 @@ export function sandboxCommand(bwrap: string, settings: SandboxSettings, place: 
           '--',
         ]
       : []),
+    ...hiddenArgs.launcher,
     bwrap,
-    ...args,
+    ...hiddenArgs.args,
   ];
+}
+
+let argsFiles = 0;
+
+/**
+ * bwrap's options, out of sight of `ps` in the sandbox (whose pid 1 is bwrap with its command line):
+ * all but the workspace's bind (which finds the sandboxes of a workspace) go through `--args FD`
+ * from files that a launcher opens and deletes before it becomes bwrap. bwrap closes the descriptors
+ * before the sandbox runs. The files are this user's alone, in a directory of its own.
+ */
+function argsOutOfSight(args: string[], workspace: string): { launcher: string[]; args: string[] } {
+  const bind = args.findIndex((a, i) => a === '--bind' && args[i + 1] === workspace && args[i + 2] === workspace);
+  const end = args.indexOf('--');
+  if (bind < 0 || end < bind) return { launcher: [], args };
+  const dir = dirname(emptyCovers().directory);
+  const files = [args.slice(0, bind), args.slice(bind + 3, end)].map((part, i) => {
+    const file = join(dir, `args-${process.pid}-${++argsFiles}-${i}`);
+    writeFileSync(file, part.map((a) => `${a}\0`).join(''), { mode: 0o600 });
+    return file;
+  });
+  return {
+    launcher: ['/bin/sh', '-c', 'exec 3<"$0" 4<"$1" && rm -f "$0" "$1" && shift && exec "$@"', ...files],
+    args: ['--args', '3', ...args.slice(bind, bind + 3), '--args', '4', ...args.slice(end)],
+  };
 }
 
 let pids: string | false | undefined;
@@ -362,6 +389,8 @@ export function removeCovers(workspace: string, force = false): void {
 
 process.once('exit', () => {
   for (const workspace of made.keys()) removeCovers(workspace, true);
+  // The empty covers and any argument file a sandbox that never started left.
+  if (covers) rmSync(dirname(covers.directory), { recursive: true, force: true });
 });
 
 /** How many bwrap processes bind `workspace` read-write: the sandboxes still running there. */
