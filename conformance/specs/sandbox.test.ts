@@ -354,9 +354,25 @@ describe('keystrokes an agent sends, judged as the shell gets them (a person who
     expect(asked.length).toBeGreaterThanOrEqual(4);
   });
 
-  it('judges a command where the shell is now: after `cd ..`, deleting the workspace by name asks', async (t) => {
+  it('takes a command sent while the one before is ending as the shell’s, not as text for a program', async (t) => {
     if (ctx.target.sim?.terminalBackend === 'scripted' || ctx.target.page) return t.skip('needs a real shell and the agent-side question');
+    await agent.ok('openspace.terminal.create', { title: 'quick' });
+    const before = asked.length;
+    await agent.ok('openspace.terminal.send', { terminalId: 'quick', text: 'sleep 0.3' });
+    await new Promise((r) => setTimeout(r, 100)); // the sleep runs now
+    await agent.ok('openspace.terminal.send', { terminalId: 'quick', text: 'echo after-the-sleep' });
+    expect(asked.slice(before)).toEqual([]);
+    await eventually(async () =>
+      expect((await agent.ok('openspace.terminal.read_output', { terminalId: 'quick', lines: 5 })).output).toContain('after-the-sleep'),
+    );
+  });
+
+  it('judges a command where the shell is now: after `cd ..`, deleting the workspace by name asks', async (t) => {
+    if (ctx.target.sim?.terminalBackend === 'scripted') return t.skip('needs a real shell');
     const ws = ctx.target.workspaceDir!;
+    writeFileSync(join(ws, 'victim.txt'), 'keep\n');
+    execFileSync('git', ['init', '-q'], { cwd: ws });
+    execFileSync('git', ['add', 'victim.txt'], { cwd: ws });
     await agent.ok('openspace.terminal.create', { title: 'climber' });
     // The output claims the shell is still in the workspace; the check asks the kernel, not the output.
     expect(
@@ -366,11 +382,16 @@ describe('keystrokes an agent sends, judged as the shell gets them (a person who
     });
     const before = asked.length;
     const name = ws.split('/').pop()!;
-    expect(await agent.call('openspace.terminal.send', { terminalId: 'climber', text: `rm -rf ${name}` })).toMatchObject({
-      success: false,
-      code: 'CONFIRMATION_DENIED',
-    });
-    expect(asked.slice(before).join('\n')).toContain(`rm -rf ${name}`);
+    const sent = agent.call('openspace.terminal.send', { terminalId: 'climber', text: `rm -rf ${name}` });
+    const page = ctx.target.page;
+    if (page) {
+      // Theia asks its person in a dialog: they deny.
+      const dialog = page.locator('.dialogBlock', { hasText: `Agent wants to run: rm -rf ${name}` });
+      await dialog.waitFor({ state: 'visible', timeout: 20_000 });
+      await dialog.getByRole('button', { name: COMMAND_ANSWERS.deny }).click();
+    }
+    expect(await sent).toMatchObject({ success: false, code: 'CONFIRMATION_DENIED' });
+    if (!page) expect(asked.slice(before).join('\n')).toContain(`rm -rf ${name}`);
     await new Promise((r) => setTimeout(r, 300));
     expect(readFileSync(join(ws, 'victim.txt'), 'utf8')).toBe('keep\n');
   });

@@ -155,6 +155,24 @@ type Reason = { command: string; rule: string; why: string };
 /** Keys for a running program that only answer or end it: Ctrl-C, Ctrl-D, Ctrl-Z, Enter, space, q, y, n. */
 const ANSWERS_PROGRAM = /^(?:[\u0003\u0004\u001a ]|q|y|n|yes|no)?[\r\n]?$/i;
 
+/** How long text for a running command waits for the shell's prompt before it counts as typed into a program. */
+const PROMPT_WAIT_MS = 500;
+
+/** Whether the terminal's shell is at its prompt (shell integration says so) within `ms`. */
+function promptWithin(screens: ReturnType<typeof terminalScreens>, terminalId: string, ms: number): Promise<boolean> {
+  const idle = () => !screens.shell(terminalId).running;
+  if (idle()) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      subscription.dispose();
+      resolve(idle());
+    };
+    const subscription = screens.onMark((id) => id === terminalId && idle() && done());
+    const timer = setTimeout(done, ms);
+  });
+}
+
 /** The question `text` needs, or undefined when it may be typed as it is. */
 async function questionFor(
   ide: IdePort,
@@ -163,9 +181,11 @@ async function questionFor(
   pending: string,
   held: string,
 ): Promise<Question | undefined> {
-  const running = terminalScreens(ide).shell(terminal.terminalId).running;
-  if (running) {
-    if (ANSWERS_PROGRAM.test(text)) return undefined;
+  const screens = terminalScreens(ide);
+  const running = screens.shell(terminal.terminalId).running;
+  if (running && ANSWERS_PROGRAM.test(text)) return undefined;
+  // A command sent right after another that is just ending (`echo a`, then `echo b`) is the shell's.
+  if (running && !(await promptWithin(screens, terminal.terminalId, PROMPT_WAIT_MS))) {
     const why = 'types into the program running in the terminal (a pager, an editor or a REPL may run commands)';
     return question(text, [{ command: text, rule: 'types-into-program', why }]);
   }
