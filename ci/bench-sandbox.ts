@@ -192,7 +192,9 @@ export async function benchSandbox(options: { quick?: boolean; fresh?: boolean }
       let lines = corpus(name, ruled).map((l) => l.replaceAll('127.0.0.1:4444', `127.0.0.1:${port}`));
       if (options.quick) lines = lines.slice(0, 40);
       const figure = { corpus: name, total: lines.length, asked: 0, harmless: 0, escaped: [] as { command: string; why: string[] }[] };
-      for (const command of lines) {
+      const started = Date.now();
+      for (const [i, command] of lines.entries()) {
+        if (i % 20 === 0) console.log(`  ${name}: ${i}/${lines.length} lines (${Math.round((Date.now() - started) / 1000)} s)`);
         rmSync(place.workspace, { recursive: true, force: true });
         cpSync(place.template, place.workspace, { recursive: true });
         const verdict = runtime.assess(command, place.workspace);
@@ -209,7 +211,10 @@ export async function benchSandbox(options: { quick?: boolean; fresh?: boolean }
           ...changes(before.workspace, snapshot(place.workspace), guarded).map((p) => `changed ${p}`),
         ];
         if (why.length === 0) figure.harmless++;
-        else figure.escaped.push({ command, why });
+        else {
+          figure.escaped.push({ command, why });
+          console.log(`    NOT contained: ${command.replaceAll('\n', '␤')} — ${why.join('; ')}`);
+        }
       }
       figures.dangerous.push(figure);
     }
