@@ -11,7 +11,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
-  readlinkSync,
+  realpathSync,
   rmdirSync,
   rmSync,
   statSync,
@@ -21,6 +21,9 @@ import {
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join, sep } from 'node:path';
 import { lockDir } from '../hub/auth.js';
+import { childrenOf, kill, processesOfThisUser } from './sandbox-processes.js';
+
+export { endSandboxSession, shellDirectory } from './sandbox-processes.js';
 import {
   bwrapArgs,
   expandHome,
@@ -47,7 +50,9 @@ export function probeBwrap(): BwrapProbe {
 function probe(): BwrapProbe {
   if (process.platform !== 'linux')
     return { available: false, reason: `the sandbox needs Linux's bubblewrap, and this is ${process.platform}` };
-  const path = onPath('bwrap');
+  // Its real path: what /proc/<pid>/exe of a running bwrap names.
+  const found = onPath('bwrap');
+  const path = found && realpathSync(found);
   if (!path) return { available: false, reason: 'bubblewrap (bwrap) is not installed' };
   const trial = spawnSync(
     path,
@@ -66,6 +71,12 @@ function probe(): BwrapProbe {
  * for the sandbox's network forwarder; undefined without either.
  */
 export function systemSocat(): { socat: string; setsid: string } | undefined {
+  return (socatFound ??= { tools: findSocat() }).tools;
+}
+
+let socatFound: { tools: { socat: string; setsid: string } | undefined } | undefined;
+
+function findSocat(): { socat: string; setsid: string } | undefined {
   const system = (path: string | undefined) => (path && /^\/(usr\/)?s?bin\//.test(path) ? path : undefined);
   const socat = system(onPath('socat'));
   const setsid = system(onPath('setsid'));
@@ -406,101 +417,4 @@ function sandboxesOf(workspace: string): number {
     }
   }
   return count;
-}
-
-/**
- * End a sandbox whose bwrap leads the session `sessionId` (a terminal's process): SIGKILL to every
- * process in that session, bwrap and the sandbox's init among them, whose end ends the rest of its
- * process namespace. Not a hangup to bwrap alone: its --die-with-parent misses the sandbox when bwrap
- * dies while still setting it up (a terminal closed as it opens: about 1 in 50 in a tight loop).
- */
-export function endSandboxSession(sessionId: number): void {
-  // The sandbox's init first (bwrap's child): its end ends its whole process namespace at once,
-  // where killing process by process loses the race against a fork bomb.
-  for (const child of childrenOf(sessionId)) kill(child);
-  kill(sessionId);
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue; // gone meanwhile
-    }
-    // pid (comm) state ppid pgrp session …; comm may hold spaces and parentheses.
-    const session = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
-    if (session === sessionId) kill(Number(entry));
-  }
-}
-
-function processesOfThisUser(): number {
-  const uid = process.getuid?.();
-  let count = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (statSync(`/proc/${entry}`).uid === uid) count++;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return count;
-}
-
-/**
- * The directory the shell of a sandbox is in now (`sessionId`: the terminal's process, its bwrap), as
- * the kernel says rather than as the terminal's output claims (an agent prints what it likes): the
- * sandbox's first process that is not bwrap, the shell bwrap started. Orphans the shell leaves are
- * adopted by the sandbox's init too, but started later. Undefined when `sessionId` is no bwrap or
- * the shell ended. The workspace is bound at its own path, so the path inside is the path outside.
- */
-export function shellDirectory(bwrap: string, sessionId: number): string | undefined {
-  let pid = sessionId;
-  for (let depth = 0; executable(pid) === bwrap; depth++) {
-    const children = childrenOf(pid);
-    if (depth === 3 || children.length === 0) return undefined;
-    pid = children.map((child) => ({ child, started: startTime(child) })).sort((a, b) => a.started - b.started || a.child - b.child)[0]!
-      .child;
-  }
-  if (pid === sessionId) return undefined;
-  try {
-    const dir = readlinkSync(`/proc/${pid}/cwd`);
-    return dir.endsWith(' (deleted)') ? undefined : dir;
-  } catch {
-    return undefined; // ended meanwhile
-  }
-}
-
-function executable(pid: number): string | undefined {
-  try {
-    return readlinkSync(`/proc/${pid}/exe`);
-  } catch {
-    return undefined;
-  }
-}
-
-/** When a process started, in clock ticks since boot (Infinity once it ended). */
-function startTime(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
-  } catch {
-    return Infinity;
-  }
-}
-
-function childrenOf(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
-  } catch {
-    return []; // ended, or a kernel without the list: the scan below finds them
-  }
-}
-
-function kill(pid: number): void {
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    // gone meanwhile
-  }
 }

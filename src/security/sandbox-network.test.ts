@@ -7,13 +7,12 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { AllowedHostSetting, NETWORK_DIRECTORY_INSIDE } from './sandbox.js';
+import { FORWARDER_SOURCE, networkLaunch } from './sandbox-forwarder.js';
 import { probeBwrap, systemSocat } from './sandbox-host.js';
 import {
   allowedLocalPorts,
   DEFAULT_ALLOWED_HOSTS,
-  FORWARDER_SOURCE,
   hostAllowed,
-  networkLaunch,
   PROXY_PORT_INSIDE,
   proxyEnvironment,
   SOCKET_PATH_INSIDE,

@@ -3,7 +3,7 @@
  * command line a shell starts with, the network proxy they share (started with the first), the
  * hosts the person allowed once, and what a typed command needs beyond the sandbox.
  */
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
@@ -11,7 +11,8 @@ import { assessInBox, type BoxAssessment } from './box-check.js';
 import { boxView, personFiles, trackedFiles } from './box-view.js';
 import { CODE_RUNNING_PATHS } from './code-running-paths.js';
 import { endSandboxes, probeBwrap, removeCovers, sandboxCommand, shellDirectory, systemSocat } from './sandbox-host.js';
-import { allowedLocalPorts, hostAllowed, networkLaunch, proxyEnvironment, startNetworkProxy } from './sandbox-network.js';
+import { networkLaunch } from './sandbox-forwarder.js';
+import { allowedLocalPorts, hostAllowed, proxyEnvironment, startNetworkProxy } from './sandbox-network.js';
 import type { SandboxSettings } from './sandbox.js';
 
 /** How long "Allow once" lets the sandboxes reach a host: long enough for the command it was asked for. */
@@ -104,7 +105,7 @@ export class SandboxRuntime {
    */
   assess(text: string, cwd: string, sandboxPid?: number): BoxAssessment {
     const bwrap = probeBwrap();
-    const now = sandboxPid !== undefined && bwrap.available ? shellDirectory(realpathSync(bwrap.path), sandboxPid) : undefined;
+    const now = sandboxPid !== undefined && bwrap.available ? shellDirectory(bwrap.path, sandboxPid) : undefined;
     return assessInBox(
       text,
       boxView({

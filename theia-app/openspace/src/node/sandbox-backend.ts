@@ -2,10 +2,10 @@ import { inject, injectable } from '@theia/core/shared/inversify';
 import { WorkspaceServer } from '@theia/workspace/lib/common/workspace-protocol';
 import { ShellProcess } from '@theia/terminal/lib/node/shell-process';
 import { resolve, sep } from 'node:path';
-import { readlinkSync, realpathSync } from 'node:fs';
 import type { BoxVerdict } from '../../../../src/contract/port.js';
 import { shellIntegrationEnv } from '../../../../src/commands/shell-integration.js';
 import { endSandboxSession, probeBwrap } from '../../../../src/security/sandbox-host.js';
+import { executable } from '../../../../src/security/sandbox-processes.js';
 import { SandboxRuntime } from '../../../../src/security/sandbox-runtime.js';
 import type { SandboxBackend, SandboxedShell, SandboxPlace } from '../common/protocol.js';
 import { openedWorkspace } from './opened-workspace.js';
@@ -49,7 +49,7 @@ export class SandboxBackendImpl implements SandboxBackend {
   async end(pid: number): Promise<void> {
     const bwrap = probeBwrap();
     // Only a bwrap's session: nothing else a window names is ended here.
-    if (bwrap.available && processExecutable(pid) === realpathSync(bwrap.path)) endSandboxSession(pid);
+    if (bwrap.available && executable(pid) === bwrap.path) endSandboxSession(pid);
     this.runtime?.runtime.release();
   }
 
@@ -69,13 +69,5 @@ export class SandboxBackendImpl implements SandboxBackend {
     }
     this.runtime.runtime.update(settings, protectedPatterns);
     return { runtime: this.runtime.runtime, cwd: absolute };
-  }
-}
-
-function processExecutable(pid: number): string | undefined {
-  try {
-    return readlinkSync(`/proc/${pid}/exe`);
-  } catch {
-    return undefined; // ended already
   }
 }
