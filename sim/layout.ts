@@ -24,7 +24,7 @@
  *   smaller than that; the clamp then never makes them smaller still.
  * - setDirty / setTitle throw PANE_NOT_FOUND for content no tab shows.
  */
-import type { ContentType, Geometry, PaneArea, PaneInfo, TabInfo } from '../src/contract/common.js';
+import type { ContentType, PaneArea, PaneInfo, TabInfo } from '../src/contract/common.js';
 import { ToolError } from '../src/contract/result.js';
 import {
   defaultArea,
@@ -37,6 +37,21 @@ import {
 } from '../src/contract/port.js';
 
 /** Smallest size, in percent of the window, a resize leaves any pane, panel or the main area. */
+import {
+  extent,
+  insertBeside,
+  leaves,
+  minExtent,
+  orientationOf,
+  pathTo,
+  placePanes,
+  removePane,
+  type Axis,
+  type LayoutNode,
+  type Pane,
+  type Rect,
+} from './layout-tree.js';
+
 export const MIN_SIZE = MIN_PANE_PERCENT;
 const DEFAULT_SIDE_WIDTH = 20;
 const DEFAULT_BOTTOM_HEIGHT = 30;
@@ -45,28 +60,6 @@ type SideArea = Exclude<PaneArea, 'main'>;
 const SIDE_AREAS: readonly SideArea[] = ['left', 'right', 'bottom'];
 
 /** Lumino's naming: 'horizontal' lays children side by side, 'vertical' stacks them. */
-type Orientation = 'horizontal' | 'vertical';
-type Axis = 'x' | 'y';
-
-interface Pane {
-  kind: 'pane';
-  id: string;
-  area: PaneArea;
-  tabs: TabInfo[];
-  /** -1 exactly when there are no tabs. */
-  activeIndex: number;
-}
-
-interface Split {
-  kind: 'split';
-  orientation: Orientation;
-  children: LayoutNode[];
-  ratios: number[];
-}
-
-type LayoutNode = Pane | Split;
-
-type Rect = Geometry;
 
 export type OpenRequest = { type: ContentType; contentId: string; title: string } & Placement;
 
@@ -402,109 +395,4 @@ function clampFrom(current: number, wanted: number, lo: number, hi: number): num
 
 function panelAxis(area: SideArea): Axis {
   return area === 'bottom' ? 'y' : 'x';
-}
-
-function orientationOf(axis: Axis): Orientation {
-  return axis === 'x' ? 'horizontal' : 'vertical';
-}
-
-function extent(rect: Rect, axis: Axis): number {
-  return axis === 'x' ? rect.width : rect.height;
-}
-
-// ---- Split tree (Lumino DockLayout style) ----
-
-function leaves(node: LayoutNode): Pane[] {
-  return node.kind === 'pane' ? [node] : node.children.flatMap(leaves);
-}
-
-interface PathStep {
-  split: Split;
-  /** Which child of the split leads to the pane. */
-  index: number;
-}
-
-/** The splits from the root down to the pane; empty for the root pane, undefined if absent. */
-function pathTo(node: LayoutNode, paneId: string): PathStep[] | undefined {
-  if (node.kind === 'pane') return node.id === paneId ? [] : undefined;
-  for (const [index, child] of node.children.entries()) {
-    const rest = pathTo(child, paneId);
-    if (rest) return [{ split: node, index }, ...rest];
-  }
-  return undefined;
-}
-
-/**
- * Puts `added` right after `target` along the orientation, taking half of the target's share.
- * Joining a parent split of the same orientation keeps the tree as flat as Lumino keeps it.
- * Returns the new root.
- */
-function insertBeside(root: LayoutNode, target: Pane, added: Pane, orientation: Orientation): LayoutNode {
-  const parent = pathTo(root, target.id)?.at(-1);
-  if (parent?.split.orientation === orientation) {
-    const { split, index } = parent;
-    const half = split.ratios[index]! / 2;
-    split.children.splice(index + 1, 0, added);
-    split.ratios.splice(index, 1, half, half);
-    return root;
-  }
-  const pair: Split = { kind: 'split', orientation, children: [target, added], ratios: [0.5, 0.5] };
-  if (!parent) return pair;
-  parent.split.children[parent.index] = pair;
-  return root;
-}
-
-/**
- * Takes a pane out of the tree; the siblings share its space in proportion. A split left with one
- * child is replaced by that child, and since orientations alternate down the tree, a split child
- * then merges into its new parent. Returns the new root.
- */
-function removePane(root: LayoutNode, paneId: string): LayoutNode {
-  const path = pathTo(root, paneId) ?? [];
-  const parent = path.at(-1);
-  if (!parent) return root;
-  const { split, index } = parent;
-  split.children.splice(index, 1);
-  split.ratios.splice(index, 1);
-  const total = split.ratios.reduce((sum, r) => sum + r, 0);
-  split.ratios = split.ratios.map((r) => r / total);
-  if (split.children.length > 1) return root;
-
-  const only = split.children[0]!;
-  const grandparent = path.at(-2);
-  if (!grandparent) return only;
-  const { split: outer, index: at } = grandparent;
-  if (only.kind === 'split') {
-    const share = outer.ratios[at]!;
-    outer.children.splice(at, 1, ...only.children);
-    outer.ratios.splice(at, 1, ...only.ratios.map((r) => r * share));
-  } else {
-    outer.children[at] = only;
-  }
-  return root;
-}
-
-/** Fills `out` with each pane's rectangle, dividing `rect` by the split ratios. */
-function placePanes(node: LayoutNode, rect: Rect, out: Map<string, Rect>): void {
-  if (node.kind === 'pane') {
-    out.set(node.id, rect);
-    return;
-  }
-  let start = 0;
-  node.children.forEach((child, i) => {
-    const share = node.ratios[i]!;
-    const part =
-      node.orientation === 'horizontal'
-        ? { ...rect, x: rect.x + rect.width * start, width: rect.width * share }
-        : { ...rect, y: rect.y + rect.height * start, height: rect.height * share };
-    placePanes(child, part, out);
-    start += share;
-  });
-}
-
-/** The smallest extent along the axis the node can have, ratios kept, with every pane at MIN_SIZE. */
-function minExtent(node: LayoutNode, axis: Axis): number {
-  if (node.kind === 'pane') return MIN_SIZE;
-  const divides = node.orientation === orientationOf(axis);
-  return Math.max(...node.children.map((child, i) => (divides ? minExtent(child, axis) / node.ratios[i]! : minExtent(child, axis))));
 }
