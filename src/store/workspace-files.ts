@@ -5,7 +5,6 @@
  * directory, a scan of this walk for a memfs volume.
  */
 import nodePath from 'node:path';
-import ignore, { type Ignore } from 'ignore';
 import type { Disposable, FileStat, SearchOptions, WorkspacePort, WriteOptions, WriteTextOptions } from '../contract/port.js';
 import type { FileInfo, PatchOperation, SearchMatch, SnapshotInfo } from '../contract/index.js';
 import { ToolError } from '../contract/result.js';
@@ -15,15 +14,8 @@ import { PathGuard, type FsLike, type ResolvedPath } from '../security/path-guar
 import { ArtifactStore, conflict, versionOf, type Writer } from './artifact-store.js';
 import { FdFileAccess, PathFileAccess, readWhereItIs, tooLarge, type PathFs, type StatsLike } from './file-access.js';
 import { applyPatch } from './patch-engine.js';
-import {
-  compareNames,
-  firstMatches,
-  MAX_MATCH_TEXT,
-  planSearch,
-  searchEntries,
-  searchRipgrep,
-  type GitignoreText,
-} from './workspace-search.js';
+import { compareExplorer, WorkspaceWalk, type Entry } from './workspace-walk.js';
+import { firstMatches, MAX_MATCH_TEXT, planSearch, searchEntries, searchRipgrep } from './workspace-search.js';
 
 /** Files larger than this are never read whole. */
 export const MAX_TEXT_FILE_BYTES = 50 * 1024 * 1024;
@@ -67,32 +59,6 @@ export interface WorkspaceFilesOptions {
   watch?: boolean;
 }
 
-type EntryType = 'file' | 'directory' | 'symlink' | 'other';
-
-interface Entry {
-  rel: string;
-  name: string;
-  abs: string;
-  type: EntryType;
-  size: number;
-}
-
-/** One .gitignore: the directory it sits in (workspace-relative), its text and its rules. */
-interface IgnoreLevel extends GitignoreText {
-  rules: Ignore;
-}
-
-type Order = 'explorer' | 'path';
-
-function compareExplorer(a: Entry, b: Entry): number {
-  const dirA = a.type === 'directory' ? 0 : 1;
-  const dirB = b.type === 'directory' ? 0 : 1;
-  if (dirA !== dirB) return dirA - dirB;
-  const la = a.name.toLowerCase();
-  const lb = b.name.toLowerCase();
-  return la < lb ? -1 : la > lb ? 1 : compareNames(a.name, b.name);
-}
-
 function errorCode(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
@@ -109,7 +75,6 @@ function writerOf(options: WriteOptions, tool: string): Writer {
   return { tool: options.tool ?? tool, session: options.context?.sessionId, client: options.context?.clientName };
 }
 
-const joinRel = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`);
 const describe = (path: string) => (path === '' || path === '.' ? 'the workspace root' : JSON.stringify(path));
 
 function notFound(path: string): ToolError {
@@ -140,6 +105,7 @@ function matchesIn(text: string, matches: SearchMatch[]): SearchMatch[] {
 export class WorkspaceFiles implements WorkspacePort {
   private readonly listeners = new Set<(path: string, text: string) => void>();
   private readonly p: nodePath.PlatformPath;
+  private readonly walker: WorkspaceWalk;
   /** A real directory on Linux: search results are checked by the files' kernel paths (readWhereItIs). */
   private readonly fdAccess: boolean;
 
@@ -152,6 +118,7 @@ export class WorkspaceFiles implements WorkspacePort {
     readonly store: ArtifactStore,
   ) {
     this.p = kind === 'memory' ? nodePath.posix : nodePath;
+    this.walker = new WorkspaceWalk(fs, this.p, () => this.root);
     this.fdAccess = kind === 'disk' && FdFileAccess.available();
   }
 
@@ -321,12 +288,12 @@ export class WorkspaceFiles implements WorkspacePort {
       return files.length > limit;
     };
     if (!options.recursive) {
-      const entries = (await this.readEntries(start.abs, start.rel)).filter((e) => e.type !== 'other');
+      const entries = (await this.walker.readEntries(start.abs, start.rel)).filter((e) => e.type !== 'other');
       for (const e of entries.sort(compareExplorer)) if (add(e)) break;
     } else {
-      const levels = await this.ancestorLevels(start.rel);
+      const levels = await this.walker.ancestorLevels(start.rel);
       if (levels !== undefined) {
-        for await (const e of this.walk(start, levels, 'explorer')) if (add(e)) break;
+        for await (const e of this.walker.walk(start, levels, 'explorer')) if (add(e)) break;
       }
     }
     const truncated = files.length > limit;
@@ -338,7 +305,7 @@ export class WorkspaceFiles implements WorkspacePort {
     const start = await this.directory(options.path ?? '');
     // Sensitive files are never searched, so their contents never reach an agent.
     const accept = (rel: string) => plan.matchesGlobs(rel) && this.policy.isSensitive(rel) === undefined;
-    const levels = await this.ancestorLevels(start.rel);
+    const levels = await this.walker.ancestorLevels(start.rel);
     if (levels === undefined) return { matches: [], truncated: false };
     const found =
       this.kind === 'disk'
@@ -351,7 +318,7 @@ export class WorkspaceFiles implements WorkspacePort {
             plan,
             accept,
           })
-        : await searchEntries(this.walk(start, levels, 'path'), (abs) => this.fs.readFile(abs), plan, accept);
+        : await searchEntries(this.walker.walk(start, levels, 'path'), (abs) => this.fs.readFile(abs), plan, accept);
     const { matches } = firstMatches(await this.confirmedMatches(found), plan.maxResults);
     // The engine stopped early when it found more than asked for, whatever the check dropped.
     return { matches, truncated: found.length > plan.maxResults };
@@ -528,78 +495,5 @@ export class WorkspaceFiles implements WorkspacePort {
       throw new ToolError('NOT_A_DIRECTORY', `${describe(path)} is a file, not a directory; read it with openspace.file.read.`);
     }
     return { rel: relative, abs: real! };
-  }
-
-  private async readEntries(dirAbs: string, dirRel: string): Promise<Entry[]> {
-    const names = (await this.fs.readdir(dirAbs)).map((n) => String(n));
-    const entries = await Promise.all(
-      names.map(async (name): Promise<Entry | undefined> => {
-        const abs = this.p.join(dirAbs, name);
-        let st: StatsLike;
-        try {
-          st = await this.fs.lstat(abs);
-        } catch {
-          return undefined; // vanished meanwhile
-        }
-        const type: EntryType = st.isSymbolicLink() ? 'symlink' : st.isDirectory() ? 'directory' : st.isFile() ? 'file' : 'other';
-        return { rel: joinRel(dirRel, name), name, abs, type, size: Number(st.size) };
-      }),
-    );
-    return entries.filter((e): e is Entry => e !== undefined);
-  }
-
-  /** The directory's .gitignore, if it has one that is a regular file. */
-  private async loadLevel(dirAbs: string, dirRel: string): Promise<IgnoreLevel | undefined> {
-    const file = this.p.join(dirAbs, '.gitignore');
-    try {
-      if (!(await this.fs.lstat(file)).isFile()) return undefined;
-      const text = Buffer.from(await this.fs.readFile(file)).toString('utf8');
-      return { base: dirRel, text, rules: ignore({ allowRelativePaths: true }).add(text) };
-    } catch {
-      return undefined;
-    }
-  }
-
-  private static ignored(levels: IgnoreLevel[], rel: string, isDir: boolean): boolean {
-    let ignored = false;
-    for (const level of levels) {
-      const sub = level.base === '' ? rel : rel.slice(level.base.length + 1);
-      const result = level.rules.test(isDir ? `${sub}/` : sub);
-      if (result.ignored) ignored = true;
-      else if (result.unignored) ignored = false;
-    }
-    return ignored;
-  }
-
-  /**
-   * The ignore levels that apply inside directory `rel`: the .gitignore files of the root and of every
-   * directory down to `rel` itself. Undefined when `rel` itself is ignored or inside .git (an ignored
-   * directory has nothing to walk, as in git).
-   */
-  private async ancestorLevels(rel: string): Promise<IgnoreLevel[] | undefined> {
-    const levels: IgnoreLevel[] = [];
-    const parts = rel === '' ? [] : rel.split('/');
-    for (let i = 0; i <= parts.length; i++) {
-      const dirRel = parts.slice(0, i).join('/');
-      if (i > 0 && (parts[i - 1] === '.git' || WorkspaceFiles.ignored(levels, dirRel, true))) return undefined;
-      const level = await this.loadLevel(this.p.join(this.root, ...parts.slice(0, i)), dirRel);
-      if (level) levels.push(level);
-    }
-    return levels;
-  }
-
-  /** Depth-first, pre-order; skips .git and what .gitignore files ignore; never follows symlinks. */
-  private async *walk(dir: { rel: string; abs: string }, levels: IgnoreLevel[], order: Order): AsyncGenerator<Entry> {
-    const entries = await this.readEntries(dir.abs, dir.rel).catch(() => [] as Entry[]);
-    entries.sort(order === 'explorer' ? compareExplorer : (a, b) => compareNames(a.name, b.name));
-    for (const e of entries) {
-      if (e.name === '.git' || e.type === 'other') continue;
-      if (WorkspaceFiles.ignored(levels, e.rel, e.type === 'directory')) continue;
-      yield e;
-      if (e.type === 'directory') {
-        const level = await this.loadLevel(e.abs, e.rel);
-        yield* this.walk(e, level ? [...levels, level] : levels, order);
-      }
-    }
   }
 }
