@@ -31,7 +31,12 @@ let run: { code: number | null; stdout: string; report: RunReport };
 beforeAll(async () => {
   target = await startBrokenTarget();
   out = await mkdtemp(join(tmpdir(), 'openspace-broken-report-'));
-  // The spec files where the lies show; few samples and fuzz runs, and a hang fails its call after 5 s.
+  // Only the tests where the lies show (by file and by name); few samples and fuzz runs, and a hang
+  // fails its call after 5 s.
+  const grep = Object.entries(DETECTED_BY)
+    .flatMap(([tool, how]) => (how.overBudget ? [new RegExp(`${tool.replace(/\./g, '\\.')} p50`)] : how.tests!))
+    .map((re) => re.source)
+    .join('|');
   const args = [
     '--import',
     'tsx',
@@ -44,6 +49,8 @@ beforeAll(async () => {
     '10',
     '--test-timeout',
     '10000',
+    '--grep',
+    grep,
   ];
   const filters = ['tools', 'editor', 'file.test', 'invalid-input', 'latency'];
   // A clean environment: the Vitest worker's own variables must not leak into the nested run.

@@ -1,5 +1,5 @@
 /**
- * npm run conformance -- --target sim|theia|<MCP URL> [--samples N] [--out DIR] [--test-timeout MS] [filter …]
+ * npm run conformance -- --target sim|theia|<MCP URL> [--samples N] [--out DIR] [--test-timeout MS] [--grep RE] [filter …]
  *
  * Runs the conformance specs (conformance/specs) and the property tests of paths, the ring buffer and
  * output sanitization through Vitest against one target, prints progress as it goes, and writes
@@ -8,7 +8,8 @@
  *   sim      a hub on the simulated IDE, started per spec file on a fresh copy of the fixture workspace
  *   theia    the Theia app (installed and built first, as `npm run test:theia` does) on a fresh copy
  *   <URL>    a running hub serving a copy of conformance/fixtures/workspace; the files run one by one
- * Filters select spec files by name, as Vitest's do (`npm run conformance -- editor latency`).
+ * Filters select spec files by name, as Vitest's do (`npm run conformance -- editor latency`); --grep
+ * selects tests by name, as Vitest's -t does (`--grep 'editor\.open p50'`).
  */
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -33,7 +34,8 @@ export const PROPERTY_TESTS = [
 
 const LATENCY_SPEC = 'conformance/specs/latency.test.ts';
 
-const USAGE = 'Usage: npm run conformance -- --target sim|theia|<MCP URL> [--samples N] [--out DIR] [--test-timeout MS] [filter …]\n';
+const USAGE =
+  'Usage: npm run conformance -- --target sim|theia|<MCP URL> [--samples N] [--out DIR] [--test-timeout MS] [--grep RE] [filter …]\n';
 
 /** `conformance-sim`, `conformance-theia`, `conformance-127.0.0.1-3200-mcp` */
 export const reportName = (target: string): string => `conformance-${targetSlug(target)}`;
@@ -87,6 +89,7 @@ async function main(): Promise<number> {
         samples: { type: 'string' },
         out: { type: 'string', default: 'reports' },
         'test-timeout': { type: 'string' },
+        grep: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -112,6 +115,13 @@ async function main(): Promise<number> {
       process.stderr.write(`--${name} must be a positive whole number, not "${value}"\n`);
       return 2;
     }
+  }
+  let grep: RegExp | undefined;
+  try {
+    grep = values.grep === undefined ? undefined : new RegExp(values.grep);
+  } catch (err) {
+    process.stderr.write(`--grep must be a regular expression: ${(err as Error).message}\n`);
+    return 2;
   }
   if (target === 'theia') {
     const { prepareTheia } = await import('../ci/theia.js');
@@ -139,6 +149,7 @@ async function main(): Promise<number> {
       node: process.version,
       'latency samples per tool': process.env.OPENSPACE_LATENCY_SAMPLES ?? '100',
       ...(positionals.length ? { filters: positionals.join(' ') } : {}),
+      ...(grep ? { tests: String(grep) } : {}),
     },
   });
   process.stdout.write(`OpenSpace conformance against ${target}\n`);
@@ -156,6 +167,7 @@ async function main(): Promise<number> {
       config: false,
       root: ROOT,
       watch: false,
+      testNamePattern: grep,
       reporters: [reporter],
       projects: [
         {

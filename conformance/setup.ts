@@ -15,12 +15,22 @@ export function useTarget(options?: TargetOptions): TargetContext {
     ctx.agent = await connectAgent(ctx.target);
   });
   afterAll(async () => {
+    // One IDE shared by every spec file (Theia, a running hub): the terminals a file opened end with
+    // it, so their sandboxes (and the empty mount points those keep in the workspace) do not last
+    // into the next file.
+    if (ctx.target && !ctx.target.sim && ctx.agent) await closeTerminals(ctx.agent);
     // Ended, not only disconnected: a running hub shared by every spec file holds at most
     // MAX_SESSIONS_PER_TOKEN sessions, and one left open would count until it expires.
     await ctx.agent?.endSession().catch(() => ctx.agent?.close());
     await ctx.target?.close();
   });
   return ctx;
+}
+
+async function closeTerminals(agent: Agent): Promise<void> {
+  const listed = await agent.call('openspace.terminal.list').catch(() => undefined);
+  for (const { terminalId } of (listed?.terminals as { terminalId: string }[] | undefined) ?? [])
+    await agent.call('openspace.terminal.close', { terminalId }).catch(() => undefined);
 }
 
 /** Poll until check() stops throwing, or fail with its last error after timeoutMs. */

@@ -193,15 +193,19 @@ export class SimIde {
       backend === 'process' ? agentShellSandbox(settings.sandbox, workspace.root, options.home, settings.protectedPatterns) : undefined;
     const spawn = async ({ cwd, shellPath, personal }: { cwd: string; shellPath?: string; personal: boolean }) => {
       const absolute = join(workspace.root, cwd);
-      return backend === 'process'
-        ? spawnPty({
-            shell: shellPath,
-            cwd: absolute,
-            env: options.home === undefined ? undefined : { HOME: options.home },
-            agent: !personal,
-            sandbox: sandbox && !personal ? (command, env) => sandbox.shell(command, absolute, env) : undefined,
-          })
-        : createScriptedShell({ fs: workspace.fs, root: workspace.root, cwd: absolute, responses: options.scriptedResponses });
+      if (backend !== 'process')
+        return createScriptedShell({ fs: workspace.fs, root: workspace.root, cwd: absolute, responses: options.scriptedResponses });
+      const boxed = sandbox && !personal;
+      const shell = await spawnPty({
+        shell: shellPath,
+        cwd: absolute,
+        env: options.home === undefined ? undefined : { HOME: options.home },
+        agent: !personal,
+        sandbox: boxed ? (command, env) => sandbox.shell(command, absolute, env) : undefined,
+      });
+      // A sandbox ended: the empty mount points it kept in the workspace go (when no other needs them).
+      if (boxed) shell.onExit(() => sandbox.runtime.release());
+      return shell;
     };
     const terminals = new SimTerminals(layout, { spawn });
     const editors = new SimEditors(layout, files, options.viewportLines);

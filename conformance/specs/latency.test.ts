@@ -33,7 +33,7 @@ const ctx = useTarget();
 
 const SAMPLES = Math.max(1, Number(process.env.OPENSPACE_LATENCY_SAMPLES ?? 100) || 100);
 /** Untimed calls first: Theia loads Monaco on the first open, and V8 optimises a path over its first runs. */
-const WARM_UP = 20;
+const WARM_UP = 10;
 /** A call slower than this is a hang, failing its test at once. */
 const HANG_MS = 5_000;
 /** Room for every sample (and its setup) on a slow target, beyond the usual test timeout. */

@@ -299,11 +299,15 @@ describe('adversarial paths through the MCP tools (conformance/fixtures/adversar
     }
   });
 
-  it('inside, only the writes meant to succeed changed anything (no protected file was created)', (testCtx) => {
+  it('inside, only the writes meant to succeed changed anything (no protected file was created)', async (testCtx) => {
     if (!ws || !before) return testCtx.skip('no access to the workspace directory');
-    const changes = diff(before.inside, snapshot(ws, ws.root, ignoreInside));
-    const meant = changes.filter((c) => /^(created|changed) adv-written(\/|$)/.test(c) || c === 'changed adv/inside.txt');
-    expect(changes.filter((c) => !meant.includes(c))).toEqual([]);
+    // The empty mount points a terminal's sandbox keeps at missing protected paths (.npmrc, .vscode/, …)
+    // go as it ends, which a closed terminal's does a moment after its close answered.
+    await eventually(() => {
+      const changes = diff(before!.inside, snapshot(ws!, ws!.root, ignoreInside));
+      const meant = changes.filter((c) => /^(created|changed) adv-written(\/|$)/.test(c) || c === 'changed adv/inside.txt');
+      expect(changes.filter((c) => !meant.includes(c))).toEqual([]);
+    });
     expect(String(ws.fs.readFileSync(ws.p.join(ws.root, 'adv', 'inside.txt'), 'utf8'))).toMatch(/^written by write-\d+\n$/);
     expect(ws.fs.lstatSync(ws.p.join(ws.root, 'adv', 'link-in')).isSymbolicLink()).toBe(true);
   });

@@ -68,6 +68,12 @@ export function executable(pid: number): string | undefined {
   }
 }
 
+/** Resolves once `pid` runs `program` no more (ended, or a zombie), or after `timeoutMs`. */
+export async function ended(pid: number, program: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (executable(pid) === program && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 /** When a process started, in clock ticks since boot (Infinity once it ended). */
 function startTime(pid: number): number {
   return Number(statFields(pid)?.[19] ?? Infinity);

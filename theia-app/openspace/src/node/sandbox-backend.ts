@@ -5,7 +5,7 @@ import { resolve, sep } from 'node:path';
 import type { BoxVerdict } from '../../../../src/contract/port.js';
 import { shellIntegrationEnv } from '../../../../src/commands/shell-integration.js';
 import { endSandboxSession, probeBwrap } from '../../../../src/security/sandbox-host.js';
-import { executable } from '../../../../src/security/sandbox-processes.js';
+import { ended, executable } from '../../../../src/security/sandbox-processes.js';
 import { SandboxRuntime } from '../../../../src/security/sandbox-runtime.js';
 import type { SandboxBackend, SandboxedShell, SandboxPlace } from '../common/protocol.js';
 import { openedWorkspace } from './opened-workspace.js';
@@ -49,7 +49,11 @@ export class SandboxBackendImpl implements SandboxBackend {
   async end(pid: number): Promise<void> {
     const bwrap = probeBwrap();
     // Only a bwrap's session: nothing else a window names is ended here.
-    if (bwrap.available && executable(pid) === bwrap.path) endSandboxSession(pid);
+    if (bwrap.available && executable(pid) === bwrap.path) {
+      endSandboxSession(pid);
+      // Gone in milliseconds: then the empty mount points it kept in the workspace go at once.
+      await ended(pid, bwrap.path, 1000);
+    }
     this.runtime?.runtime.release();
   }
 
