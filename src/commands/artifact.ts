@@ -5,7 +5,7 @@
  */
 import { ToolError, type CallContext } from '../contract/index.js';
 import type { IdePort } from '../contract/port.js';
-import { guardUnsavedWork, writeOptions } from './file.js';
+import { guardUnsavedWork, resolveAndRead, writeOptions } from './file.js';
 
 export interface Artifact {
   path: string;
@@ -15,8 +15,7 @@ export interface Artifact {
 
 /** Resolve a path an agent gave (deck or board) and read the file with its version. */
 export async function readArtifact(ide: IdePort, input: string): Promise<Artifact> {
-  const path = await ide.workspace.resolve(input);
-  const { text, version } = await ide.workspace.readText(path);
+  const { path, text, version } = await resolveAndRead(ide, input);
   return { path, text, version };
 }
 

@@ -48,9 +48,16 @@ export function byteLength(text: string): number {
   return new TextEncoder().encode(text).length;
 }
 
+/** A file's resolved path and text, asked side by side (on Theia each is a round trip to the backend; both judge the path alike). */
+export async function resolveAndRead(ide: IdePort, input: string): Promise<{ path: string; text: string; size: number; version: string }> {
+  const [path, read] = await Promise.allSettled([ide.workspace.resolve(input), ide.workspace.readText(input)]);
+  if (path.status === 'rejected') throw path.reason;
+  if (read.status === 'rejected') throw read.reason;
+  return { path: path.value, ...read.value };
+}
+
 export const fileReadCommand = defineCommand(fileRead, async (ide, args) => {
-  const path = await ide.workspace.resolve(args.path);
-  const { text, size, version } = await ide.workspace.readText(path);
+  const { path, text, size, version } = await resolveAndRead(ide, args.path);
   const slice = sliceLines(text, path, args.startLine, args.endLine);
   if (slice.content.length > MAX_READ_BYTES && byteLength(slice.content) > MAX_READ_BYTES) {
     throw new ToolError(

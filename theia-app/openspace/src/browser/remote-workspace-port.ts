@@ -46,8 +46,11 @@ export class RemoteWorkspacePort implements WorkspacePort {
     text: string,
     options: WriteTextOptions = {},
   ): Promise<{ bytes: number; created: boolean; version: string }> {
+    // The path as the listeners know it, asked beside the write rather than after it (one round trip, not two).
+    const resolved = this.resolve(path);
+    resolved.catch(() => undefined);
     const result = await this.call<{ bytes: number; created: boolean; version: string }>('writeText', [path, text, plain(options)]);
-    this.written.fire({ path: await this.resolve(path), text });
+    this.written.fire({ path: await resolved, text });
     return result;
   }
 
