@@ -40,7 +40,7 @@ const USAGE =
 /** `conformance-sim`, `conformance-theia`, `conformance-127.0.0.1-3200-mcp` */
 export const reportName = (target: string): string => `conformance-${targetSlug(target)}`;
 
-/** How to start a hub the suite can run against (see the README). */
+/** How to start a hub the suite can run against (see docs/conformance.md). */
 const START_HUB =
   'Start it on a copy of the fixture workspace, with consent and without a per-turn limit:\n' +
   '  cp -r conformance/fixtures/workspace /tmp/fx && npm start -- --workspace /tmp/fx --port 3200 --consent --max-calls-per-turn 0';

@@ -193,7 +193,7 @@ export class LspCodePort implements CodePort, Disposable {
       throw new ToolError(
         'LANGUAGE_NOT_SUPPORTED',
         `No language server handles ${path}; there are servers for ${this.options.servers.map((c) => c.extensions.join(' ')).join(', ')}. ` +
-          'Others are added by configuration (see the README, "Language servers").',
+          'Others are added by configuration (see docs/architecture.md, "Language servers").',
       );
     }
     const server = await this.ready(config);
