@@ -155,6 +155,9 @@ const WORKLOADS: Record<string, Workload> = {
   'openspace.terminal.send': {
     before: async () => void (sendTerminal = (await ok('openspace.terminal.create', { title: 'latency-send' })).terminalId),
     prepare: (i) => ({ terminalId: sendTerminal, text: `echo sample-${i}` }),
+    // The command ended before the next send is timed, as an agent reads its output between sends:
+    // a send to a shell still printing waits for its prompt (up to 500 ms), which is not the send's time.
+    cleanup: async () => void (await commandEnded(sendTerminal)),
   },
   'openspace.terminal.read_output': { prepare: () => ({ terminalId: sendTerminal, lines: 20 }) },
   // A quick command, from typing it to its exit status (shell integration's end mark).
@@ -269,6 +272,21 @@ const WORKLOADS: Record<string, Workload> = {
   },
   'openspace.code.hover': { before: warmCode, prepare: () => ({ path: 'code/src/app.ts', line: 5, column: 7 }) },
 };
+
+let lastFinished: string | undefined;
+
+/** Until the terminal's last command has ended (shell integration's end mark), at most 2 s. */
+async function commandEnded(terminalId: string): Promise<void> {
+  const deadline = Date.now() + 2_000;
+  while (Date.now() < deadline) {
+    const { lastCommand } = await ok('openspace.terminal.read_output', { terminalId, lines: 1 });
+    if (lastCommand && lastCommand.finishedAt !== lastFinished) {
+      lastFinished = lastCommand.finishedAt;
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 /** The language server started and its project loaded (the cold start is the bench's to report). */
 async function warmCode(): Promise<void> {

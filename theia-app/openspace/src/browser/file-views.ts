@@ -53,11 +53,17 @@ export function bindFileView<W extends BaseWidget>(
         const onFileText = (listener: (text: string) => void): Disposable => {
           // Writes through the store come with their text, at once; changes made outside it (a
           // person saving the file as text, git) come from Theia's file watcher, and are read.
-          const written = workspace.onFileWritten((changed, text) => changed === path && listener(text));
+          // The watcher also reports the store's own writes a moment later: the text the view already has is not given again.
+          let last: string | undefined;
+          const deliver = (text: string) => {
+            last = text;
+            listener(text);
+          };
+          const written = workspace.onFileWritten((changed, text) => changed === path && deliver(text));
           const outside = files.onDidFilesChange((e) => {
             if (e.contains(uri))
               workspace.readText(path).then(
-                ({ text }) => listener(text),
+                ({ text }) => text !== last && deliver(text),
                 () => undefined,
               );
           });
