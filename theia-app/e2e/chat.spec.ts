@@ -33,9 +33,15 @@ const panel = (page: Page) => page.locator('#openspace-chat');
 const currentTab = (page: Page) => page.locator('#theia-main-content-panel .lm-TabBar-tab.lm-mod-current');
 
 async function openChat(page: Page): Promise<void> {
-  await page.locator('#theia-main-content-panel').click();
-  await page.keyboard.press('Control+Alt+i');
-  await expect(panel(page).locator('textarea')).toBeVisible({ timeout: 60_000 });
+  // The key toggles: a chat that showed itself meanwhile (answering its request from a notification
+  // may) would close. Pressed while the chat is hidden, until its input shows.
+  await expect(async () => {
+    if (await panel(page).isHidden()) {
+      await page.locator('#theia-main-content-panel').click();
+      await page.keyboard.press('Control+Alt+i');
+    }
+    await expect(panel(page).locator('textarea')).toBeVisible({ timeout: 20_000 });
+  }).toPass({ timeout: 60_000 });
 }
 
 test.describe('with OpenCode and the scripted model', () => {
