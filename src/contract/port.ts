@@ -231,9 +231,10 @@ export interface WorkspacePort {
   search(options: SearchOptions): Promise<{ matches: SearchMatch[]; truncated: boolean }>;
   /**
    * Fires with the workspace-relative path and the new text after writeText, patch or restore changed
-   * a file, and, where the IDE watches the disk for it, after an edit made outside OpenSpace.
+   * a file, and, where the IDE watches the disk for it, after an edit made outside OpenSpace. On
+   * Theia a writeText answers once what its listeners return has settled (an open editor shows the text).
    */
-  onFileWritten(listener: (path: string, text: string) => void): Disposable;
+  onFileWritten(listener: (path: string, text: string) => unknown): Disposable;
 }
 
 /** An agent's command the person is asked about, and the rule "always allow" would remember. */

@@ -60,10 +60,10 @@ export class TheiaEditorPort implements EditorPort {
       if (!isDiffEditor(widget)) this.watch(widget);
     });
     this.editors.onCurrentEditorChanged(() => this.updateContextKey());
-    // A write through the file service shows at once in a clean editor, without waiting for the file watcher.
+    // A write through the file service shows in a clean editor before it answers, without waiting for the file watcher.
     this.workspace.onFileWritten((path) => {
       const model = this.monacoOf(path)?.document;
-      if (model && !model.dirty) void model.sync();
+      return model && !model.dirty ? model.sync() : undefined;
     });
   }
 
