@@ -10,39 +10,16 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { TOOLS, inputJsonSchema, type ToolDefinition } from '../src/contract/index.js';
+import { TOOLS, familyOf, inputJsonSchema, type JsonSchemaNode as JsonSchema, type ToolDefinition } from '../src/contract/index.js';
 import { BUDGET_MS } from '../conformance/report/model.js';
 
 export const TOOLS_DOC_PATH = fileURLToPath(new URL('../docs/tools.md', import.meta.url));
-
-/** The part of JSON Schema the catalog's input schemas use (zod's `toJSONSchema`, draft-07). */
-interface JsonSchema {
-  type?: string;
-  description?: string;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  oneOf?: JsonSchema[];
-  anyOf?: JsonSchema[];
-  enum?: unknown[];
-  const?: unknown;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-  default?: unknown;
-}
 
 interface FieldRow {
   name: string;
   type: string;
   required: boolean;
   description: string;
-}
-
-/** `openspace.whiteboard.camera.set` → `whiteboard`: the segment after `openspace.`. */
-export function familyOf(toolName: string): string {
-  return toolName.split('.')[1] ?? toolName;
 }
 
 /** The whole page, from the catalog. */

@@ -15,10 +15,10 @@ export function useTarget(options?: TargetOptions): TargetContext {
     ctx.agent = await connectAgent(ctx.target);
   });
   afterAll(async () => {
-    // One IDE shared by every spec file (Theia, a running hub): the terminals a file opened end with
-    // it, so their sandboxes (and the empty mount points those keep in the workspace) do not last
-    // into the next file.
-    if (ctx.target && !ctx.target.sim && ctx.agent) await closeTerminals(ctx.agent);
+    // A running hub is one IDE shared by every spec file: the terminals a file opened end with it, so
+    // their sandboxes (and the empty mount points those keep in the workspace) do not last into the
+    // next file. The simulated IDE and Theia the suite starts end with the file anyway.
+    if (ctx.target && !ctx.target.sim && !ctx.target.page && ctx.agent) await closeTerminals(ctx.agent);
     // Ended, not only disconnected: a running hub shared by every spec file holds at most
     // MAX_SESSIONS_PER_TOKEN sessions, and one left open would count until it expires.
     await ctx.agent?.endSession().catch(() => ctx.agent?.close());

@@ -5,6 +5,7 @@
 import type { Geometry, PaneArea, TabInfo } from '../src/contract/common.js';
 import { MIN_PANE_PERCENT as MIN_SIZE } from '../src/contract/port.js';
 
+/** Lumino's naming: 'horizontal' lays children side by side, 'vertical' stacks them. */
 export type Orientation = 'horizontal' | 'vertical';
 export type Axis = 'x' | 'y';
 

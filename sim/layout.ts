@@ -35,8 +35,6 @@ import {
   type Placement,
   type ShellPort,
 } from '../src/contract/port.js';
-
-/** Smallest size, in percent of the window, a resize leaves any pane, panel or the main area. */
 import {
   extent,
   insertBeside,
@@ -52,14 +50,13 @@ import {
   type Rect,
 } from './layout-tree.js';
 
+/** Smallest size, in percent of the window, a resize leaves any pane, panel or the main area. */
 export const MIN_SIZE = MIN_PANE_PERCENT;
 const DEFAULT_SIDE_WIDTH = 20;
 const DEFAULT_BOTTOM_HEIGHT = 30;
 
 type SideArea = Exclude<PaneArea, 'main'>;
 const SIDE_AREAS: readonly SideArea[] = ['left', 'right', 'bottom'];
-
-/** Lumino's naming: 'horizontal' lays children side by side, 'vertical' stacks them. */
 
 export type OpenRequest = { type: ContentType; contentId: string; title: string } & Placement;
 

@@ -61,6 +61,29 @@ export function resultSchema(def: ToolDefinition) {
 
 type JsonSchema = Record<string, unknown>;
 
+/** The part of JSON Schema the catalog's input schemas use (zod's `toJSONSchema`, draft-07), for code that reads them. */
+export interface JsonSchemaNode {
+  type?: string;
+  description?: string;
+  properties?: Record<string, JsonSchemaNode>;
+  required?: string[];
+  items?: JsonSchemaNode;
+  oneOf?: JsonSchemaNode[];
+  anyOf?: JsonSchemaNode[];
+  enum?: unknown[];
+  const?: unknown;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  default?: unknown;
+}
+
+/** A tool's family: `openspace.whiteboard.camera.set` → `whiteboard`. */
+export function familyOf(toolName: string): string {
+  return toolName.split('.')[1] ?? toolName;
+}
+
 /** Input JSON Schema for MCP `inputSchema` (draft-07, the dialect the MCP SDK validates with). */
 export function inputJsonSchema(def: ToolDefinition): JsonSchema & { type: 'object' } {
   const schema = z.toJSONSchema(def.input, { target: 'draft-7', io: 'input' }) as JsonSchema;

@@ -1,4 +1,4 @@
-import { TOOLS, type PaneInfo, type PaneStateSnapshot, type TabInfo } from '../contract/index.js';
+import { TOOLS, familyOf, type PaneInfo, type PaneStateSnapshot, type TabInfo } from '../contract/index.js';
 
 export interface InstructionsContext {
   snapshot?: PaneStateSnapshot;
@@ -97,7 +97,7 @@ export const TOOL_PREFERENCES: [use: string, insteadOf: string, why: string][] =
 
 /** The tool families of the catalog in its order, e.g. "pane, editor, terminal and file". */
 const FAMILIES = ((families: string[]) => `${families.slice(0, -1).join(', ')} and ${families.at(-1)}`)([
-  ...new Set(TOOLS.map((t) => t.name.split('.')[1]!)),
+  ...new Set(TOOLS.map((t) => familyOf(t.name))),
 ]);
 
 /**

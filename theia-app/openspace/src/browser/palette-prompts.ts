@@ -1,6 +1,11 @@
 import type { z } from 'zod';
 import type { IdePort } from '../../../../src/contract/port.js';
-import { inputJsonSchema, MAX_LIST_ENTRIES, type ToolDefinition } from '../../../../src/contract/index.js';
+import {
+  inputJsonSchema,
+  MAX_LIST_ENTRIES,
+  type JsonSchemaNode as JsonSchema,
+  type ToolDefinition,
+} from '../../../../src/contract/index.js';
 
 /**
  * AC-3.2.1: a command run from the palette asks for its arguments, derived from its tool's input
@@ -37,19 +42,6 @@ export interface PromptUi {
 }
 
 type Args = Record<string, unknown>;
-
-type JsonSchema = {
-  type?: string;
-  enum?: unknown[];
-  const?: unknown;
-  description?: string;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  oneOf?: JsonSchema[];
-  anyOf?: JsonSchema[];
-  minimum?: number;
-};
 
 /** One question: the argument(s) it sets and how it asks. */
 export type Prompt =

@@ -1,3 +1,4 @@
+import { AsyncEmitter, type WaitUntilEvent } from '@theia/core/lib/common/event';
 import { ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
 import { inject, injectable, interfaces } from '@theia/core/shared/inversify';
 import { ToolError, type FileInfo, type PatchOperation, type SearchMatch, type SnapshotInfo } from '../../../../src/contract/index.js';
@@ -21,8 +22,8 @@ export function createFilesBackendProxy(ctx: interfaces.Context): FilesBackend {
 export class RemoteWorkspacePort implements WorkspacePort {
   @inject(FilesBackendProxy) protected readonly backend!: FilesBackend;
   @inject(ContentIds) protected readonly ids!: ContentIds;
-  /** Told of every write with its text; a write answers once what they return has settled (an open editor showing it). */
-  private readonly written = new Set<(path: string, text: string) => unknown>();
+  /** Every write with its text, in order; a write answers once what its listeners wait for has settled (an open editor showing it). */
+  private readonly written = new AsyncEmitter<WaitUntilEvent & { path: string; text: string }>();
 
   rootPath(): string | undefined {
     return this.ids.rootUri?.path.fsPath();
@@ -50,7 +51,7 @@ export class RemoteWorkspacePort implements WorkspacePort {
     const resolved = this.resolve(path);
     resolved.catch(() => undefined);
     const result = await this.call<{ bytes: number; created: boolean; version: string }>('writeText', [path, text, plain(options)]);
-    await this.tell(await resolved, text);
+    await this.written.fire({ path: await resolved, text });
     return result;
   }
 
@@ -92,27 +93,17 @@ export class RemoteWorkspacePort implements WorkspacePort {
    */
   private announce(path: string): void {
     void Promise.all([this.resolve(path), this.readText(path)])
-      .then(([resolved, { text }]) => this.tell(resolved, text))
+      .then(([resolved, { text }]) => this.written.fire({ path: resolved, text }))
       .catch(() => {
         // Gone or unreadable by now: the next write or read tells.
       });
   }
 
   onFileWritten(listener: (path: string, text: string) => unknown): Disposable {
-    this.written.add(listener);
-    return { dispose: () => void this.written.delete(listener) };
-  }
-
-  private async tell(path: string, text: string): Promise<void> {
-    await Promise.all(
-      [...this.written].map(async (listener) => {
-        try {
-          await listener(path, text);
-        } catch (err) {
-          console.error('OpenSpace: a view could not take a written file', err);
-        }
-      }),
-    );
+    return this.written.event((event) => {
+      const pending = listener(event.path, event.text);
+      if (pending instanceof Promise) event.waitUntil(pending);
+    });
   }
 
   private async call<T>(method: FilesMethod, args: unknown[]): Promise<T> {
