@@ -45,8 +45,9 @@ export async function waitForBridge(origin: string, token?: string, timeoutMs = 
   const deadline = Date.now() + timeoutMs;
   const headers = token ? { authorization: `Bearer ${token}` } : undefined;
   while (Date.now() < deadline) {
-    const health = (await (await fetch(`${origin}/openspace/health`, { headers })).json()) as { bridge: { connected: boolean } };
-    if (health.bridge.connected) return;
+    const res = await fetch(`${origin}/openspace/health`, { headers });
+    if (!res.ok) throw new Error(`GET ${origin}/openspace/health answered ${res.status}: ${await res.text()}`);
+    if (((await res.json()) as { bridge: { connected: boolean } }).bridge.connected) return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`No Theia window connected to the hub at ${origin} within ${timeoutMs} ms`);

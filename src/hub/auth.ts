@@ -8,6 +8,7 @@
  * The token is written, readable by the owner only, to a lock file clients can discover.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -117,8 +118,11 @@ export function lockFilePath(port: number): string {
   return join(lockDir(), `${port}.lock`);
 }
 
-/** Write the lock file, owner-only (0600 in a 0700 directory); returns a function that removes it. */
-export async function writeLockFile(port: number, lock: LockFile): Promise<() => Promise<void>> {
+/**
+ * Write the lock file, owner-only (0600 in a 0700 directory); returns a function that removes it.
+ * The removal is synchronous: a process that stops right after (Theia's onStop) still removes it.
+ */
+export async function writeLockFile(port: number, lock: LockFile): Promise<() => void> {
   await mkdir(lockDir(), { recursive: true, mode: 0o700 });
   const file = lockFilePath(port);
   await rm(file, { force: true });
@@ -126,21 +130,36 @@ export async function writeLockFile(port: number, lock: LockFile): Promise<() =>
   const partial = `${file}.${process.pid}.tmp`;
   await writeFile(partial, `${JSON.stringify(lock, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
   await rename(partial, file);
-  return () => rm(file, { force: true });
+  return () => rmSync(file, { force: true });
 }
 
-/** The lock file of the hub on `port`, waiting up to `timeoutMs` for it to appear; undefined if it does not. */
+/**
+ * The lock file of the hub on `port`, waiting up to `timeoutMs` for it to appear; undefined if it
+ * does not. A lock whose process is gone (a hub killed before it could remove it) counts as missing:
+ * a new hub on the same port would otherwise be announced with the old one's token.
+ */
 export async function readLockFile(port: number, timeoutMs = 0): Promise<LockFile | undefined> {
   const { readFile } = await import('node:fs/promises');
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      return JSON.parse(await readFile(lockFilePath(port), 'utf8')) as LockFile;
+      const lock = JSON.parse(await readFile(lockFilePath(port), 'utf8')) as LockFile;
+      if (isAlive(lock.pid)) return lock;
     } catch (err) {
       // Missing, or (from a hub before lock files were renamed into place) not yet whole: wait.
       const waitable = (err as NodeJS.ErrnoException).code === 'ENOENT' || err instanceof SyntaxError;
-      if (!waitable || Date.now() >= deadline) return undefined;
-      await new Promise((r) => setTimeout(r, 50));
+      if (!waitable) return undefined;
     }
+    if (Date.now() >= deadline) return undefined;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

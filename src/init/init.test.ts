@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -149,5 +149,47 @@ describe('openspace token', () => {
     const none = await token('--port', '1');
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('no OpenSpace hub is running on port 1');
+  });
+
+  it("a lock file left by a hub that was killed is not taken for a running hub's", async () => {
+    const { writeLockFile } = await import('../hub/auth.js');
+    const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+    const remove = await writeLockFile(2, {
+      pid: dead,
+      ideName: 'killed',
+      url: 'http://127.0.0.1:2',
+      mcpUrl: 'http://127.0.0.1:2/mcp',
+      authToken: 'x'.repeat(43),
+      workspaceFolders: [],
+      startedAt: new Date().toISOString(),
+    });
+    try {
+      const stale = await token('--port', '2');
+      expect(stale.code).toBe(2);
+      expect(stale.stderr).toContain('no OpenSpace hub is running on port 2');
+    } finally {
+      remove();
+    }
+  });
+
+  it("a reader waiting for a hub's lock file waits past a killed hub's on the same port", async () => {
+    const { readLockFile, writeLockFile } = await import('../hub/auth.js');
+    const lock = (pid: number) => ({
+      pid,
+      ideName: 'hub',
+      url: 'http://127.0.0.1:3',
+      mcpUrl: 'http://127.0.0.1:3/mcp',
+      workspaceFolders: [],
+      startedAt: new Date().toISOString(),
+    });
+    await writeLockFile(3, { ...lock(spawnSync(process.execPath, ['-e', '']).pid!), authToken: 'old' });
+    const reading = readLockFile(3, 5000);
+    await new Promise((r) => setTimeout(r, 200));
+    const remove = await writeLockFile(3, { ...lock(process.pid), authToken: 'new' });
+    try {
+      expect((await reading)?.authToken).toBe('new');
+    } finally {
+      remove();
+    }
   });
 });

@@ -77,7 +77,7 @@ export class HubContribution implements BackendApplicationContribution {
   readonly token = process.env.OPENSPACE_NO_AUTH === '1' ? undefined : (tokenFromEnv() ?? generateToken());
   /** The hub's MCP endpoint, once the server listens. */
   mcpUrl: string | undefined;
-  private removeLock: (() => Promise<void>) | undefined;
+  private removeLock: (() => void) | undefined;
 
   initialize(): void {
     const idle = process.env.OPENSPACE_SESSION_IDLE_MS;
@@ -106,7 +106,7 @@ export class HubContribution implements BackendApplicationContribution {
   }
 
   onStop(): void {
-    void this.removeLock?.();
+    this.removeLock?.();
   }
 }
 
