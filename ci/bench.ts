@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { connectAgent } from '../conformance/client.js';
 import { BOARD, DECK, openDeckAndBoard } from '../conformance/fixtures/deck-and-board.js';
-import { TOOLS } from '../src/contract/index.js';
+import { modelTokens, STARTING_CATALOG_TOKENS, TOOLS } from '../src/contract/index.js';
 import { benchCode } from './bench-code.js';
 import { benchSandbox } from './bench-sandbox.js';
 import { benchSearch } from './bench-search.js';
@@ -121,7 +121,8 @@ async function startHub(): Promise<BenchHub> {
   for (;;) {
     try {
       const tools = await firstToolsList(`${origin}/mcp`);
-      if (tools !== TOOLS.length) throw new Error(`tools/list listed ${tools} tools`);
+      const starting = TOOLS.filter((t) => t.core).length + 1;
+      if (tools !== starting) throw new Error(`tools/list listed ${tools} tools, not the ${starting} a session starts with`);
       return {
         readyMs: performance.now() - started,
         mcpUrl: `${origin}/mcp`,
@@ -181,6 +182,13 @@ async function main(): Promise<void> {
   if (theia) readies.push(hub.readyMs);
   const agent = await connectAgent(hub, 'bench');
   const { client } = agent;
+  // What a model sees of the catalog: at a session's start, and with every family enabled.
+  const starting = await connectAgent(hub, 'bench-catalog', { catalog: 'start' });
+  const catalog = {
+    start: { tools: starting.tools.length, tokens: modelTokens(starting.tools) },
+    all: { tools: agent.tools.length, tokens: modelTokens(agent.tools) },
+  };
+  await starting.close();
   // The SDK client's call alone, without the agent's checks of each result: the samples time the hub.
   const call = async (name: string, args: Record<string, unknown>) => {
     const result = await client.callTool({ name, arguments: args });
@@ -335,6 +343,10 @@ async function main(): Promise<void> {
       `| ${r.op} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${f(r.pingP50)} | ${f(r.pingP99)} | ${f(r.ratioP50)} | ${f(r.ratioP99)} |`,
     );
   }
+  console.log(
+    `\nthe catalog a model sees (names, descriptions, input schemas; tokens as characters ÷ 4): at a session's start ${catalog.start.tools} tools, ` +
+      `${catalog.start.tokens} tokens (aim ≤ ${STARTING_CATALOG_TOKENS}); every family enabled ${catalog.all.tools} tools, ${catalog.all.tokens} tokens`,
+  );
   if (theia) {
     console.log(`\nTheia backend start to a connected window (incl. Chromium launch and page load): ${readies[0]!.toFixed(0)} ms`);
     console.log("\nAim: p99 ≤ 60 ms for every simple tool (the spec's budget is 100 ms).");
@@ -351,7 +363,18 @@ async function main(): Promise<void> {
   writeFileSync(
     fileURLToPath(new URL(`../reports/bench-${values.target}.json`, import.meta.url)),
     JSON.stringify(
-      { target: values.target, samples: SAMPLES, date: new Date().toISOString(), rows, readyMs: readies, store, search, startup, code },
+      {
+        target: values.target,
+        samples: SAMPLES,
+        date: new Date().toISOString(),
+        rows,
+        readyMs: readies,
+        catalog,
+        store,
+        search,
+        startup,
+        code,
+      },
       null,
       2,
     ),

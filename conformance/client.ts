@@ -33,6 +33,11 @@ export interface AgentOptions {
    * question unanswered). Without it the client does not offer elicitation.
    */
   ask?: (message: string) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
+  /**
+   * Which tools the agent has listed: "all" (default) enables every family first, so the SDK checks
+   * every tool's answers against its outputSchema; "start" keeps the session's starting catalog.
+   */
+  catalog?: 'all' | 'start';
 }
 
 /** A tool's answer as it came, with any breaches of the result conventions and the round trip's time. */
@@ -90,6 +95,7 @@ export async function connectAgent(target: AgentTarget, name = 'conformance-agen
     });
   }
   await client.connect(transport);
+  if (options.catalog !== 'start') await client.callTool({ name: 'openspace.tools.enable', arguments: { families: ['all'] } });
   let tools = (await client.listTools()).tools;
 
   const answer = async (tool: string, args: Record<string, unknown> = {}): Promise<Answer> => {

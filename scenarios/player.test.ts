@@ -240,7 +240,7 @@ describe('--record', () => {
         lockFile: false,
       });
       try {
-        const agent = await connectAgent(sim.server, 'recorded-agent');
+        const agent = await connectAgent(sim.server, 'recorded-agent', { catalog: 'start' });
         await agent.call('openspace.editor.open', { path: 'src/index.ts', line: 42 });
         await agent.call('openspace.editor.highlight', {
           path: 'src/index.ts',
@@ -253,7 +253,7 @@ describe('--record', () => {
         await agent.call('openspace.pane.list');
         await agent.close();
         // A second, shorter session: the recording takes the one asked for.
-        const other = await connectAgent(sim.server, 'other-agent');
+        const other = await connectAgent(sim.server, 'other-agent', { catalog: 'start' });
         await other.call('openspace.terminal.list');
         await other.close();
       } finally {

@@ -3,7 +3,7 @@
  * expectations, captures variables, polls for `waitFor` conditions, and reports each step as it ends.
  */
 import { connectAgent, type Agent, type HubEndpoint, type Result } from '../conformance/client.js';
-import { inputJsonSchema, outputJsonSchema, TOOLS } from '../src/contract/index.js';
+import { inputJsonSchema, outputJsonSchema, TOOLS, TOOLS_ENABLE } from '../src/contract/index.js';
 import { stepKind, type InstructionsStep, type Scenario, type Step, type ToolsStep, type ToolStep } from './format.js';
 import { asRegex, deepEqual, interpolate, match, show, valueAt, type Mismatch, type Variables } from './match.js';
 
@@ -188,7 +188,8 @@ async function runToolsStep(agent: Agent, step: ToolsStep, calls: StepOutcome['c
         if (!deepEqual(listed.outputSchema, outputJsonSchema(def))) problems.push(`${def.name}: outputSchema differs from the contract's`);
       }
     }
-    for (const name of names) if (!TOOLS.some((d) => d.name === name)) problems.push(`${name} is listed but not in the contract`);
+    for (const name of names)
+      if (name !== TOOLS_ENABLE.name && !TOOLS.some((d) => d.name === name)) problems.push(`${name} is listed but not in the contract`);
   }
   if (problems.length > 0) throw new StepFailure(`tools/list: ${problems.join('; ')}\nlisted (${names.length}): ${names.join(', ')}`);
 }

@@ -95,7 +95,7 @@ describe('npm start (the simulated IDE CLI)', () => {
     expect((await fetch(instructionsUrl)).status).toBe(401);
     const agent = await connectAgent({ mcpUrl, token });
     try {
-      expect((await agent.client.listTools()).tools).toHaveLength(TOOLS.length);
+      expect((await agent.client.listTools()).tools).toHaveLength(TOOLS.length + 1); // every tool, and openspace.tools.enable
       // The demo workspace has TypeScript files long enough to open at line 42.
       const opened = await agent.ok('openspace.editor.open', { path: 'src/index.ts', line: 42 });
       expect(opened.lineCount).toBeGreaterThanOrEqual(50);
@@ -211,7 +211,7 @@ describe('npm start (the simulated IDE CLI)', () => {
   it('speaks MCP over stdio with --stdio', async () => {
     const agent = await connectAgent({ command: process.execPath, args: [CLI, '--stdio'] }, 'stdio-test');
     try {
-      expect(agent.tools).toHaveLength(TOOLS.length);
+      expect(agent.tools).toHaveLength(TOOLS.length + 1); // every tool, and openspace.tools.enable
       expect(await agent.call('openspace.file.read', { path: 'README.md' })).toMatchObject({ success: true, path: 'README.md' });
     } finally {
       await agent.close();

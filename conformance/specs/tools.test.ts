@@ -1,13 +1,105 @@
+import { ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { annotations, inputJsonSchema, outputJsonSchema, TOOLS } from '../../src/contract/index.js';
-import { useTarget } from '../setup.js';
+import {
+  annotations,
+  familyOf,
+  inputJsonSchema,
+  modelTokens,
+  outputJsonSchema,
+  STARTING_CATALOG_TOKENS,
+  TOOLS,
+  TOOLS_ENABLE,
+} from '../../src/contract/index.js';
+import { connectAgent, type Agent } from '../client.js';
+import { eventually, useTarget } from '../setup.js';
 
 const ctx = useTarget();
 
+/** An agent with the session's starting catalog, counting the tools/list_changed notifications it gets. */
+async function freshAgent(): Promise<{ agent: Agent; changes: () => number }> {
+  const agent = await connectAgent(ctx.target, 'catalog-agent', { catalog: 'start' });
+  let changes = 0;
+  agent.client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changes++);
+  return { agent, changes: () => changes };
+}
+
+const names = (tools: Tool[]) => tools.map((t) => t.name).sort();
+const familyTools = (family: string) => TOOLS.filter((t) => familyOf(t.name) === family).map((t) => t.name);
+
+describe('the catalog a session starts with', () => {
+  it('lists the core tools and openspace.tools.enable: at most 4,000 tokens (characters ÷ 4) of names, descriptions and input schemas', async () => {
+    const { agent } = await freshAgent();
+    try {
+      const { tools } = await agent.listTools();
+      expect(names(tools)).toEqual([TOOLS_ENABLE.name, ...TOOLS.filter((t) => t.core).map((t) => t.name)].sort());
+      expect(names(tools)).toEqual(expect.arrayContaining(['openspace.file.patch', 'openspace.terminal.run', 'openspace.context.get']));
+      expect(modelTokens(tools)).toBeLessThanOrEqual(STARTING_CATALOG_TOKENS);
+      expect(STARTING_CATALOG_TOKENS).toBe(4000);
+      // Every family is reachable from it: the enable tool names the families it does not list in full.
+      const enable = tools.find((t) => t.name === TOOLS_ENABLE.name)!;
+      for (const tool of TOOLS.filter((t) => !t.core)) expect(enable.description).toContain(`${familyOf(tool.name)} (`);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('enabling a family lists the rest of it and tells the client to list again; enabling it twice adds nothing', async () => {
+    const { agent, changes } = await freshAgent();
+    try {
+      const enabled = await agent.ok(TOOLS_ENABLE.name, { families: ['whiteboard', 'pane'] });
+      expect(enabled).toEqual({
+        success: true,
+        enabled: ['pane', 'whiteboard'],
+        added: [...familyTools('pane'), ...familyTools('whiteboard')],
+      });
+      await eventually(() => expect(changes()).toBe(1));
+      const { tools } = await agent.listTools();
+      expect(names(tools)).toEqual(expect.arrayContaining([...familyTools('whiteboard'), ...familyTools('pane')]));
+      expect(names(tools)).not.toContain('openspace.presentation.create');
+      // The SDK now checks the answers of the listed tools against their output schemas.
+      await agent.ok('openspace.whiteboard.list');
+      expect(await agent.ok(TOOLS_ENABLE.name, { families: ['pane'] })).toMatchObject({ added: [] });
+      expect(changes()).toBe(1);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('"all" lists every tool; an unknown family is INVALID_ARGUMENT naming it, and changes nothing', async () => {
+    const { agent } = await freshAgent();
+    try {
+      const before = (await agent.listTools()).tools.length;
+      const wrong = await agent.fails(TOOLS_ENABLE.name, { families: ['git'] }, 'INVALID_ARGUMENT');
+      expect(wrong.error).toMatch(/families/);
+      expect((await agent.listTools()).tools).toHaveLength(before);
+      await agent.ok(TOOLS_ENABLE.name, { families: ['all'] });
+      expect((await agent.listTools()).tools).toHaveLength(TOOLS.length + 1);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('a tool not listed yet works when called by name, and lists its family', async () => {
+    const { agent, changes } = await freshAgent();
+    try {
+      expect(names((await agent.listTools()).tools)).not.toContain('openspace.presentation.list');
+      await agent.ok('openspace.presentation.list');
+      await eventually(() => expect(changes()).toBe(1));
+      expect(names((await agent.listTools()).tools)).toEqual(expect.arrayContaining(familyTools('presentation')));
+      // Other sessions keep their own catalog.
+      const other = await freshAgent();
+      expect(names((await other.agent.listTools()).tools)).not.toContain('openspace.presentation.list');
+      await other.agent.close();
+    } finally {
+      await agent.close();
+    }
+  });
+});
+
 describe('tools/list', () => {
-  it('lists exactly the tools of the contract (src/contract), no more and no fewer (AC-3.6.1)', async () => {
+  it('lists exactly the tools of the contract (src/contract) and openspace.tools.enable once every family is enabled (AC-3.6.1)', async () => {
     const { tools } = await ctx.agent.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(TOOLS.map((t) => t.name).sort());
+    expect(tools.map((t) => t.name).sort()).toEqual([TOOLS_ENABLE.name, ...TOOLS.map((t) => t.name)].sort());
   });
 
   it("gives every tool the contract's title, description, input and output schemas and annotations", async () => {

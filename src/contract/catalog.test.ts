@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TOOLS } from './index.js';
+import { FAMILY_SUMMARIES, familiesOf, TOOLS } from './index.js';
 
 describe('the catalog', () => {
   it('every tool that changes the IDE says what a session owns after it (what the hub cleans up), {} for nothing', () => {
@@ -9,5 +9,9 @@ describe('the catalog', () => {
 
   it('read-only tools create nothing', () => {
     expect(TOOLS.filter((t) => t.effect === 'read-only' && t.session?.creates).map((t) => t.name)).toEqual([]);
+  });
+
+  it('every family has the one-line summary openspace.tools.enable shows', () => {
+    expect(familiesOf(TOOLS).filter((f) => !FAMILY_SUMMARIES[f])).toEqual([]);
   });
 });

@@ -109,6 +109,7 @@ const TargetEffects = { budget: 'simple', effect: 'read-only' } as const;
 
 export const diagnosticsList = defineTool({
   name: 'openspace.diagnostics.list',
+  core: true,
   title: 'List Problems',
   description:
     "Errors, warnings, infos and hints from the workspace's language servers, as the person's editor shows them (unsaved changes included). " +

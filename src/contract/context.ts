@@ -9,6 +9,7 @@ const Position = z.object({ line: z.number().int(), column: z.number().int() });
 
 export const contextGet = defineTool({
   name: 'openspace.context.get',
+  core: true,
   title: 'Get IDE Context',
   description:
     'What the person has in front of them, in one call: the focused pane and tab; the current editor (path, cursor, ' +

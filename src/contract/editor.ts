@@ -12,6 +12,7 @@ const HighlightId = z
 
 export const editorOpen = defineTool({
   name: 'openspace.editor.open',
+  core: true,
   title: 'Open Editor',
   description:
     'Open a file in an editor so the person sees it, optionally at a line (centred, cursor placed there) or selecting a range. ' +
@@ -47,6 +48,7 @@ export const editorOpen = defineTool({
 
 export const editorReadFile = defineTool({
   name: 'openspace.editor.read_file',
+  core: true,
   title: 'Read Editor Content',
   description:
     'Read what an editor holds for a file, including unsaved changes a person typed (falls back to the file on disk when it is not open). ' +

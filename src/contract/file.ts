@@ -27,6 +27,7 @@ const Force = z
 
 export const fileRead = defineTool({
   name: 'openspace.file.read',
+  core: true,
   title: 'Read File',
   description:
     'Read a text file from the workspace as it is on disk, or a line range of it (startLine/endLine, 1-based, inclusive). ' +
@@ -52,6 +53,7 @@ export const fileRead = defineTool({
 
 export const fileWrite = defineTool({
   name: 'openspace.file.write',
+  core: true,
   title: 'Write File',
   description:
     'Create or replace a text file in the workspace with the given content, creating missing parent directories. ' +
@@ -72,6 +74,7 @@ export const fileWrite = defineTool({
 
 export const fileList = defineTool({
   name: 'openspace.file.list',
+  core: true,
   title: 'List Files',
   description:
     'List a directory of the workspace (default: the root). With recursive:true, list everything below it, ' +
@@ -87,6 +90,7 @@ export const fileList = defineTool({
 
 export const fileSearch = defineTool({
   name: 'openspace.file.search',
+  core: true,
   title: 'Search in Files',
   description:
     'Search file contents in the workspace for text (or a regular expression with isRegex:true), honouring .gitignore. ' +
@@ -131,6 +135,7 @@ export type PatchOperation = z.infer<typeof PatchOperation>;
 
 export const filePatch = defineTool({
   name: 'openspace.file.patch',
+  core: true,
   title: 'Patch File',
   description:
     'Change part of a text file without resending all of it, safely when others edit it too. Pass the version file.read gave you as ' +

@@ -9,6 +9,7 @@ import modalityTools from './modality.js';
 import codeTools from './code.js';
 import contextTools from './context.js';
 import eventTools from './events.js';
+import { toolsEnableTool } from './tools.js';
 
 export * from './call-context.js';
 export * from './common.js';
@@ -24,6 +25,7 @@ export * from './modality.js';
 export * from './code.js';
 export * from './context.js';
 export * from './events.js';
+export * from './tools.js';
 
 /** Every tool the hub serves, in the order tools/list shows them. */
 export const TOOLS: readonly ToolDefinition[] = [
@@ -40,3 +42,6 @@ export const TOOLS: readonly ToolDefinition[] = [
 ];
 
 export const TOOLS_BY_NAME: ReadonlyMap<string, ToolDefinition> = new Map(TOOLS.map((t) => [t.name, t]));
+
+/** openspace.tools.enable: served by the hub itself (src/contract/tools.ts). */
+export const TOOLS_ENABLE = toolsEnableTool(TOOLS);

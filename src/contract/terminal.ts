@@ -37,6 +37,7 @@ export const terminalCreate = defineTool({
 
 export const terminalSend = defineTool({
   name: 'openspace.terminal.send',
+  core: true,
   title: 'Send Text to Terminal',
   description:
     'Type text into a terminal. A newline is added to run it unless the text already ends with one or enter is false ' +
@@ -64,6 +65,7 @@ const LastCommand = z.object({
 
 export const terminalReadOutput = defineTool({
   name: 'openspace.terminal.read_output',
+  core: true,
   title: 'Read Terminal Output',
   description:
     "Read a terminal's output as lines, with escape sequences removed. Without since: the last `lines` lines (default 100). " +
@@ -122,6 +124,7 @@ export const RUN_OUTPUT_LINES = 200;
 
 export const terminalRun = defineTool({
   name: 'openspace.terminal.run',
+  core: true,
   title: 'Run Command in Terminal',
   description:
     'Run one shell command line in a terminal and answer when it has finished: its exitCode, its own output lines (not the prompt, ' +

@@ -9,6 +9,11 @@ export type SideEffect = 'read-only' | 'write' | 'destructive';
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   /** `openspace.<modality>.<action>`; also the IDE command ID. */
   name: string;
+  /**
+   * Listed from a session's start. The rest of a family is listed once the agent enables it
+   * (openspace.tools.enable) or calls one of its tools; every tool can be called by name at any time.
+   */
+  core?: boolean;
   /** Human title; the command palette shows it as `OpenSpace: <title>`. */
   title: string;
   /** When to use the tool and what to pass, for an agent. */

@@ -42,7 +42,7 @@ describe('the hub without an IDE', () => {
     const result = await a.fails('openspace.editor.open', { path: 'src/index.ts' }, 'BRIDGE_UNAVAILABLE');
     expect(Date.now() - started).toBeLessThan(500);
     expect(result.error).toMatch(/No IDE is connected/);
-    expect((await a.client.listTools()).tools).toHaveLength(TOOLS.length);
+    expect((await a.client.listTools()).tools).toHaveLength(TOOLS.length + 1); // every tool, and openspace.tools.enable
     const text = await (await fetch(`${server!.origin}/openspace/instructions`, { headers: auth() })).text();
     expect(text).toMatch(/No IDE is connected/);
     const health = (await (await fetch(`${server!.origin}/openspace/health`, { headers: auth() })).json()) as {
@@ -358,7 +358,7 @@ describe('transport limits', () => {
     });
     // An MCP client with the token still connects.
     agent = await connectAgent(server);
-    expect((await agent.client.listTools()).tools).toHaveLength(TOOLS.length);
+    expect((await agent.client.listTools()).tools).toHaveLength(TOOLS.length + 1); // every tool, and openspace.tools.enable
     // The budget refills: after a while a request without the token is told it lacks one again.
     await eventually(async () => expect((await fetch(`${server!.origin}/openspace/health`)).status).toBe(401), 3000, 200);
   });

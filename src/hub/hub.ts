@@ -6,18 +6,15 @@ import {
   ListToolsRequestSchema,
   type CallToolResult,
   type PrimitiveSchemaDefinition,
-  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
-  annotations,
   failure,
-  inputJsonSchema,
-  outputJsonSchema,
   parseArguments,
-  TOOLS,
+  TOOLS_ENABLE,
   type CallContext,
   type Failure,
   type ToolResult,
+  type ToolSuccess,
   TOOLS_BY_NAME,
 } from '../contract/index.js';
 import { redactArguments, type AuditSink } from '../security/audit-log.js';
@@ -25,6 +22,7 @@ import { BridgeRegistry, executeWithTimeout, NO_BRIDGE } from './bridge.js';
 import { SessionResources, type CleanupReport } from './session-resources.js';
 import { HubState } from './state.js';
 import { serveLiveResources } from './live-resources.js';
+import { SessionCatalog } from './catalog.js';
 
 export const HUB_VERSION = '0.1.0';
 
@@ -67,21 +65,6 @@ export const QUEUE_WARNING_DEPTH = 50;
 
 /** How long a question to the person at the agent's side (elicitation) may wait for an answer. */
 export const ASK_TIMEOUT_MS = 25_000;
-
-let listedTools: Tool[] | undefined;
-
-/** tools/list, generated from the contract once per process. */
-export function listedToolDefinitions(): Tool[] {
-  listedTools ??= TOOLS.map((def) => ({
-    name: def.name,
-    title: def.title,
-    description: def.description,
-    inputSchema: inputJsonSchema(def),
-    outputSchema: outputJsonSchema(def),
-    annotations: annotations(def),
-  }));
-  return listedTools;
-}
 
 /** The SDK validates elicitation answers with Ajv; build it on first use instead of once per session. */
 let ajv: AjvJsonSchemaValidator | undefined;
@@ -229,7 +212,7 @@ export class Hub {
     const server = new Server(
       { name: 'openspace-hub', title: 'OpenSpace', version: HUB_VERSION },
       {
-        capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: false } },
+        capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: false } },
         instructions: this.state.instructions,
         jsonSchemaValidator: lazyValidator,
       },
@@ -257,9 +240,20 @@ export class Hub {
       stopResources();
       if (sessionId !== undefined) void this.endSession(sessionId);
     };
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedToolDefinitions() }));
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const catalog = new SessionCatalog();
+    // Sent on the call's own stream, ahead of its answer: the client fetches tools/list again.
+    const listChanged = (requestId: string | number) =>
+      server.notification({ method: 'notifications/tools/list_changed' }, { relatedRequestId: requestId }).catch(() => undefined);
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: catalog.list() }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       sessionId = extra.sessionId ?? 'stdio';
+      const { name, arguments: args } = request.params;
+      // Listing more tools changes nothing in the IDE: it is answered at once and counts against no limit.
+      if (name === TOOLS_ENABLE.name) {
+        const enabled = this.enableTools(catalog, args, { sessionId, clientName: server.getClientVersion()?.name });
+        if (enabled.success && enabled.added.length > 0) await listChanged(extra.requestId);
+        return toCallToolResult(enabled);
+      }
       if (pending >= this.maxConcurrentCalls) {
         return toCallToolResult(
           failure(
@@ -275,7 +269,12 @@ export class Hub {
         process.stderr.write(`openspace: warning: ${this.inFlight} tool calls are waiting for the IDE across all sessions\n`);
       }
       const context = this.callContext(server, extra.sessionId, extra.requestId);
-      const run = queue.then(() => this.callTool(request.params.name, request.params.arguments, context)).then(toCallToolResult);
+      const call = async (): Promise<ToolResult> => {
+        const result = await this.callTool(name, args, context);
+        if (result.success && catalog.used(name)) await listChanged(extra.requestId);
+        return result;
+      };
+      const run = queue.then(call).then(toCallToolResult);
       const settled = run.finally(() => {
         pending--;
         this.inFlight--;
@@ -284,6 +283,25 @@ export class Hub {
       return settled;
     });
     return server;
+  }
+
+  /** openspace.tools.enable: lists more of the catalog in this session (src/hub/catalog.ts). */
+  private enableTools(catalog: SessionCatalog, args: unknown, context: CallContext): ToolSuccess<typeof TOOLS_ENABLE> | Failure {
+    const parsed = parseArguments(TOOLS_ENABLE, args);
+    const result: ToolSuccess<typeof TOOLS_ENABLE> | Failure = parsed.ok
+      ? { success: true, ...catalog.enable(parsed.args.families) }
+      : parsed.failure;
+    this.audit?.record({
+      type: 'call',
+      time: new Date().toISOString(),
+      session: context.sessionId,
+      client: context.clientName,
+      tool: TOOLS_ENABLE.name,
+      args: redactArguments(args),
+      code: result.success ? 'OK' : result.code,
+      durationMs: 0,
+    });
+    return result;
   }
 
   /** Count a call against the session's turn; the failure to answer when the turn has used up its calls. */

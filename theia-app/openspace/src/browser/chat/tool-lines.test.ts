@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TOOLS } from '../../../../../src/contract/index.js';
+import { TOOLS, TOOLS_ENABLE } from '../../../../../src/contract/index.js';
 import type { ToolPart } from '../../common/chat-protocol.js';
 import { describePermission, describeToolCall, describeToolRequest, toolDisplayName } from './tool-lines.js';
 
@@ -114,11 +114,17 @@ describe('a tool call as the line a person reads', () => {
   });
 
   it("knows every tool of the hub's catalog by its underscore name", () => {
-    for (const tool of TOOLS) {
+    for (const tool of [TOOLS_ENABLE, ...TOOLS]) {
       const underscored = `openspace_${tool.name.replace(/\./g, '_')}`;
       expect(toolDisplayName(underscored)).toBe(tool.name);
       expect(describeToolCall(call(underscored, { path: 'a.ts' })).text, tool.name).not.toMatch(/\(|^openspace/);
     }
+  });
+
+  it('says which families an agent enabled', () => {
+    expect(describeToolCall(call('openspace_openspace_tools_enable', { families: ['whiteboard', 'pane'] })).text).toBe(
+      'enabled whiteboard, pane tools',
+    );
   });
 
   it('reads a permission name the way the catalog spells it', () => {

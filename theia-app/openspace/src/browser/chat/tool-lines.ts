@@ -170,6 +170,10 @@ const OPENSPACE: Record<string, Describe> = {
   'openspace.context.get': fixed('check', 'what is open in the IDE'),
   'openspace.events.query': fixed('check', 'recent IDE events'),
   'openspace.events.configure': fixed('configure', 'IDE events'),
+  'openspace.tools.enable': (input) => ({
+    verb: 'enable',
+    rest: `${Array.isArray(input.families) ? input.families.join(', ') : 'more'} tools`,
+  }),
 };
 
 /** OpenCode's own tools. */
