@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 
 // Results are loosely typed on purpose: tests read fields the way an agent does.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -56,6 +56,8 @@ export interface Agent {
   readonly sessionId: string | undefined;
   /** The tools as last listed (listed once on connecting). */
   readonly tools: Tool[];
+  /** How many notifications/tools/list_changed the hub sent (the agent listed again after each). */
+  readonly listChanges: number;
   /** The questions the hub asked through elicitation (with options.ask), in order. */
   readonly asked: string[];
   /** Call a tool and return its answer, breaches of the conventions included (it throws only when the call does). */
@@ -94,9 +96,16 @@ export async function connectAgent(target: AgentTarget, name = 'conformance-agen
       return content ? { action: 'accept', content } : { action: 'decline' };
     });
   }
+  // As Claude Code and OpenCode do: list again when the hub says the list changed.
+  let tools: Tool[] = [];
+  let listChanges = 0;
+  client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    listChanges++;
+    tools = (await client.listTools()).tools;
+  });
   await client.connect(transport);
   if (options.catalog !== 'start') await client.callTool({ name: 'openspace.tools.enable', arguments: { families: ['all'] } });
-  let tools = (await client.listTools()).tools;
+  tools = (await client.listTools()).tools;
 
   const answer = async (tool: string, args: Record<string, unknown> = {}): Promise<Answer> => {
     const started = performance.now();
@@ -125,6 +134,9 @@ export async function connectAgent(target: AgentTarget, name = 'conformance-agen
     },
     get tools() {
       return tools;
+    },
+    get listChanges() {
+      return listChanges;
     },
     asked,
     answer,

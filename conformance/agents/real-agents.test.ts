@@ -56,6 +56,17 @@ function expectConversation(model: ScriptedModel, run: AgentRun, steps: ScriptSt
   expect(model.conversation().length, why).toBe(steps.length + 1);
 }
 
+/** The agent offered `tool` to the model only after openspace.tools.enable: not at the session's start, then from the next request on. */
+function expectListedOnlyAfterEnable(model: ScriptedModel, tool: string): void {
+  const offers = model
+    .conversation()
+    .map((r) =>
+      ((r.body?.tools ?? []) as { name?: string; function?: { name?: string } }[]).some((t) => (t.name ?? t.function?.name) === tool),
+    );
+  expect(offers[0], `${tool} was offered at the session's start`).toBe(false);
+  expect(offers.at(-1), `${tool} was never offered`).toBe(true);
+}
+
 afterAll(async () => {
   await Promise.all(models.map((m) => m.close()));
   await Promise.all(temporary.map((dir) => rm(dir, { recursive: true, force: true })));
@@ -75,10 +86,12 @@ describe('over HTTP, with the configs `openspace init --url` wrote', () => {
 
   const cursorLine = (path: string) => hub.ide.editors.list().find((e) => e.path === path)?.cursor.line;
 
-  it('Claude Code opens a file at a line, sees a failing read, creates a deck', async () => {
+  it('Claude Code opens a file at a line, sees a failing read, enables the presentation tools and creates a deck', async () => {
     const steps = [
       { tool: 'openspace.editor.open', arguments: { path: 'src/index.ts', line: 42 } },
       { tool: 'openspace.file.read', arguments: { path: 'missing/claude.md' } },
+      // Not listed at the session's start: the model can call it only once Claude Code listed it again.
+      { tool: 'openspace.tools.enable', arguments: { families: ['presentation'] } },
       {
         tool: 'openspace.presentation.create',
         arguments: { deckPath: 'docs/claude.deck.md', title: 'From Claude Code', slides: ['# From Claude Code', '## It works'] },
@@ -92,8 +105,9 @@ describe('over HTTP, with the configs `openspace init --url` wrote', () => {
     expect(await readFile(join(workspace, 'docs/claude.deck.md'), 'utf8')).toContain('From Claude Code');
     const last = anthropic.conversation().at(-1)!;
     const results = anthropicToolResults(last);
-    expect(results.map((r) => r.isError)).toEqual([false, true, false]);
+    expect(results.map((r) => r.isError)).toEqual([false, true, false, false]);
     expect(results[1]!.text).toContain('FILE_NOT_FOUND');
+    expectListedOnlyAfterEnable(anthropic, claudeName('openspace.presentation.create'));
     // CLAUDE.md's section, and the hub's instructions from MCP's initialize, reached the model.
     const sent = JSON.stringify(last.body);
     expect(sent).toContain(INIT_SECTION);
@@ -101,11 +115,13 @@ describe('over HTTP, with the configs `openspace init --url` wrote', () => {
     expect(JSON.stringify(anthropic.requests), 'the access token reached the model').not.toContain(token);
   });
 
-  it('OpenCode opens a file at a line, writes a file, sees a failing read', async () => {
+  it('OpenCode opens a file at a line, writes a file, sees a failing read, enables the whiteboard tools and creates a board', async () => {
     const steps = [
       { tool: 'openspace.editor.open', arguments: { path: 'src/auth.ts', line: 10 } },
       { tool: 'openspace.file.write', arguments: { path: 'notes/opencode.md', content: 'Written by OpenCode.\n' } },
       { tool: 'openspace.file.read', arguments: { path: 'missing/opencode.md' } },
+      { tool: 'openspace.tools.enable', arguments: { families: ['whiteboard'] } },
+      { tool: 'openspace.whiteboard.create', arguments: { whiteboardId: 'notes/opencode.whiteboard.json', title: 'From OpenCode' } },
     ];
     const openai = await model(startOpenaiModel, { steps, finalText: 'Done.', agentToolName: opencodeName });
     const run = await (await opencode(await home(), openai.url, token))(workspace, PROMPT);
@@ -115,8 +131,10 @@ describe('over HTTP, with the configs `openspace init --url` wrote', () => {
     expect(await readFile(join(workspace, 'notes/opencode.md'), 'utf8')).toBe('Written by OpenCode.\n');
     const last = openai.conversation().at(-1)!;
     const results = openaiToolResults(last);
-    expect(results).toHaveLength(3);
+    expect(results).toHaveLength(5);
     expect(results[2]).toContain('FILE_NOT_FOUND');
+    expect(JSON.parse(await readFile(join(workspace, 'notes/opencode.whiteboard.json'), 'utf8'))).toMatchObject({ type: 'excalidraw' });
+    expectListedOnlyAfterEnable(openai, opencodeName('openspace.whiteboard.create'));
     // AGENTS.md's section, and the hub's instructions from MCP's initialize, are in the system prompt.
     const system = openaiSystemPrompt(last);
     expect(system).toContain(INIT_SECTION);

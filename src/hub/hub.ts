@@ -63,12 +63,24 @@ export interface ConnectedSession {
 /** Calls waiting across all sessions at which the hub logs a warning (NFR-3.1.4). */
 export const QUEUE_WARNING_DEPTH = 50;
 
+/** How long openspace.tools.enable waits for the client to list the tools again before it answers. */
+export const RELIST_WAIT_MS = 2000;
+/** How long it waits after that (10 ms was enough for OpenCode here; this leaves margin). */
+const RELIST_GRACE_MS = 100;
+
 /** How long a question to the person at the agent's side (elicitation) may wait for an answer. */
 export const ASK_TIMEOUT_MS = 25_000;
 
 /** The SDK validates elicitation answers with Ajv; build it on first use instead of once per session. */
 let ajv: AjvJsonSchemaValidator | undefined;
 const lazyValidator: jsonSchemaValidator = { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
+
+/** Resolves when `promise` does, or after `ms`, whichever comes first. */
+async function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise, new Promise((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
+}
 
 function toCallToolResult(result: ToolResult): CallToolResult {
   return {
@@ -244,14 +256,27 @@ export class Hub {
     // Sent on the call's own stream, ahead of its answer: the client fetches tools/list again.
     const listChanged = (requestId: string | number) =>
       server.notification({ method: 'notifications/tools/list_changed' }, { relatedRequestId: requestId }).catch(() => undefined);
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: catalog.list() }));
+    let listed: (() => void) | undefined;
+    server.setRequestHandler(ListToolsRequestSchema, () => {
+      listed?.();
+      return { tools: catalog.list() };
+    });
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       sessionId = extra.sessionId ?? 'stdio';
       const { name, arguments: args } = request.params;
-      // Listing more tools changes nothing in the IDE: it is answered at once and counts against no limit.
+      // Listing more tools changes nothing in the IDE: it counts against no limit.
       if (name === TOOLS_ENABLE.name) {
         const enabled = this.enableTools(catalog, args, { sessionId, clientName: server.getClientVersion()?.name });
-        if (enabled.success && enabled.added.length > 0) await listChanged(extra.requestId);
+        if (enabled.success && enabled.added.length > 0) {
+          // Answered once the client has listed again (at most RELIST_WAIT_MS), and a moment more for
+          // it to take the list in, so the agent's next step can use what it enabled: OpenCode builds
+          // the model's next request as soon as this answer comes, and offered the old list 1 time in 2.
+          const listedAgain = new Promise<void>((resolve) => (listed = resolve));
+          await listChanged(extra.requestId);
+          await within(listedAgain, RELIST_WAIT_MS);
+          listed = undefined;
+          await new Promise((r) => setTimeout(r, RELIST_GRACE_MS));
+        }
         return toCallToolResult(enabled);
       }
       if (pending >= this.maxConcurrentCalls) {
