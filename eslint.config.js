@@ -3,9 +3,50 @@
 // - no-control-regex: the terminal sanitizer, the secret redactor, the dangerous-command check and
 //   their tests exist to find control characters (ESC, BEL, NUL, C1) in text; a regular expression
 //   naming them is the point, not a slip.
+//
+// The layering (docs/architecture.md) is checked here too: each folder's code may import only the
+// folders below it. Tests may import anything they drive.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/** The top-level folders besides src; src never imports them. */
+const OUTSIDE_SRC = ['sim', 'theia-app', 'conformance', 'scenarios', 'ci'];
+
+/** What each folder's code may not import, by folder name. */
+const FORBIDDEN = {
+  'src/contract': ['commands', 'hub', 'init', 'lsp', 'models', 'security', 'store', ...OUTSIDE_SRC],
+  'src/models': ['commands', 'hub', 'init', 'lsp', 'security', 'store', ...OUTSIDE_SRC],
+  'src/security': ['commands', 'hub', 'init', 'lsp', 'models', 'store', ...OUTSIDE_SRC],
+  'src/store': ['commands', 'hub', 'init', 'lsp', 'models', ...OUTSIDE_SRC],
+  'src/lsp': ['commands', 'hub', 'init', 'models', 'store', ...OUTSIDE_SRC],
+  'src/commands': ['hub', 'init', 'lsp', ...OUTSIDE_SRC],
+  'src/hub': ['commands', 'init', 'lsp', 'models', 'store', ...OUTSIDE_SRC],
+  'src/init': ['commands', 'lsp', 'models', 'store', ...OUTSIDE_SRC],
+  sim: ['theia-app', 'conformance', 'scenarios', 'ci'],
+  scenarios: ['theia-app', 'ci'],
+  conformance: ['theia-app', 'ci'],
+  'theia-app/openspace/src': ['sim', 'conformance', 'scenarios', 'ci'],
+};
+
+/** One no-restricted-imports rule per folder: a relative import that passes through a forbidden folder. */
+const layering = Object.entries(FORBIDDEN).map(([folder, names]) => ({
+  files: [`${folder}/**/*.{ts,tsx}`],
+  ignores: ['**/*.test.{ts,tsx}'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: `^\\.\\.?/(.*/)?(${names.join('|')})/`,
+            message: `${folder} may not import ${names.join(', ')} (the layering in docs/architecture.md).`,
+          },
+        ],
+      },
+    ],
+  },
+}));
 
 export default tseslint.config(
   {
@@ -27,4 +68,5 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: { 'no-control-regex': 'off' },
   },
+  ...layering,
 );

@@ -40,6 +40,7 @@ export default defineConfig({
             'conformance/*.test.ts',
             'conformance/report/*.test.ts',
             'scenarios/**/*.test.ts',
+            'ci/*.test.ts',
           ],
         },
       },

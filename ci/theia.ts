@@ -4,17 +4,17 @@
  * Installs the Theia app on first use, builds it when its sources changed, and starts Theia on
  * 127.0.0.1 with the OpenSpace hub mounted on the same port; prints the client configuration.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { lockFilePath, readLockFile } from '../src/hub/auth.js';
-import { clientConfig } from '../src/hub/client-config.js';
+import { lockFilePath, readLockFile } from '../src/security/lock-file.js';
+import { clientConfig } from '../src/init/client-config.js';
 import { describeServers, LANGUAGE_SERVERS_ENV, parseLanguageServer } from '../src/lsp/servers.js';
 import { typescriptServer } from '../src/lsp/typescript.js';
+import { startTheia, THEIA_APP } from '../conformance/theia-launch.js';
 
-export const THEIA_APP = fileURLToPath(new URL('../theia-app', import.meta.url));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 function newest(path: string): number {
@@ -43,35 +43,6 @@ export function prepareTheia(): void {
   if (!existsSync(bundle) || Math.max(...sources.map(newest)) > statSync(bundle).mtimeMs) {
     run('npx', ['theia', 'build', '--mode', 'development'], 'building the Theia app');
   }
-}
-
-/** Start Theia's backend on a workspace (none: no folder open); resolves with its origin once it listens. */
-export function startTheia(
-  workspace: string | undefined,
-  port: number,
-  stdio: 'inherit' | 'pipe' = 'inherit',
-  env: Record<string, string> = {},
-) {
-  const folder = workspace === undefined ? [] : [workspace];
-  const child = spawn(
-    process.execPath,
-    [join(THEIA_APP, 'lib', 'backend', 'main.js'), ...folder, '--hostname', '127.0.0.1', '--port', String(port)],
-    {
-      cwd: THEIA_APP,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', stdio === 'inherit' ? 'inherit' : 'pipe'],
-    },
-  );
-  const origin = new Promise<string>((resolveOrigin, reject) => {
-    let seen = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /listening on (http:\/\/[^\s]+?)\.?\s/i.exec(seen);
-      if (match) resolveOrigin(match[1]!.replace(/\/$/, ''));
-    });
-    child.once('exit', (code) => reject(new Error(`Theia exited with code ${code} before listening:\n${seen}`)));
-  });
-  return { child, origin };
 }
 
 async function main(): Promise<void> {

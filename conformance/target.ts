@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSimHub } from '../sim/start.js';
-import { readLockFile } from '../src/hub/auth.js';
+import { readLockFile } from '../src/security/lock-file.js';
 import type { SimIde } from '../sim/ide.js';
 import type { SimIdeOptions } from '../sim/ide.js';
 import { authHeaders } from './client.js';

@@ -7,8 +7,8 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startTheia } from '../ci/theia.js';
-import { lockDir, readLockFile } from '../src/hub/auth.js';
+import { startTheia } from './theia-launch.js';
+import { lockDir, readLockFile } from '../src/security/lock-file.js';
 import type { LanguageServerConfig } from '../src/lsp/language-server.js';
 import { LANGUAGE_SERVERS_ENV, READY_WAIT_ENV } from '../src/lsp/servers.js';
 import { AGENT_CONSENT_SETTING, CONSENT_VERSION } from '../src/security/consent.js';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { clientConfig } from '../src/hub/client-config.js';
+import { clientConfig } from '../src/init/client-config.js';
 import { DEFAULT_ALLOWED_COMMANDS_FILE } from './allowed-commands.js';
 
 const USAGE = `Usage: npm start -- [options]

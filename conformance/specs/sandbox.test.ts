@@ -13,7 +13,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { connectAgent, type Agent, type Result } from '../client.js';
-import { lockFilePath } from '../../src/hub/auth.js';
+import { lockFilePath } from '../../src/security/lock-file.js';
 import { COMMAND_ANSWERS } from '../../src/commands/terminal.js';
 import {
   SANDBOX_ALLOWED_HOSTS_SETTING,

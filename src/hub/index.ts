@@ -5,4 +5,3 @@ export * from './router.js';
 export * from './server.js';
 export * from './state.js';
 export * from './http.js';
-export * from './client-config.js';

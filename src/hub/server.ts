@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { generateToken, lockFilePath, writeLockFile } from './auth.js';
+import { lockFilePath, writeLockFile } from '../security/lock-file.js';
+import { generateToken } from './auth.js';
 import type { Hub } from './hub.js';
 import { createHubRouter, type HubRouterOptions } from './router.js';
 

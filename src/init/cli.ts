@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { readLockFile } from '../hub/auth.js';
+import { readLockFile } from '../security/lock-file.js';
 import { InitError, planInit, type HubConnection, type PlannedFile } from './agent-files.js';
 
 const USAGE = `Usage: openspace init [options]     write the agent configs of a project

@@ -152,7 +152,7 @@ describe('openspace token', () => {
   });
 
   it("a lock file left by a hub that was killed is not taken for a running hub's", async () => {
-    const { writeLockFile } = await import('../hub/auth.js');
+    const { writeLockFile } = await import('../security/lock-file.js');
     const dead = spawnSync(process.execPath, ['-e', '']).pid!;
     const remove = await writeLockFile(2, {
       pid: dead,
@@ -173,7 +173,7 @@ describe('openspace token', () => {
   });
 
   it("a reader waiting for a hub's lock file waits past a killed hub's on the same port", async () => {
-    const { readLockFile, writeLockFile } = await import('../hub/auth.js');
+    const { readLockFile, writeLockFile } = await import('../security/lock-file.js');
     const lock = (pid: number) => ({
       pid,
       ideName: 'hub',

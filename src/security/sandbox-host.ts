@@ -20,7 +20,7 @@ import {
 } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join, sep } from 'node:path';
-import { lockDir } from '../hub/auth.js';
+import { lockDir } from './lock-file.js';
 import { childrenOf, kill, processesOfThisUser } from './sandbox-processes.js';
 
 export { endSandboxSession, shellDirectory } from './sandbox-processes.js';

@@ -9,7 +9,8 @@ import { PaneStateSnapshot, serializableContext, ToolError } from '../../../../s
 import type { Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import { join } from 'node:path';
-import { generateToken, writeLockFile } from '../../../../src/hub/auth.js';
+import { generateToken } from '../../../../src/hub/auth.js';
+import { writeLockFile } from '../../../../src/security/lock-file.js';
 import { Hub } from '../../../../src/hub/hub.js';
 import { AUDIT_LOG_FILE, NdjsonAuditLog } from '../../../../src/security/audit-log.js';
 import { createHubRouter } from '../../../../src/hub/router.js';

@@ -1,4 +1,4 @@
-import { claudeServer, opencodeServer, SERVER_NAME } from '../init/agent-files.js';
+import { claudeServer, opencodeServer, SERVER_NAME } from './agent-files.js';
 
 /**
  * Ready-to-paste client configuration for a hub, printed by `npm start` and `npm run theia`. The

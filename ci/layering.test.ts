@@ -1,0 +1,40 @@
+/**
+ * The layering eslint.config.js enforces: each folder's code imports only the folders below it
+ * (docs/architecture.md). Linted here as text at a path inside each folder.
+ */
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const eslint = new ESLint();
+
+async function problems(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${code}\nexport {};\n`, { filePath });
+  return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+describe('the layering', () => {
+  it.each([
+    ['src/contract/new.ts', "import '../security/path-guard.js';"],
+    ['src/security/new.ts', "import { lockDir } from '../hub/auth.js';"],
+    ['src/security/known-safe/new.ts', "import '../../commands/terminal.js';"],
+    ['src/hub/new.ts', "import '../init/agent-files.js';"],
+    ['src/store/new.ts', "import '../../sim/ide.js';"],
+    ['src/commands/new.ts', "import '../hub/hub.js';"],
+    ['sim/new.ts', "import '../conformance/client.js';"],
+    ['conformance/new.ts', "import '../ci/theia.js';"],
+    ['theia-app/openspace/src/browser/new.ts', "import '../../../../sim/ide.js';"],
+  ])('%s may not: %s', async (file, code) => {
+    expect(await problems(file, code)).toEqual([expect.stringContaining('the layering in docs/architecture.md')]);
+  });
+
+  it.each([
+    ['src/commands/new.ts', "import '../contract/index.js'; import '../security/redact.js'; import '../store/patch-engine.js';"],
+    ['src/security/known-safe/new.ts', "import '../dangerous-commands/index.js';"],
+    ['src/init/new.ts', "import '../hub/instructions.js';"],
+    ['sim/new.ts', "import '../src/hub/hub.js';"],
+    ['theia-app/openspace/src/node/new.ts', "import '../../../../src/hub/auth.js';"],
+    ['src/hub/new.test.ts', "import '../../sim/start.js';"],
+  ])('%s may: %s', async (file, code) => {
+    expect(await problems(file, code)).toEqual([]);
+  });
+});
