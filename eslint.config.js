@@ -29,24 +29,22 @@ const FORBIDDEN = {
   'theia-app/openspace/src': ['sim', 'conformance', 'scenarios', 'ci'],
 };
 
-/** One no-restricted-imports rule per folder: a relative import that passes through a forbidden folder. */
-const layering = Object.entries(FORBIDDEN).map(([folder, names]) => ({
-  files: [`${folder}/**/*.{ts,tsx}`],
-  ignores: ['**/*.test.{ts,tsx}'],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: [
-          {
-            regex: `^\\.\\.?/(.*/)?(${names.join('|')})/`,
-            message: `${folder} may not import ${names.join(', ')} (the layering in docs/architecture.md).`,
-          },
-        ],
-      },
-    ],
-  },
-}));
+/**
+ * Per folder: a relative import that passes through a forbidden folder, static
+ * (no-restricted-imports) or dynamic (`import(…)`, no-restricted-syntax).
+ */
+const layering = Object.entries(FORBIDDEN).map(([folder, names]) => {
+  const through = `^\\.\\.?/(.*/)?(${names.join('|')})/`;
+  const message = `${folder} may not import ${names.join(', ')} (the layering in docs/architecture.md).`;
+  return {
+    files: [`${folder}/**/*.{ts,tsx}`],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: through, message }] }],
+      'no-restricted-syntax': ['error', { selector: `ImportExpression[source.value=/${through.replaceAll('/', '\\/')}/]`, message }],
+    },
+  };
+});
 
 export default tseslint.config(
   {

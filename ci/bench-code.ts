@@ -20,7 +20,7 @@ import { percentile } from '../conformance/report/model.js';
 import { startTheiaTarget } from '../conformance/theia-target.js';
 import { startSimHub } from '../sim/start.js';
 import { DEMO_WORKSPACE } from '../sim/workspace.js';
-import { prepareTheia } from './theia.js';
+import { prepareTheia } from '../conformance/theia-launch.js';
 
 const PROJECT_VERSION = 'code-project-1';
 const PACKAGES = 40;

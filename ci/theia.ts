@@ -4,46 +4,15 @@
  * Installs the Theia app on first use, builds it when its sources changed, and starts Theia on
  * 127.0.0.1 with the OpenSpace hub mounted on the same port; prints the client configuration.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { lockFilePath, readLockFile } from '../src/security/lock-file.js';
 import { clientConfig } from '../src/init/client-config.js';
 import { describeServers, LANGUAGE_SERVERS_ENV, parseLanguageServer } from '../src/lsp/servers.js';
 import { typescriptServer } from '../src/lsp/typescript.js';
-import { startTheia, THEIA_APP } from '../conformance/theia-launch.js';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-function newest(path: string): number {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name))));
-}
-
-function run(command: string, args: string[], what: string): void {
-  process.stderr.write(`openspace: ${what}…\n`);
-  const result = spawnSync(command, args, { cwd: THEIA_APP, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (result.status !== 0) {
-    process.stderr.write(`openspace: ${what} failed (exit ${result.status}).\n`);
-    process.exit(1);
-  }
-}
-
-/** Install (npm ci) when node_modules is missing or older than the lock file; build when sources are newer than the bundle. */
-export function prepareTheia(): void {
-  const installed = join(THEIA_APP, 'node_modules', '.package-lock.json');
-  if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(join(THEIA_APP, 'package-lock.json')).mtimeMs) {
-    run('npm', ['ci', '--no-audit', '--no-fund'], 'installing the Theia app (first run, about a minute)');
-  }
-  const bundle = join(THEIA_APP, 'lib', 'backend', 'main.js');
-  const sources = [join(ROOT, 'src'), join(THEIA_APP, 'openspace', 'src'), join(THEIA_APP, 'package.json')];
-  if (!existsSync(bundle) || Math.max(...sources.map(newest)) > statSync(bundle).mtimeMs) {
-    run('npx', ['theia', 'build', '--mode', 'development'], 'building the Theia app');
-  }
-}
+import { prepareTheia, startTheia } from '../conformance/theia-launch.js';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

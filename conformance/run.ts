@@ -124,7 +124,7 @@ async function main(): Promise<number> {
     return 2;
   }
   if (target === 'theia') {
-    const { prepareTheia } = await import('../ci/theia.js');
+    const { prepareTheia } = await import('./theia-launch.js');
     prepareTheia();
   }
   if (/^https?:/.test(target)) {

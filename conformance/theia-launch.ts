@@ -1,12 +1,42 @@
 /**
- * Start the built Theia app's backend (`npm run theia:build` builds it): what the conformance
- * target, the benchmark and `npm run theia` share.
+ * The Theia app, installed and built when its sources changed, and its backend started: what the
+ * conformance target, the benchmark and `npm run theia` share.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const THEIA_APP = fileURLToPath(new URL('../theia-app', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+function newest(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name))));
+}
+
+function run(command: string, args: string[], what: string): void {
+  process.stderr.write(`openspace: ${what}…\n`);
+  const result = spawnSync(command, args, { cwd: THEIA_APP, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (result.status !== 0) {
+    process.stderr.write(`openspace: ${what} failed (exit ${result.status}).\n`);
+    process.exit(1);
+  }
+}
+
+/** Install (npm ci) when node_modules is missing or older than the lock file; build when sources are newer than the bundle. */
+export function prepareTheia(): void {
+  const installed = join(THEIA_APP, 'node_modules', '.package-lock.json');
+  if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(join(THEIA_APP, 'package-lock.json')).mtimeMs) {
+    run('npm', ['ci', '--no-audit', '--no-fund'], 'installing the Theia app (first run, about a minute)');
+  }
+  const bundle = join(THEIA_APP, 'lib', 'backend', 'main.js');
+  const sources = [join(ROOT, 'src'), join(THEIA_APP, 'openspace', 'src'), join(THEIA_APP, 'package.json')];
+  if (!existsSync(bundle) || Math.max(...sources.map(newest)) > statSync(bundle).mtimeMs) {
+    run('npx', ['theia', 'build', '--mode', 'development'], 'building the Theia app');
+  }
+}
 
 /** Start Theia's backend on a workspace (none: no folder open); resolves with its origin once it listens. */
 export function startTheia(
