@@ -1,5 +1,6 @@
 /**
- * npm run conformance -- --target sim|theia|<MCP URL> [--samples N] [--out DIR] [--test-timeout MS] [--grep RE] [filter …]
+ * npm run conformance -- --target sim|theia|<MCP URL> [--samples N] [--out DIR] [--test-timeout MS] [--grep RE] [--shard I/N] [filter …]
+ * npm run conformance -- --merge [--out DIR] SHARD.json …
  *
  * Runs the conformance specs (conformance/specs) and the property tests of paths, the ring buffer and
  * output sanitization through Vitest against one target, prints progress as it goes, and writes
@@ -10,14 +11,18 @@
  *   <URL>    a running hub serving a copy of conformance/fixtures/workspace; the files run one by one
  * Filters select spec files by name, as Vitest's do (`npm run conformance -- editor latency`); --grep
  * selects tests by name, as Vitest's -t does (`--grep 'editor\.open p50'`).
+ * --shard I/N runs the I-th of N parts of the files (Vitest's sharding), for N machines, and writes
+ * <out>/conformance-<target>.shard-I-of-N.*; --merge reads every shard's JSON report and writes the
+ * run's one report, <out>/conformance-<target>.*, failing when a shard is missing.
  */
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startVitest } from 'vitest/node';
 import { authHeaders, connectAgent } from './client.js';
-import { reportPassed, targetSlug } from './report/model.js';
+import { mergeReports, reportPassed, targetSlug, type RunReport } from './report/model.js';
 import { writeReports } from './report/write.js';
 import { ConformanceReporter } from './report/vitest-reporter.js';
 
@@ -35,7 +40,8 @@ export const PROPERTY_TESTS = [
 const LATENCY_SPEC = 'conformance/specs/latency.test.ts';
 
 const USAGE =
-  'Usage: npm run conformance -- --target sim|theia|<MCP URL> [--samples N] [--out DIR] [--test-timeout MS] [--grep RE] [filter …]\n';
+  'Usage: npm run conformance -- --target sim|theia|<MCP URL> [--samples N] [--out DIR] [--test-timeout MS] [--grep RE] [--shard I/N] [filter …]\n' +
+  '       npm run conformance -- --merge [--out DIR] SHARD.json …\n';
 
 /** `conformance-sim`, `conformance-theia`, `conformance-127.0.0.1-3200-mcp` */
 export const reportName = (target: string): string => `conformance-${targetSlug(target)}`;
@@ -90,6 +96,8 @@ async function main(): Promise<number> {
         out: { type: 'string', default: 'reports' },
         'test-timeout': { type: 'string' },
         grep: { type: 'string' },
+        shard: { type: 'string' },
+        merge: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -101,6 +109,13 @@ async function main(): Promise<number> {
   if (values.help) {
     process.stdout.write(USAGE);
     return 0;
+  }
+  if (values.merge) return merge(positionals, values.out);
+  const shard = values.shard;
+  const parts = shard === undefined ? undefined : /^(\d+)\/(\d+)$/.exec(shard);
+  if (shard !== undefined && !(parts && Number(parts[1]) >= 1 && Number(parts[1]) <= Number(parts[2]))) {
+    process.stderr.write(`--shard must be I/N with 1 ≤ I ≤ N, such as 1/3, not "${shard}"\n`);
+    return 2;
   }
   const target = values.target;
   if (target !== 'sim' && target !== 'theia' && !/^https?:\/\/[^/]+/.test(target)) {
@@ -150,6 +165,7 @@ async function main(): Promise<number> {
       'latency samples per tool': process.env.OPENSPACE_LATENCY_SAMPLES ?? '100',
       ...(positionals.length ? { filters: positionals.join(' ') } : {}),
       ...(grep ? { tests: String(grep) } : {}),
+      ...(shard ? { shard } : {}),
     },
   });
   process.stdout.write(`OpenSpace conformance against ${target}\n`);
@@ -168,6 +184,7 @@ async function main(): Promise<number> {
       root: ROOT,
       watch: false,
       testNamePattern: grep,
+      ...(shard && { shard }),
       reporters: [reporter],
       projects: [
         {
@@ -193,10 +210,34 @@ async function main(): Promise<number> {
     process.stderr.write('No tests ran: check the filters.\n');
     return 1;
   }
-  const paths = await writeReports(report, resolve(ROOT, values.out), reportName(target));
+  const name = reportName(target) + (parts ? `.shard-${parts[1]}-of-${parts[2]}` : '');
+  const paths = await writeReports(report, resolve(ROOT, values.out), name);
   const passed = reportPassed(report);
   process.stdout.write(`${passed ? 'PASS' : 'FAIL'}: reports in ${paths.html} (also .json, .md, .xml)\n`);
   return passed ? 0 : 1;
+}
+
+/** --merge: the shards' JSON reports as one run's report. */
+async function merge(files: string[], out: string): Promise<number> {
+  if (files.length === 0) {
+    process.stderr.write(`--merge needs the shards' JSON reports\n${USAGE}`);
+    return 2;
+  }
+  let report: RunReport;
+  try {
+    report = mergeReports(await Promise.all(files.map(async (file) => JSON.parse(await readFile(file, 'utf8')) as RunReport)));
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    return 2;
+  }
+  const paths = await writeReports(report, resolve(ROOT, out), reportName(report.target));
+  const { passed, failed, skipped, budgetBreaches } = report.summary;
+  const passes = reportPassed(report);
+  process.stdout.write(
+    `${files.length} shards: ${passed} passed, ${failed} failed, ${skipped} skipped, ${budgetBreaches} over budget\n` +
+      `${passes ? 'PASS' : 'FAIL'}: reports in ${paths.html} (also .json, .md, .xml)\n`,
+  );
+  return passes ? 0 : 1;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {

@@ -154,6 +154,41 @@ export function finishReport(
   };
 }
 
+/**
+ * One report from the reports of a run's shards (`--shard i/n` on several machines): their tests
+ * and latency series together, from the first start to the last finish. The shards must be of one
+ * kind of run against one target.
+ */
+export function mergeReports(shards: readonly RunReport[]): RunReport {
+  const [first] = shards;
+  if (!first) throw new Error('No reports to merge.');
+  for (const shard of shards) {
+    if (shard.kind !== first.kind || shard.target !== first.target)
+      throw new Error(`Cannot merge a ${shard.kind} run against ${shard.target} with a ${first.kind} run against ${first.target}.`);
+  }
+  // Every shard of the run, each once: a missing one would pass the run without its tests.
+  const named = shards.map((r) => r.meta?.shard ?? '');
+  const count = Number(named[0]?.split('/')[1]);
+  const expected = Array.from({ length: count }, (_, i) => `${i + 1}/${count}`);
+  if (!(count > 0) || [...named].sort().join() !== [...expected].sort().join())
+    throw new Error(
+      `The reports are shards ${named.map((n) => n || '(none)').join(', ')}; a merge needs each of ${expected.join(', ') || '1/n … n/n'} once.`,
+    );
+  const times = (pick: (r: RunReport) => string) => shards.map((r) => pick(r)).sort();
+  const meta = { ...first.meta };
+  delete meta.shard;
+  return finishReport({
+    kind: first.kind,
+    title: first.title,
+    target: first.target,
+    startedAt: times((r) => r.startedAt)[0]!,
+    finishedAt: times((r) => r.finishedAt).at(-1)!,
+    tests: shards.flatMap((r) => r.tests),
+    latency: shards.flatMap((r) => r.latency),
+    meta: { ...meta, shards: String(shards.length) },
+  });
+}
+
 /** A file name for a target: `sim`, `theia`, `127.0.0.1-3200-mcp` for http://127.0.0.1:3200/mcp. */
 export function targetSlug(target: string): string {
   return target

@@ -2,7 +2,16 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describeLatency, finishReport, latencySeries, percentile, remeasured, reportPassed, type RunReport } from './model.js';
+import {
+  describeLatency,
+  finishReport,
+  latencySeries,
+  mergeReports,
+  percentile,
+  remeasured,
+  reportPassed,
+  type RunReport,
+} from './model.js';
 import { renderMarkdown } from './markdown.js';
 import { writeReports } from './write.js';
 import { toolOf } from './vitest-reporter.js';
@@ -32,6 +41,60 @@ function sample(overrides: Partial<RunReport> = {}): RunReport {
     ...overrides,
   });
 }
+
+describe('merging the shards of a run', () => {
+  const shard = (
+    i: number,
+    n: number,
+    startedAt: string,
+    finishedAt: string,
+    tests: RunReport['tests'],
+    latency: RunReport['latency'] = [],
+  ) => sample({ startedAt, finishedAt, tests, latency, meta: { node: 'v20', shard: `${i}/${n}` } });
+  const pass = (name: string) => ({ name, status: 'pass' as const, durationMs: 1 });
+
+  it("gives one report with every shard's tests and latency, from the first start to the last finish", () => {
+    const merged = mergeReports([
+      shard(
+        2,
+        2,
+        '2026-01-01T00:00:02.000Z',
+        '2026-01-01T00:00:09.000Z',
+        [pass('b'), { ...pass('c'), status: 'fail' }],
+        [latencySeries('openspace.pane.list', 'complex', [100, 200, 600])],
+      ),
+      shard(
+        1,
+        2,
+        '2026-01-01T00:00:01.000Z',
+        '2026-01-01T00:00:07.000Z',
+        [pass('a')],
+        [latencySeries('openspace.editor.open', 'simple', [1, 2])],
+      ),
+    ]);
+    expect(merged.tests.map((t) => t.name).sort()).toEqual(['a', 'b', 'c']);
+    expect(merged.latency.map((l) => l.tool).sort()).toEqual(['openspace.editor.open', 'openspace.pane.list']);
+    expect(merged.summary).toEqual({ total: 3, passed: 2, failed: 1, skipped: 0, budgetBreaches: 1 });
+    expect([merged.startedAt, merged.finishedAt, merged.durationMs]).toEqual([
+      '2026-01-01T00:00:01.000Z',
+      '2026-01-01T00:00:09.000Z',
+      8000,
+    ]);
+    expect(merged.meta).toEqual({ node: 'v20', shards: '2' });
+    expect(reportPassed(merged)).toBe(false);
+  });
+
+  it('refuses a missing or doubled shard, and shards of other runs', () => {
+    const one = shard(1, 3, '2026-01-01T00:00:01.000Z', '2026-01-01T00:00:02.000Z', [pass('a')]);
+    const two = shard(2, 3, '2026-01-01T00:00:01.000Z', '2026-01-01T00:00:02.000Z', [pass('b')]);
+    const three = shard(3, 3, '2026-01-01T00:00:01.000Z', '2026-01-01T00:00:02.000Z', [pass('c')]);
+    expect(() => mergeReports([one, three])).toThrow('a merge needs each of 1/3, 2/3, 3/3 once');
+    expect(() => mergeReports([one, two, two, three])).toThrow(/once/);
+    expect(() => mergeReports([one, two, { ...three, target: 'theia' }])).toThrow(/against theia/);
+    expect(() => mergeReports([sample()])).toThrow(/shards \(none\)/);
+    expect(mergeReports([one, two, three]).summary.passed).toBe(3);
+  });
+});
 
 describe('report model', () => {
   it('takes nearest-rank percentiles and checks p50, p95 and p99 against the budget', () => {
