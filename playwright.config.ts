@@ -1,10 +1,16 @@
 import { defineConfig } from '@playwright/test';
 
+/**
+ * A shard (`--shard I/N`, one per machine) also writes a blob report; `npx playwright merge-reports
+ * --reporter list,junit,html reports/e2e-blob` makes one report of them all.
+ */
+const sharded = process.argv.some((arg) => arg.startsWith('--shard'));
+
 /** E2E of the real Theia IDE in Debian's Chromium; the Theia app must be built (`npm run theia:build`). */
 export default defineConfig({
   testDir: 'theia-app/e2e',
   timeout: 120_000,
   workers: 1,
-  reporter: [['list']],
+  reporter: sharded ? [['list'], ['blob', { outputDir: 'reports/e2e-blob' }]] : [['list']],
   outputDir: 'reports/playwright',
 });
