@@ -26,25 +26,42 @@ const FORBIDDEN = {
   sim: ['theia-app', 'conformance', 'scenarios', 'ci'],
   scenarios: ['theia-app', 'ci'],
   conformance: ['theia-app', 'ci'],
-  'theia-app/openspace/src': ['sim', 'conformance', 'scenarios', 'ci'],
 };
 
 /**
  * Per folder: a relative import that passes through a forbidden folder, static
  * (no-restricted-imports) or dynamic (`import(…)`, no-restricted-syntax).
  */
-const layering = Object.entries(FORBIDDEN).map(([folder, names]) => {
-  const through = `^\\.\\.?/(.*/)?(${names.join('|')})/`;
-  const message = `${folder} may not import ${names.join(', ')} (the layering in docs/architecture.md).`;
-  return {
-    files: [`${folder}/**/*.{ts,tsx}`],
-    ignores: ['**/*.test.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: through, message }] }],
-      'no-restricted-syntax': ['error', { selector: `ImportExpression[source.value=/${through.replaceAll('/', '\\/')}/]`, message }],
-    },
-  };
+const restrict = (files, regex, message) => ({
+  files,
+  ignores: ['**/*.test.{ts,tsx}'],
+  rules: {
+    'no-restricted-imports': ['error', { patterns: [{ regex, message }] }],
+    'no-restricted-syntax': ['error', { selector: `ImportExpression[source.value=/${regex.replaceAll('/', '\\/')}/]`, message }],
+  },
 });
+
+const layering = [
+  ...Object.entries(FORBIDDEN).map(([folder, names]) =>
+    restrict(
+      [`${folder}/**/*.{ts,tsx}`],
+      `^\\.\\.?/(.*/)?(${names.join('|')})/`,
+      `${folder} may not import ${names.join(', ')} (the layering in docs/architecture.md).`,
+    ),
+  ),
+  // The Theia extension uses src through its public entries only (src/browser.ts, and on its Node
+  // side src/node.ts too), and none of sim, conformance, scenarios and ci.
+  restrict(
+    ['theia-app/openspace/src/{browser,common}/**/*.{ts,tsx}'],
+    '^(\\.\\./)+(sim|conformance|scenarios|ci|src/(?!browser\\.js$))',
+    'The browser and common code of the Theia extension import src/browser.ts only of ours (the layering in docs/architecture.md).',
+  ),
+  restrict(
+    ['theia-app/openspace/src/node/**/*.{ts,tsx}'],
+    '^(\\.\\./)+(sim|conformance|scenarios|ci|src/(?!(browser|node)\\.js$))',
+    "The Theia extension's Node code imports src/browser.ts and src/node.ts only of ours (the layering in docs/architecture.md).",
+  ),
+];
 
 export default tseslint.config(
   {

@@ -8,7 +8,7 @@ import { StatusBar, StatusBarAlignment } from '@theia/core/lib/browser/status-ba
 import { CommandContribution, type CommandRegistry } from '@theia/core/lib/common/command';
 import { QuickInputService, type QuickPickItem, type QuickPickSeparator } from '@theia/core/lib/common/quick-pick-service';
 import { inject, injectable } from '@theia/core/shared/inversify';
-import type { CallContext, ToolResult } from '../../../../src/contract/index.js';
+import type { CallContext, ToolResult } from '../../../../src/browser.js';
 import type { ConnectedSession } from '../common/protocol.js';
 
 export const STATUS_ID = 'openspace-agent-status';

@@ -7,7 +7,7 @@ import { ProblemManager } from '@theia/markers/lib/browser/problem/problem-manag
 import { ProtocolToMonacoConverter } from '@theia/monaco/lib/browser/protocol-to-monaco-converter';
 import * as monaco from '@theia/monaco-editor-core';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
-import type { LspDocumentSymbol, LspLocation, LspPosition } from '../../../../src/contract/port.js';
+import type { LspDocumentSymbol, LspLocation, LspPosition } from '../../../../src/browser.js';
 import { languageConfiguration, languageName } from './code-languages.js';
 import { ContentIds } from './content-ids.js';
 import { TheiaCodePort } from './theia-code-port.js';

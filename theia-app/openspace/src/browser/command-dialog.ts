@@ -1,6 +1,6 @@
 import { AbstractDialog } from '@theia/core/lib/browser/dialogs';
-import type { CommandAnswer, CommandQuestion } from '../../../../src/contract/port.js';
-import { COMMAND_ANSWERS } from '../../../../src/commands/terminal.js';
+import type { CommandAnswer, CommandQuestion } from '../../../../src/browser.js';
+import { COMMAND_ANSWERS } from '../../../../src/browser.js';
 
 /**
  * "The agent wants to run a command": Allow once, Always allow commands like this in this

@@ -4,7 +4,7 @@ import URI from '@theia/core/lib/common/uri';
 import { EditorWidget } from '@theia/editor/lib/browser/editor-widget';
 import { TerminalWidget } from '@theia/terminal/lib/browser/base/terminal-widget';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
-import { ToolError, type ContentType } from '../../../../src/contract/index.js';
+import { ToolError, type ContentType } from '../../../../src/browser.js';
 import { PresentationWidget } from './presentation/presentation-widget.js';
 import { WhiteboardWidget } from './whiteboard/whiteboard-widget.js';
 import { proposalIdOf } from './proposal-uri.js';

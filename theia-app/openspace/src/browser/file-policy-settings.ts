@@ -1,7 +1,7 @@
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import type { JSONValue } from '@theia/core/shared/@lumino/coreutils';
 import type { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
-import { validateFilePatterns } from '../../../../src/security/file-policy.js';
+import { validateFilePatterns } from '../../../../src/browser.js';
 import type { FilePolicySettings, FilesBackend } from '../common/protocol.js';
 import { PROTECTED_FILE_PATTERNS, SENSITIVE_FILE_PATTERNS } from '../common/preferences.js';
 

@@ -5,7 +5,7 @@ import { WidgetOpenHandler } from '@theia/core/lib/browser/widget-open-handler';
 import type { BaseWidget } from '@theia/core/lib/browser/widgets/widget';
 import type URI from '@theia/core/lib/common/uri';
 import { FileService } from '@theia/filesystem/lib/browser/file-service';
-import type { Disposable, Placement, WorkspacePort } from '../../../../src/contract/port.js';
+import type { Disposable, Placement, WorkspacePort } from '../../../../src/browser.js';
 import { ContentIds } from './content-ids.js';
 import { RemoteWorkspacePort } from './remote-workspace-port.js';
 import type { TheiaShellPort } from './theia-shell-port.js';

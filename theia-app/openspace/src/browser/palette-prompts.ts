@@ -1,11 +1,6 @@
 import type { z } from 'zod';
-import type { IdePort } from '../../../../src/contract/port.js';
-import {
-  inputJsonSchema,
-  MAX_LIST_ENTRIES,
-  type JsonSchemaNode as JsonSchema,
-  type ToolDefinition,
-} from '../../../../src/contract/index.js';
+import type { IdePort } from '../../../../src/browser.js';
+import { inputJsonSchema, MAX_LIST_ENTRIES, type JsonSchemaNode as JsonSchema, type ToolDefinition } from '../../../../src/browser.js';
 
 /**
  * AC-3.2.1: a command run from the palette asks for its arguments, derived from its tool's input

@@ -1,8 +1,8 @@
 import { AsyncEmitter, type WaitUntilEvent } from '@theia/core/lib/common/event';
 import { ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
 import { inject, injectable, interfaces } from '@theia/core/shared/inversify';
-import { ToolError, type FileInfo, type PatchOperation, type SearchMatch, type SnapshotInfo } from '../../../../src/contract/index.js';
-import type { Disposable, FileStat, SearchOptions, WorkspacePort, WriteOptions, WriteTextOptions } from '../../../../src/contract/port.js';
+import { ToolError, type FileInfo, type PatchOperation, type SearchMatch, type SnapshotInfo } from '../../../../src/browser.js';
+import type { Disposable, FileStat, SearchOptions, WorkspacePort, WriteOptions, WriteTextOptions } from '../../../../src/browser.js';
 import { FILES_PATH, type FilesBackend, type FilesMethod } from '../common/protocol.js';
 import { ContentIds } from './content-ids.js';
 

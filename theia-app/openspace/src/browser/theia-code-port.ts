@@ -1,7 +1,7 @@
 import { Emitter } from '@theia/core/lib/common/event';
 import { ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
 import { inject, injectable, type interfaces } from '@theia/core/shared/inversify';
-import { ToolError } from '../../../../src/contract/index.js';
+import { ToolError } from '../../../../src/browser.js';
 import type {
   CodePort,
   Disposable,
@@ -12,7 +12,7 @@ import type {
   LspPosition,
   LspRange,
   LspWorkspaceSymbol,
-} from '../../../../src/contract/port.js';
+} from '../../../../src/browser.js';
 import { CODE_PATH, type CodeBackend, type CodeMethod } from '../common/protocol.js';
 import { ContentIds } from './content-ids.js';
 import { TheiaEditorPort } from './theia-editor-port.js';

@@ -6,8 +6,7 @@ import type { EditorWidget } from '@theia/editor/lib/browser/editor-widget';
 import { MonacoEditor } from '@theia/monaco/lib/browser/monaco-editor';
 import * as monaco from '@theia/monaco-editor-core';
 import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
-import { ToolError } from '../../../../src/contract/index.js';
-import { HighlightRegistry } from '../../../../src/commands/highlights.js';
+import { ToolError, HighlightRegistry } from '../../../../src/browser.js';
 import type {
   Disposable,
   EditorActivity,
@@ -17,7 +16,7 @@ import type {
   Placement,
   Position,
   TextEdit,
-} from '../../../../src/contract/port.js';
+} from '../../../../src/browser.js';
 import { ContentIds } from './content-ids.js';
 import { isDiffEditor } from './proposal-uri.js';
 import { RemoteWorkspacePort } from './remote-workspace-port.js';

@@ -16,7 +16,7 @@ import URI from '@theia/core/lib/common/uri';
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { EditorManager } from '@theia/editor/lib/browser/editor-manager';
 import { EditorWidget } from '@theia/editor/lib/browser/editor-widget';
-import type { Disposable, ProposalView, ReviewPort } from '../../../../src/contract/port.js';
+import type { Disposable, ProposalView, ReviewPort } from '../../../../src/browser.js';
 import { ContentIds } from './content-ids.js';
 import { parseProposalUri, proposalIdOf, proposalUri, type ProposalSide } from './proposal-uri.js';
 

@@ -11,10 +11,10 @@ import {
   SANDBOX_ALLOWED_HOSTS_SETTING,
   SANDBOX_NETWORK_SETTING,
   type SandboxSettings,
-} from '../../../../src/security/sandbox.js';
+} from '../../../../src/browser.js';
+import type { BoxVerdict } from '../../../../src/browser.js';
 import { SANDBOX_PATH, type SandboxBackend, type SandboxPlace } from '../common/protocol.js';
 import { filePolicySettings } from './file-policy-settings.js';
-import type { BoxVerdict } from '../../../../src/contract/port.js';
 import { ContentIds } from './content-ids.js';
 
 export const SandboxBackendProxy = Symbol('SandboxBackendProxy');

@@ -2,12 +2,18 @@ import { type AbstractDialog, ConfirmDialog } from '@theia/core/lib/browser/dial
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
 import { inject, injectable } from '@theia/core/shared/inversify';
-import type { BoxVerdict, CommandAnswer, CommandQuestion, SecurityPort } from '../../../../src/contract/port.js';
-import type { CallContext, TerminalInfo } from '../../../../src/contract/index.js';
-import { AGENT_CONSENT_SETTING, CONSENT_VERSION, ConsentGate, consentNotice } from '../../../../src/security/consent.js';
-import { createFilePolicy, type FilePolicy } from '../../../../src/security/file-policy.js';
-import { allowRulesFor, withAllowEntry } from '../../../../src/security/allow-rules.js';
-import { assessWithoutDisk } from '../../../../src/security/box-check.js';
+import type { BoxVerdict, CommandAnswer, CommandQuestion, SecurityPort, CallContext, TerminalInfo } from '../../../../src/browser.js';
+import {
+  AGENT_CONSENT_SETTING,
+  CONSENT_VERSION,
+  ConsentGate,
+  consentNotice,
+  createFilePolicy,
+  type FilePolicy,
+  allowRulesFor,
+  withAllowEntry,
+  assessWithoutDisk,
+} from '../../../../src/browser.js';
 import { AGENTS_READ_MY_TERMINALS, ALLOWED_COMMANDS, CONFIRM_DANGEROUS_COMMANDS } from '../common/preferences.js';
 import { CommandDialog } from './command-dialog.js';
 import { ContentIds } from './content-ids.js';

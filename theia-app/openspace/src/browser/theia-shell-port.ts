@@ -5,8 +5,12 @@ import { MessageLoop } from '@theia/core/shared/@lumino/messaging';
 import { isPinned } from '@theia/core/lib/browser/widgets/widget';
 import { Emitter } from '@theia/core/lib/common/event';
 import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
-import { ToolError, type ContentType, type Geometry, type PaneArea, type PaneInfo } from '../../../../src/contract/index.js';
 import {
+  ToolError,
+  type ContentType,
+  type Geometry,
+  type PaneArea,
+  type PaneInfo,
   defaultArea,
   MIN_PANE_PERCENT,
   type Disposable,
@@ -14,7 +18,7 @@ import {
   type PaneLayout,
   type Placement,
   type ShellPort,
-} from '../../../../src/contract/port.js';
+} from '../../../../src/browser.js';
 import { ContentIds } from './content-ids.js';
 
 interface Pane {

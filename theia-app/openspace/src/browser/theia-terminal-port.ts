@@ -3,10 +3,8 @@ import { TerminalService } from '@theia/terminal/lib/browser/base/terminal-servi
 import type { TerminalWidget } from '@theia/terminal/lib/browser/base/terminal-widget';
 import { TerminalExitReason } from '@theia/terminal/lib/common/base-terminal-protocol';
 import { Emitter } from '@theia/core/lib/common/event';
-import { ToolError, type TerminalInfo } from '../../../../src/contract/index.js';
-import type { Disposable, TerminalPort } from '../../../../src/contract/port.js';
-import { terminalExited } from '../../../../src/commands/terminal.js';
-import { shellIntegrationEnv } from '../../../../src/commands/shell-integration.js';
+import { ToolError, type TerminalInfo, terminalExited, shellIntegrationEnv } from '../../../../src/browser.js';
+import type { Disposable, TerminalPort } from '../../../../src/browser.js';
 import { ContentIds } from './content-ids.js';
 import { TheiaShellPort } from './theia-shell-port.js';
 import { TheiaSandbox } from './theia-sandbox.js';

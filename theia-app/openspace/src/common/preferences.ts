@@ -5,8 +5,8 @@ import type {
   PreferenceSchemaService,
 } from '@theia/core/lib/common/preferences/preference-schema';
 import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
-import { AGENT_CONSENT_SETTING } from '../../../../src/security/consent.js';
 import {
+  AGENT_CONSENT_SETTING,
   DEFAULT_HIDDEN_PATHS,
   DEFAULT_ALLOWED_HOSTS,
   DEFAULT_HOME_READABLE,
@@ -15,7 +15,7 @@ import {
   SANDBOX_ENABLED_SETTING,
   SANDBOX_HIDDEN_PATHS_SETTING,
   SANDBOX_NETWORK_SETTING,
-} from '../../../../src/security/sandbox.js';
+} from '../../../../src/browser.js';
 
 export const CONFIRM_DANGEROUS_COMMANDS = 'openspace.security.confirmDangerousCommands';
 export const SENSITIVE_FILE_PATTERNS = 'openspace.security.sensitiveFilePatterns';

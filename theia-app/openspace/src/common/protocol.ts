@@ -1,8 +1,13 @@
-import type { CallContext, ErrorCode, PaneStateSnapshot, ToolResult } from '../../../../src/contract/index.js';
-import type { AgentLaunch } from '../../../../src/init/agent-launch.js';
-import type { ConnectedSession } from '../../../../src/hub/hub.js';
-import type { SandboxSettings } from '../../../../src/security/sandbox.js';
-import type { BoxVerdict } from '../../../../src/contract/port.js';
+import type {
+  CallContext,
+  ErrorCode,
+  PaneStateSnapshot,
+  ToolResult,
+  AgentLaunch,
+  ConnectedSession,
+  SandboxSettings,
+  BoxVerdict,
+} from '../../../../src/browser.js';
 
 export type { ConnectedSession };
 

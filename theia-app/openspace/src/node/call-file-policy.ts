@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { ToolError } from '../../../../src/contract/index.js';
-import { createFilePolicy, type FilePolicy } from '../../../../src/security/file-policy.js';
+import { ToolError, createFilePolicy, type FilePolicy } from '../../../../src/browser.js';
 import type { FilePolicySettings } from '../common/protocol.js';
 
 /**

@@ -1,11 +1,9 @@
 import { realpathSync } from 'node:fs';
 import type { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
-import { ToolError } from '../../../../src/contract/index.js';
-import { LspCodePort } from '../../../../src/lsp/lsp-code-port.js';
-import { configuredServers, READY_WAIT_ENV } from '../../../../src/lsp/servers.js';
-import { typescriptServer } from '../../../../src/lsp/typescript.js';
+import { ToolError } from '../../../../src/browser.js';
+import { LspCodePort, configuredServers, READY_WAIT_ENV, typescriptServer } from '../../../../src/node.js';
+import type { WorkspaceFiles } from '../../../../src/node.js';
 import type { CodeBackend, CodeMethod, CodeOutcome } from '../common/protocol.js';
-import type { WorkspaceFiles } from '../../../../src/store/workspace-files.js';
 
 const CODE_METHODS = new Set<CodeMethod>([
   'fileEndings',

@@ -5,16 +5,21 @@ import { ContainerModule, inject, injectable } from '@theia/core/shared/inversif
 import { PreferenceContribution } from '@theia/core/lib/common/preferences/preference-schema';
 import { OpenSpacePreferenceDefaults } from '../common/preferences.js';
 import { WorkspaceServer } from '@theia/workspace/lib/common/workspace-protocol';
-import { PaneStateSnapshot, serializableContext, ToolError } from '../../../../src/contract/index.js';
+import { PaneStateSnapshot, serializableContext, ToolError } from '../../../../src/browser.js';
+import {
+  generateToken,
+  writeLockFile,
+  Hub,
+  AUDIT_LOG_FILE,
+  NdjsonAuditLog,
+  createHubRouter,
+  WorkspaceFiles,
+  agentLaunch,
+  type AgentLaunch,
+} from '../../../../src/node.js';
 import type { Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import { join } from 'node:path';
-import { generateToken } from '../../../../src/hub/auth.js';
-import { writeLockFile } from '../../../../src/security/lock-file.js';
-import { Hub } from '../../../../src/hub/hub.js';
-import { AUDIT_LOG_FILE, NdjsonAuditLog } from '../../../../src/security/audit-log.js';
-import { createHubRouter } from '../../../../src/hub/router.js';
-import { WorkspaceFiles } from '../../../../src/store/workspace-files.js';
 import {
   AGENT_PANE_PATH,
   BRIDGE_PATH,
@@ -32,7 +37,6 @@ import {
 import { CallFilePolicy } from './call-file-policy.js';
 import { CodeBackendImpl } from './code-backend.js';
 import { SandboxBackendImpl } from './sandbox-backend.js';
-import { agentLaunch, type AgentLaunch } from '../../../../src/init/agent-launch.js';
 import { CHAT_PATH, type ChatClient } from '../common/chat-protocol.js';
 import { ChatService, chatBackendFor } from './opencode/chat-backend.js';
 import { openedWorkspace } from './opened-workspace.js';

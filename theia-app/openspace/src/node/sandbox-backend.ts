@@ -2,11 +2,9 @@ import { inject, injectable } from '@theia/core/shared/inversify';
 import { WorkspaceServer } from '@theia/workspace/lib/common/workspace-protocol';
 import { ShellProcess } from '@theia/terminal/lib/node/shell-process';
 import { resolve, sep } from 'node:path';
-import type { BoxVerdict } from '../../../../src/contract/port.js';
-import { shellIntegrationEnv } from '../../../../src/commands/shell-integration.js';
-import { endSandboxSession, probeBwrap } from '../../../../src/security/sandbox-host.js';
-import { ended, executable } from '../../../../src/security/sandbox-processes.js';
-import { SandboxRuntime } from '../../../../src/security/sandbox-runtime.js';
+import type { BoxVerdict } from '../../../../src/browser.js';
+import { shellIntegrationEnv } from '../../../../src/browser.js';
+import { endSandboxSession, probeBwrap, ended, executable, SandboxRuntime } from '../../../../src/node.js';
 import type { SandboxBackend, SandboxedShell, SandboxPlace } from '../common/protocol.js';
 import { openedWorkspace } from './opened-workspace.js';
 

@@ -8,7 +8,7 @@
 // theia-app is installed, find them among the root's dev dependencies).
 import markdownit from 'markdown-it';
 import DOMPurify from 'dompurify';
-import { parseDeck, slides, type DeckOptions } from '../../../../../src/models/deck.js';
+import { parseDeck, slides, type DeckOptions } from '../../../../../src/browser.js';
 
 const markdown = markdownit({ html: true, linkify: true });
 

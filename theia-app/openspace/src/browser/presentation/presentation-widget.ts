@@ -3,8 +3,8 @@ import type { RevealApi } from 'reveal.js';
 import 'reveal.js/reveal.css';
 import { BaseWidget, type Message } from '@theia/core/lib/browser/widgets/widget';
 import { Emitter } from '@theia/core/lib/common/event';
-import type { Disposable, Playback, WorkspacePort } from '../../../../../src/contract/port.js';
-import { DECK_THEMES, DEFAULT_INTERVAL_MS } from '../../../../../src/contract/presentation.js';
+import type { Disposable, Playback, WorkspacePort } from '../../../../../src/browser.js';
+import { DECK_THEMES, DEFAULT_INTERVAL_MS } from '../../../../../src/browser.js';
 import { renderDeck } from './deck-html.js';
 
 /** The `<link>` of the reveal.js theme the shown deck asks for (theme CSS is global; the app serves the files). */

@@ -1,9 +1,9 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { Emitter } from '@theia/core/lib/common/event';
 import { WidgetManager } from '@theia/core/lib/browser/widget-manager';
-import type { DeckView, Disposable, Listener, Placement, Playback, PresentationPort } from '../../../../../src/contract/port.js';
+import type { DeckView, Disposable, Listener, Placement, Playback, PresentationPort } from '../../../../../src/browser.js';
+import { DECK_SUFFIX } from '../../../../../src/browser.js';
 import { FileViewOpenHandler, placeView, shownView } from '../file-views.js';
-import { DECK_SUFFIX } from '../../../../../src/contract/presentation.js';
 import { TheiaShellPort } from '../theia-shell-port.js';
 import { PresentationWidget } from './presentation-widget.js';
 

@@ -1,11 +1,10 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { WidgetManager } from '@theia/core/lib/browser/widget-manager';
-import type { Camera, Placement, WhiteboardPort } from '../../../../../src/contract/port.js';
-import { BOARD_SUFFIX } from '../../../../../src/contract/whiteboard.js';
+import type { Camera, Placement, WhiteboardPort, Bounds } from '../../../../../src/browser.js';
+import { BOARD_SUFFIX } from '../../../../../src/browser.js';
 import { FileViewOpenHandler, placeView, shownView } from '../file-views.js';
 import { TheiaShellPort } from '../theia-shell-port.js';
 import { WhiteboardWidget } from './whiteboard-widget.js';
-import type { Bounds } from '../../../../../src/models/board-layout.js';
 
 /** Opens `.whiteboard.json` files in Excalidraw. */
 @injectable()

@@ -6,9 +6,8 @@ import '@excalidraw/excalidraw/index.css';
 import * as React from '@theia/core/shared/react';
 import { ReactWidget } from '@theia/core/lib/browser/widgets/react-widget';
 import type { Message } from '@theia/core/lib/browser/widgets/widget';
-import type { Camera, Disposable, WorkspacePort } from '../../../../../src/contract/port.js';
-import { parseScene, serializeScene, type Element, type Scene } from '../../../../../src/models/board.js';
-import { fitCamera, type Bounds } from '../../../../../src/models/board-layout.js';
+import type { Camera, Disposable, WorkspacePort } from '../../../../../src/browser.js';
+import { parseScene, serializeScene, type Element, type Scene, fitCamera, type Bounds } from '../../../../../src/browser.js';
 
 /** How long a person's edits settle before they are written to the file. */
 const SAVE_DELAY_MS = 250;

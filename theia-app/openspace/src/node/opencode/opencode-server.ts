@@ -8,8 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { opencodeServer, SERVER_NAME } from '../../../../../src/init/agent-files.js';
-import { findExecutable } from '../../../../../src/init/agent-launch.js';
+import { opencodeServer, SERVER_NAME, findExecutable } from '../../../../../src/node.js';
 import type { StartedServer } from './opencode-proxy.js';
 
 export interface ServeOptions {
