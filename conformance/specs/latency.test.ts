@@ -18,7 +18,7 @@
 import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { TOOLS_BY_NAME } from '../../src/contract/index.js';
+import { TOOLS_BY_NAME, type ToolName } from '../../src/contract/index.js';
 import { BUDGET_MS, describeLatency, latencySeries, remeasured, type BudgetName, type LatencySeries } from '../report/model.js';
 import type { Result } from '../client.js';
 import { useTarget } from '../setup.js';
@@ -91,7 +91,7 @@ let deckAndBoard: Promise<void> | undefined;
 const openDeckAndBoard = () => (deckAndBoard ??= setUpDeckAndBoard(ok));
 
 /** A representative successful call of every tool, on the fixture workspace. */
-const WORKLOADS: Record<string, Workload> = {
+const WORKLOADS: Record<ToolName, Workload> = {
   'openspace.pane.open': {
     // Beside a file the person has open, as an agent mostly does (into an empty editor area, Theia
     // first builds the area's tab bar: about 10 ms more here).

@@ -28,7 +28,7 @@ export * from './events.js';
 export * from './tools.js';
 
 /** Every tool the hub serves, in the order tools/list shows them. */
-export const TOOLS: readonly ToolDefinition[] = [
+export const TOOLS = [
   ...paneTools,
   ...editorTools,
   ...terminalTools,
@@ -39,7 +39,10 @@ export const TOOLS: readonly ToolDefinition[] = [
   ...codeTools,
   ...contextTools,
   ...eventTools,
-];
+] as const satisfies readonly ToolDefinition[];
+
+/** The name of every tool the IDE serves: a table keyed by it (Record<ToolName, …>) that misses one does not compile. */
+export type ToolName = (typeof TOOLS)[number]['name'];
 
 export const TOOLS_BY_NAME: ReadonlyMap<string, ToolDefinition> = new Map(TOOLS.map((t) => [t.name, t]));
 

@@ -6,9 +6,9 @@ export type BudgetClass = 'simple' | 'complex';
 /** Becomes the MCP annotations readOnlyHint / destructiveHint / idempotentHint. */
 export type SideEffect = 'read-only' | 'write' | 'destructive';
 
-export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject, N extends string = string> {
   /** `openspace.<modality>.<action>`; also the IDE command ID. */
-  name: string;
+  name: N;
   /**
    * Listed from a session's start. The rest of a family is listed once the agent enables it
    * (openspace.tools.enable) or calls one of its tools; every tool can be called by name at any time.
@@ -51,7 +51,10 @@ export interface SessionEffects<R> {
   releases?: (result: R) => SessionResource[];
 }
 
-export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {
+/** A tool's definition, its name kept as a literal type (ToolName is the union of them all). */
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject, const N extends string>(
+  def: ToolDefinition<I, O, N>,
+): ToolDefinition<I, O, N> {
   return def;
 }
 

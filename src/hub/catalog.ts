@@ -31,7 +31,7 @@ export function toolDefinitions(): Tool[] {
 }
 
 /** The tools a session lists before it enables anything. */
-const STARTING = new Set([TOOLS_ENABLE.name, ...TOOLS.filter((t) => t.core).map((t) => t.name)]);
+const STARTING = new Set<string>([TOOLS_ENABLE.name, ...TOOLS.filter((t) => t.core).map((t) => t.name)]);
 
 export class SessionCatalog {
   private readonly families = new Set<string>();

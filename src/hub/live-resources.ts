@@ -16,7 +16,7 @@ import {
   UnsubscribeRequestSchema,
   type Resource,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { CallContext, PaneStateSnapshot, ToolResult } from '../contract/index.js';
+import type { CallContext, PaneStateSnapshot, ToolName, ToolResult } from '../contract/index.js';
 import type { HubState } from './state.js';
 
 export const CONTEXT_URI = 'openspace://context';
@@ -42,7 +42,7 @@ export const LIVE_RESOURCES: Resource[] = [
 ];
 
 /** The tool call that answers each resource. */
-const READS: Record<string, [tool: string, args: Record<string, unknown>]> = {
+const READS: Record<string, [tool: ToolName, args: Record<string, unknown>]> = {
   [CONTEXT_URI]: ['openspace.context.get', {}],
   [EVENTS_URI]: ['openspace.events.query', { limit: 100 }],
 };

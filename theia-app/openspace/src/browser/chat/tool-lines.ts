@@ -4,6 +4,7 @@
  * is ambiguous (`editor_read_file`), so they are found by a table of the hub's tool names, under any
  * server prefix. A call that names a file gives its path (and line) so the panel can open it.
  */
+import type { TOOLS_ENABLE, ToolName } from '../../../../../src/browser.js';
 import type { ToolPart } from '../../common/chat-protocol.js';
 
 export type ToolCallStatus = ToolPart['state']['status'];
@@ -97,8 +98,8 @@ const codeLookup =
     return { verb: 'look up', rest: what };
   };
 
-/** The hub's tools, by their names in the catalog (src/contract). */
-const OPENSPACE: Record<string, Describe> = {
+/** The hub's tools, by their names in the catalog (src/contract); one missing does not compile. */
+const OPENSPACE: Record<ToolName | (typeof TOOLS_ENABLE)['name'], Describe> = {
   'openspace.pane.open': (input) => ({ verb: 'open', rest: `${article(str(input, 'type') ?? '')} pane`.trim() }),
   'openspace.pane.close': fixed('close', 'a pane'),
   'openspace.pane.focus': fixed('focus', 'a pane'),
@@ -222,11 +223,14 @@ function progressive(verb: string): string {
   return verb.endsWith('e') && !verb.endsWith('ee') ? `${verb.slice(0, -1)}ing` : `${verb}ing`;
 }
 
+/** The table by any name: a name outside the catalog finds nothing. */
+const BY_NAME: Readonly<Record<string, Describe | undefined>> = OPENSPACE;
+
 /** The longest catalog name whose underscore form ends `tool` after a server prefix (or is all of it). */
 const BY_UNDERSCORE = new Map(Object.keys(OPENSPACE).map((name) => [name.replace(/\./g, '_'), name]));
 
 function catalogName(tool: string): string | undefined {
-  if (OPENSPACE[tool]) return tool;
+  if (Object.hasOwn(OPENSPACE, tool)) return tool;
   let found: string | undefined;
   for (const [underscored, name] of BY_UNDERSCORE) {
     if ((tool === underscored || tool.endsWith(`_${underscored}`)) && (!found || name.length > found.length)) found = name;
@@ -264,7 +268,7 @@ function summarize(input: Input): string {
 
 function phrase(tool: string, input: Input): Phrase | undefined {
   const name = catalogName(tool);
-  const describe = name ? OPENSPACE[name] : Object.hasOwn(OPENCODE, tool) ? OPENCODE[tool] : undefined;
+  const describe = name ? BY_NAME[name] : Object.hasOwn(OPENCODE, tool) ? OPENCODE[tool] : undefined;
   return describe?.(input);
 }
 
