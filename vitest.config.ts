@@ -44,13 +44,24 @@ export default defineConfig({
           ],
         },
       },
-      // The target-agnostic suite, against the simulated IDE in memory (scripted shell) …
-      { test: { ...shared, name: 'conformance', include: ['conformance/specs/**/*.test.ts'], exclude: [...shared.exclude, LATENCY_SPEC] } },
+      // The target-agnostic suite, against the simulated IDE in memory (scripted shell) … Each spec
+      // file starts its own target, so the files share a worker's loaded modules (isolate: false):
+      // a third less time and CPU than loading them again for each file.
+      {
+        test: {
+          ...shared,
+          name: 'conformance',
+          isolate: false,
+          include: ['conformance/specs/**/*.test.ts'],
+          exclude: [...shared.exclude, LATENCY_SPEC],
+        },
+      },
       // … and on a real directory (real shells through node-pty, ripgrep).
       {
         test: {
           ...shared,
           name: 'conformance:sim-disk',
+          isolate: false,
           include: ['conformance/specs/**/*.test.ts'],
           exclude: [...shared.exclude, LATENCY_SPEC],
           env: { OPENSPACE_SIM_WORKSPACE: 'disk' },

@@ -195,6 +195,8 @@ async function main(): Promise<number> {
             exclude: [...common.exclude, LATENCY_SPEC],
             // A running hub or Theia is one IDE shared by every file: one file at a time.
             fileParallelism: !sharedTarget,
+            // Each file starts its target (or shares the running one): files share loaded modules.
+            isolate: false,
             sequence: { groupOrder: 0 },
           },
         },
