@@ -115,8 +115,8 @@ export function renderInstructions({ snapshot, ideConnected, ideName }: Instruct
     `You are operating inside ${ideName}, side by side with a person who sees everything you do.`,
     `You have access to MCP tools prefixed with "openspace." to control the IDE: ${FAMILIES} tools.`,
     'Call tools/list to see the available tools and their schemas. A session starts with the core ones (files, terminal commands, ' +
-      'editor.open and read_file, context, diagnostics) listed; openspace.tools.enable {"families": ["whiteboard"]} lists the rest ' +
-      'of a family, and any tool called by name works at any time.',
+      'editor.open and read_file, context, diagnostics) listed; when a tool named here is not in your list, list its family first: ' +
+      'openspace.tools.enable {"families": ["symbols", "code"]}.',
     'Every tool answers JSON with "success". On failure, read "error" and "code" (e.g. FILE_NOT_FOUND, EDITOR_NOT_OPEN) and adjust before going on.',
     'Paths are relative to the workspace root. Terminals can be named by their title.',
     '',

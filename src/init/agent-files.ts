@@ -38,6 +38,8 @@ function section(): string {
     '| --- | --- | --- |',
     ...TOOL_PREFERENCES.map(([use, insteadOf, why]) => `| ${insteadOf} | ${use.replace(/openspace\.[\w.*]+/g, '`$&`')} | ${why} |`),
     '',
+    'A session starts with the core tools listed; when one named here is not in your list, list its family first with',
+    '`openspace.tools.enable` (for example `{"families": ["symbols", "code"]}`).',
     'Your work through these tools shows in the IDE as it happens, so the person can follow and review it.',
     'If the server is not connected, or a task needs what no tool offers, use your built-in tools as usual.',
     SECTION_END,
