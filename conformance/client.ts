@@ -99,13 +99,19 @@ export async function connectAgent(target: AgentTarget, name = 'conformance-agen
   // As Claude Code and OpenCode do: list again when the hub says the list changed.
   let tools: Tool[] = [];
   let listChanges = 0;
-  client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+  let relisted = Promise.resolve();
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     listChanges++;
-    tools = (await client.listTools()).tools;
+    relisted = client.listTools().then((listed) => void (tools = listed.tools));
   });
   await client.connect(transport);
-  if (options.catalog !== 'start') await client.callTool({ name: 'openspace.tools.enable', arguments: { families: ['all'] } });
-  tools = (await client.listTools()).tools;
+  if (options.catalog === 'start') tools = (await client.listTools()).tools;
+  else {
+    // The hub answers once this client has listed again: one listing, not two (unless no notice came).
+    await client.callTool({ name: 'openspace.tools.enable', arguments: { families: ['all'] } });
+    await relisted;
+    if (listChanges === 0) tools = (await client.listTools()).tools;
+  }
 
   const answer = async (tool: string, args: Record<string, unknown> = {}): Promise<Answer> => {
     const started = performance.now();

@@ -93,5 +93,3 @@ function bearerToken(req: HubRequest, path: string): string | undefined {
   }
   return undefined;
 }
-
-/** What a lock file tells a client about a running hub. */

@@ -11,6 +11,7 @@ import {
   inputJsonSchema,
   outputJsonSchema,
   TOOLS,
+  TOOLS_BY_NAME,
   TOOLS_ENABLE,
   type ToolDefinition,
 } from '../contract/index.js';
@@ -57,6 +58,6 @@ export class SessionCatalog {
    */
   used(toolName: string): boolean {
     const family = familyOf(toolName);
-    return !this.families.has(family) && TOOLS.some((t) => t.name === toolName) && this.enable([family]).added.length > 0;
+    return !this.families.has(family) && TOOLS_BY_NAME.has(toolName) && this.enable([family]).added.length > 0;
   }
 }

@@ -187,10 +187,15 @@ export class Hub {
   async callTool(name: string, args: unknown, context: CallContext): Promise<ToolResult> {
     const started = performance.now();
     const result = await this.route(name, args, context);
-    const durationMs = Math.round((performance.now() - started) * 100) / 100;
-    const code = result.success ? 'OK' : result.code;
     const tool = TOOLS_BY_NAME.get(name);
     if (tool) this.resources.note(context.sessionId, tool, result);
+    this.recordCall(name, args, context, result, Math.round((performance.now() - started) * 100) / 100);
+    return result;
+  }
+
+  /** The audit line of a call, and its debug line with OPENSPACE_LOG=debug. */
+  private recordCall(name: string, args: unknown, context: CallContext, result: ToolResult, durationMs: number): void {
+    const code = result.success ? 'OK' : result.code;
     this.audit?.record({
       type: 'call',
       time: new Date().toISOString(),
@@ -203,7 +208,6 @@ export class Hub {
       ...(context.cleanup && { cleanup: true as const }),
     });
     if (debug) process.stderr.write(`openspace: ${name} ${JSON.stringify(args)} → ${code} in ${durationMs} ms\n`);
-    return result;
   }
 
   private async route(name: string, args: unknown, context: CallContext): Promise<ToolResult> {
@@ -316,16 +320,7 @@ export class Hub {
     const result: ToolSuccess<typeof TOOLS_ENABLE> | Failure = parsed.ok
       ? { success: true, ...catalog.enable(parsed.args.families) }
       : parsed.failure;
-    this.audit?.record({
-      type: 'call',
-      time: new Date().toISOString(),
-      session: context.sessionId,
-      client: context.clientName,
-      tool: TOOLS_ENABLE.name,
-      args: redactArguments(args),
-      code: result.success ? 'OK' : result.code,
-      durationMs: 0,
-    });
+    this.recordCall(TOOLS_ENABLE.name, args, context, result, 0);
     return result;
   }
 

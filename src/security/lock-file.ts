@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { isAlive } from './sandbox-processes.js';
 
 export interface LockFile {
   pid: number;
@@ -61,14 +62,5 @@ export async function readLockFile(port: number, timeoutMs = 0): Promise<LockFil
     }
     if (Date.now() >= deadline) return undefined;
     await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -21,7 +21,7 @@ import {
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join, sep } from 'node:path';
 import { lockDir } from './lock-file.js';
-import { childrenOf, kill, processesOfThisUser } from './sandbox-processes.js';
+import { childrenOf, isAlive, kill, processesOfThisUser } from './sandbox-processes.js';
 
 export { endSandboxSession, shellDirectory } from './sandbox-processes.js';
 import {
@@ -265,16 +265,7 @@ function reapGroups(root: string): void {
   for (const name of readdirSync(root)) {
     if (!name.startsWith(GROUP_PREFIX)) continue;
     const pid = Number(name.slice(GROUP_PREFIX.length));
-    if (pid !== process.pid && !alive(pid)) endGroup(join(root, name));
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if (pid !== process.pid && !isAlive(pid)) endGroup(join(root, name));
   }
 }
 

@@ -21,6 +21,16 @@ export function endSandboxSession(sessionId: number): void {
   }
 }
 
+/** Whether a process with this id exists (one of another user's counts too). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export function processesOfThisUser(): number {
   const uid = process.getuid?.();
   let count = 0;
