@@ -103,6 +103,7 @@ export async function connectAgent(target: AgentTarget, name = 'conformance-agen
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     listChanges++;
     relisted = client.listTools().then((listed) => void (tools = listed.tools));
+    return relisted; // a listing cut short by close() is the SDK's to report, not an unhandled rejection
   });
   await client.connect(transport);
   if (options.catalog === 'start') tools = (await client.listTools()).tools;
