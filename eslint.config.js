@@ -15,17 +15,31 @@ const OUTSIDE_SRC = ['sim', 'theia-app', 'conformance', 'scenarios', 'ci'];
 
 /** What each folder's code may not import, by folder name. */
 const FORBIDDEN = {
-  'src/contract': ['commands', 'hub', 'init', 'lsp', 'models', 'security', 'store', ...OUTSIDE_SRC],
+  'src/contract': ['families', 'commands', 'hub', 'init', 'lsp', 'models', 'security', 'store', ...OUTSIDE_SRC],
   'src/models': ['commands', 'hub', 'init', 'lsp', 'security', 'store', ...OUTSIDE_SRC],
   'src/security': ['commands', 'hub', 'init', 'lsp', 'models', 'store', ...OUTSIDE_SRC],
   'src/store': ['commands', 'hub', 'init', 'lsp', 'models', ...OUTSIDE_SRC],
   'src/lsp': ['commands', 'hub', 'init', 'models', 'store', ...OUTSIDE_SRC],
   'src/commands': ['hub', 'init', 'lsp', ...OUTSIDE_SRC],
+  'src/families': ['hub', 'init', 'lsp', ...OUTSIDE_SRC],
   'src/hub': ['commands', 'init', 'lsp', 'models', 'store', ...OUTSIDE_SRC],
   'src/init': ['commands', 'lsp', 'models', 'store', ...OUTSIDE_SRC],
   sim: ['theia-app', 'conformance', 'scenarios', 'ci'],
   scenarios: ['theia-app', 'ci'],
   conformance: ['theia-app', 'ci'],
+};
+
+/**
+ * Which parts of a family (src/families/<family>/) a folder may use besides: below the commands, a
+ * family's contract (its tools.ts and port.ts); the hub and init, that and the registration list.
+ */
+const FAMILY_PARTS = {
+  'src/models': '[a-z]+/(tools|port)\\.js$',
+  'src/security': '[a-z]+/(tools|port)\\.js$',
+  'src/store': '[a-z]+/(tools|port)\\.js$',
+  'src/lsp': '[a-z]+/(tools|port)\\.js$',
+  'src/hub': 'index\\.js$|[a-z]+/(tools|port)\\.js$',
+  'src/init': 'index\\.js$|[a-z]+/(tools|port)\\.js$',
 };
 
 /**
@@ -45,9 +59,16 @@ const layering = [
   ...Object.entries(FORBIDDEN).map(([folder, names]) =>
     restrict(
       [`${folder}/**/*.{ts,tsx}`],
-      `^\\.\\.?/(.*/)?(${names.join('|')})/`,
-      `${folder} may not import ${names.join(', ')} (the layering in docs/architecture.md).`,
+      `^\\.\\.?/(.*/)?(${names.join('|')})/` + (FAMILY_PARTS[folder] ? `|families/(?!${FAMILY_PARTS[folder]})` : ''),
+      `${folder} may not import ${names.join(', ')}${FAMILY_PARTS[folder] ? `, nor of a family more than ${FAMILY_PARTS[folder].startsWith('index') ? 'the registration list and ' : ''}its contract` : ''} (the layering in docs/architecture.md).`,
     ),
+  ),
+  // A family's contract (its tools and its port) is part of the contract: it uses the shared
+  // contract and other families' contracts only.
+  restrict(
+    ['src/families/*/{tools,port}.ts'],
+    '^\\.(?!/(tools|port)\\.js$|\\./[a-z]+/(tools|port)\\.js$|\\./\\.\\./contract/)',
+    "A family's tools.ts and port.ts import the shared contract and families' tools.ts and port.ts only (the layering in docs/architecture.md).",
   ),
   // The Theia extension uses src through its public entries only (src/browser.ts, and on its Node
   // side src/node.ts too), and none of sim, conformance, scenarios and ci.

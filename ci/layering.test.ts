@@ -27,6 +27,14 @@ describe('the layering', () => {
     ['theia-app/openspace/src/browser/chat/new.ts', "import '../../../../../src/contract/index.js';"],
     ['theia-app/openspace/src/common/new.ts', "import '../../../../src/node.js';"],
     ['theia-app/openspace/src/node/new.ts', "import '../../../../src/hub/auth.js';"],
+    ['src/contract/new.ts', "import '../families/file/tools.js';"],
+    ['src/store/new.ts', "import '../families/index.js';"],
+    ['src/store/new.ts', "import '../families/file/commands.js';"],
+    ['src/hub/new.ts', "import '../families/terminal/run.js';"],
+    ['src/families/file/tools.ts', "import './commands.js';"],
+    ['src/families/editor/port.ts', "import '../index.js';"],
+    ['src/families/editor/tools.ts', "import '../../store/patch-engine.js';"],
+    ['src/families/git/commands.ts', "import '../../hub/hub.js';"],
   ])('%s may not: %s', async (file, code) => {
     expect(await problems(file, code)).toEqual([expect.stringContaining('(the layering in docs/architecture.md)')]);
   });
@@ -39,6 +47,13 @@ describe('the layering', () => {
     ['theia-app/openspace/src/node/new.ts', "import '../../../../src/node.js'; import '../../../../src/browser.js';"],
     ['theia-app/openspace/src/browser/chat/new.ts', "import '../../../../../src/browser.js'; import '../common/x.js';"],
     ['src/hub/new.test.ts', "import '../../sim/start.js';"],
+    ['src/store/new.ts', "import '../families/file/tools.js'; import '../families/file/port.js';"],
+    ['src/hub/new.ts', "import '../families/index.js'; import '../families/pane/tools.js';"],
+    ['src/families/editor/tools.ts', "import './port.js'; import '../file/tools.js'; import '../../contract/index.js';"],
+    [
+      'src/families/git/commands.ts',
+      "import '../../commands/command.js'; import '../file/commands.js'; import '../../store/patch-engine.js';",
+    ],
   ])('%s may: %s', async (file, code) => {
     expect(await problems(file, code)).toEqual([]);
   });

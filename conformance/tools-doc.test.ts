@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { TOOLS, defineTool, familyOf } from '../src/contract/index.js';
+import { TOOLS } from '../src/families/index.js';
+import { defineTool, familyOf } from '../src/contract/index.js';
 import { TOOLS_DOC_PATH, renderToolsDoc } from '../ci/tools-doc.js';
 
 describe('docs/tools.md', () => {

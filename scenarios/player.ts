@@ -3,7 +3,8 @@
  * expectations, captures variables, polls for `waitFor` conditions, and reports each step as it ends.
  */
 import { connectAgent, type Agent, type HubEndpoint, type Result } from '../conformance/client.js';
-import { inputJsonSchema, outputJsonSchema, TOOLS, TOOLS_ENABLE } from '../src/contract/index.js';
+import { inputJsonSchema, outputJsonSchema } from '../src/contract/index.js';
+import { TOOLS, TOOLS_ENABLE } from '../src/families/index.js';
 import { stepKind, type InstructionsStep, type Scenario, type Step, type ToolsStep, type ToolStep } from './format.js';
 import { asRegex, deepEqual, interpolate, match, show, valueAt, type Mismatch, type Variables } from './match.js';
 

@@ -1,6 +1,6 @@
 /** A playback as a run report (conformance/report): one test per scenario, its steps, latency per tool. */
 import { finishReport, latencySeries, type LatencySeries, type RunReport, type TestResult } from '../conformance/report/model.js';
-import { TOOLS_BY_NAME } from '../src/contract/index.js';
+import { TOOLS_BY_NAME } from '../src/families/index.js';
 import type { ScenarioOutcome } from './player.js';
 
 const INSTRUCTIONS = 'GET /openspace/instructions';

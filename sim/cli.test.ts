@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectAgent } from '../conformance/client.js';
 import { eventually } from '../conformance/setup.js';
-import { TOOLS } from '../src/contract/index.js';
+import { TOOLS } from '../src/families/index.js';
 import { probeBwrap } from '../src/security/sandbox-host.js';
 
 /** The bundle `npm start` runs (built by `npm run build`, which `npm test` runs first). */

@@ -1,7 +1,7 @@
 import { ToolError } from '../src/contract/index.js';
-import { HighlightRegistry } from '../src/commands/highlights.js';
+import { HighlightRegistry } from '../src/families/editor/highlights.js';
+import type { Disposable } from '../src/contract/port.js';
 import type {
-  Disposable,
   EditorActivity,
   EditorPort,
   EditorState,
@@ -10,7 +10,7 @@ import type {
   Position,
   TextEdit,
   WorkspacePort,
-} from '../src/contract/port.js';
+} from '../src/families/index.js';
 import { applyTextEdit, lineCount } from '../src/commands/text.js';
 import type { SimLayout } from './layout.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TOOLS } from '../src/contract/index.js';
+import { TOOLS } from '../src/families/index.js';
 import { StatePublisher } from '../src/commands/state-publisher.js';
 import type { PaneStateSnapshot } from '../src/contract/index.js';
 import { SimIde } from './ide.js';

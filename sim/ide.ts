@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { IdePort } from '../src/contract/port.js';
+import type { IdePort } from '../src/families/index.js';
 import type { CallContext, TerminalInfo } from '../src/contract/index.js';
 import type { BoxVerdict } from '../src/contract/port.js';
 import type { CommandBridge } from '../src/hub/bridge.js';
@@ -23,9 +23,10 @@ import { SandboxRuntime } from '../src/security/sandbox-runtime.js';
 import { assessInBox } from '../src/security/box-check.js';
 import { CODE_RUNNING_PATTERNS } from '../src/security/code-running-paths.js';
 import picomatch from 'picomatch';
-import { terminalScreens } from '../src/commands/terminal-output.js';
+import { terminalScreens } from '../src/families/terminal/output.js';
 import { ideEvents } from '../src/commands/event-log.js';
-import { proposals } from '../src/commands/review.js';
+import { IdeState } from '../src/commands/ide-state.js';
+import { proposals } from '../src/families/editor/review.js';
 import { WorkspaceFiles } from '../src/store/workspace-files.js';
 import type { LanguageServerConfig } from '../src/lsp/language-server.js';
 import { LspCodePort } from '../src/lsp/lsp-code-port.js';
@@ -164,8 +165,9 @@ export class SimIde {
         grantHosts: async (hosts) => this.sandbox?.runtime.grant(hosts),
         rememberCommand: async (rule) => this.allowedCommands.remember(rule),
       },
+      state: new IdeState({ terminalOutput: ringBuffer }),
     };
-    terminalScreens(this.port, ringBuffer);
+    terminalScreens(this.port);
     ideEvents(this.port);
     proposals(this.port);
     registerOpenSpaceCommands(this.registry, this.port);
@@ -259,7 +261,7 @@ export class SimIde {
     const servers = this.code.dispose().finally(() => this.mirror?.dispose());
     this.terminals.dispose();
     this.editors.dispose();
-    ideEvents(this.port).dispose();
+    this.port.state.dispose();
     this.presentations.dispose();
     this.whiteboards.dispose();
     void this.files.dispose();

@@ -3,7 +3,7 @@
  * inserted, removed and laid out in percentages of the window.
  */
 import type { Geometry, PaneArea, TabInfo } from '../src/contract/common.js';
-import { MIN_PANE_PERCENT as MIN_SIZE } from '../src/contract/port.js';
+import { MIN_PANE_PERCENT as MIN_SIZE } from '../src/families/index.js';
 
 /** Lumino's naming: 'horizontal' lays children side by side, 'vertical' stacks them. */
 export type Orientation = 'horizontal' | 'vertical';

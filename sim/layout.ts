@@ -26,15 +26,8 @@
  */
 import type { ContentType, PaneArea, PaneInfo, TabInfo } from '../src/contract/common.js';
 import { ToolError } from '../src/contract/result.js';
-import {
-  defaultArea,
-  MIN_PANE_PERCENT,
-  type Disposable,
-  type Listener,
-  type PaneLayout,
-  type Placement,
-  type ShellPort,
-} from '../src/contract/port.js';
+import { defaultArea, MIN_PANE_PERCENT, type PaneLayout, type Placement, type ShellPort } from '../src/families/index.js';
+import type { Disposable, Listener } from '../src/contract/port.js';
 import {
   extent,
   insertBeside,

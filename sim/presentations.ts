@@ -1,5 +1,6 @@
-import type { DeckView, Disposable, Listener, Placement, Playback, PresentationPort, WorkspacePort } from '../src/contract/port.js';
-import { DEFAULT_INTERVAL_MS } from '../src/contract/presentation.js';
+import type { DeckView, Placement, Playback, PresentationPort, WorkspacePort } from '../src/families/index.js';
+import type { Disposable, Listener } from '../src/contract/port.js';
+import { DEFAULT_INTERVAL_MS } from '../src/families/presentation/tools.js';
 import { parseDeck } from '../src/models/deck.js';
 import type { SimLayout } from './layout.js';
 

@@ -4,7 +4,7 @@
  */
 import { posix as path } from 'node:path';
 import type { IPty } from 'node-pty';
-import { shellIntegrationEnv } from '../src/commands/shell-integration.js';
+import { shellIntegrationEnv } from '../src/families/terminal/shell-integration.js';
 import { endSandboxSession } from '../src/security/sandbox-host.js';
 import { DataChannel, ExitSignal, type ShellBackend } from './shell-backend.js';
 
@@ -20,7 +20,7 @@ function loadNodePty(): Promise<NodePty> {
 export interface SpawnPtyOptions {
   /**
    * Shell executable; default $SHELL or /bin/bash. bash is started with --norc --noprofile and
-   * with shell integration (src/commands/shell-integration.ts).
+   * with shell integration (src/families/terminal/shell-integration.ts).
    */
   shell?: string;
   cwd: string;

@@ -1,6 +1,8 @@
 import { failure, type CallContext, type ToolResult } from '../src/contract/index.js';
-import { COMMANDS, runCommand } from '../src/commands/index.js';
-import type { Disposable, IdePort } from '../src/contract/port.js';
+import { COMMANDS } from '../src/families/index.js';
+import { runCommand } from '../src/commands/command.js';
+import type { Disposable } from '../src/contract/port.js';
+import type { IdePort } from '../src/families/index.js';
 import type { CommandBridge } from '../src/hub/bridge.js';
 
 export interface CommandInfo {

@@ -1,4 +1,5 @@
-import type { Disposable, ProposalView, ReviewPort } from '../src/contract/port.js';
+import type { Disposable } from '../src/contract/port.js';
+import type { ProposalView, ReviewPort } from '../src/families/index.js';
 import type { SimLayout } from './layout.js';
 
 /** What decides an edit proposal when the MCP client cannot ask its person (elicitation). */

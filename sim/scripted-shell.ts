@@ -51,7 +51,7 @@ export interface ScriptedShellOptions {
  * A deterministic shell: prompt, echo of typed input, builtins (echo, printf, pwd, cd, ls, cat, true,
  * false, exit, clear), `&&` `||` `;`, quoting and $VAR. Output is delivered in microtasks, so it is
  * there once the caller yields to the event loop (e.g. one setImmediate). It has shell integration
- * as bash has it in OpenSpace's terminals (src/commands/shell-integration.ts): OSC 133 A and B around
+ * as bash has it in OpenSpace's terminals (src/families/terminal/shell-integration.ts): OSC 133 A and B around
  * its prompt, C once a command line is read, D;<status> when it has run (empty lines: D only).
  */
 export function createScriptedShell(opts: ScriptedShellOptions): ShellBackend {

@@ -2,7 +2,7 @@
  * A terminal backend of the simulated IDE (a real shell through node-pty in sim/pty-shell.ts, or the
  * scripted shell in sim/scripted-shell.ts) and the event plumbing both use. Both deliver raw
  * terminal output (prompt, echoed input, `\r\n` line endings, possibly escape sequences); the
- * terminal layer sanitizes it and assembles lines (src/commands/terminal-output.ts).
+ * terminal layer sanitizes it and assembles lines (src/families/terminal/output.ts).
  */
 export interface ShellBackend {
   /** Input, as if typed. Ignored after the shell exited. */

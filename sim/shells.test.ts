@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFsFromVolume, Volume } from 'memfs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TerminalRingBuffer } from '../src/commands/ring-buffer.js';
+import { TerminalRingBuffer } from '../src/families/terminal/ring-buffer.js';
 import { TerminalSanitizer } from '../src/security/sanitize.js';
 import { spawnPty } from './pty-shell.js';
 import { createScriptedShell, type ScriptedResponse, type ShellFs } from './scripted-shell.js';

@@ -1,6 +1,7 @@
 import { ToolError, type TerminalInfo } from '../src/contract/index.js';
-import type { Disposable, TerminalPort } from '../src/contract/port.js';
-import { terminalExited } from '../src/commands/terminal.js';
+import type { Disposable } from '../src/contract/port.js';
+import type { TerminalPort } from '../src/families/index.js';
+import { terminalExited } from '../src/families/terminal/commands.js';
 import type { SimLayout } from './layout.js';
 import type { ShellBackend } from './shell-backend.js';
 

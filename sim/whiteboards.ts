@@ -1,4 +1,5 @@
-import type { Camera, Disposable, Placement, WhiteboardPort } from '../src/contract/port.js';
+import type { Camera, Placement, WhiteboardPort } from '../src/families/index.js';
+import type { Disposable } from '../src/contract/port.js';
 import type { SimLayout } from './layout.js';
 import { fitCamera, type Bounds } from '../src/models/board-layout.js';
 

@@ -6,7 +6,7 @@
 import { basename, relative } from 'node:path';
 import type { Reporter, TestCase, TestModule, TestSuite } from 'vitest/node';
 import type { SerializedError } from 'vitest';
-import { TOOLS } from '../../src/contract/index.js';
+import { TOOLS } from '../../src/families/index.js';
 import { finishReport, type LatencySeries, type RunReport, type TestResult } from './model.js';
 import { headline, ms } from './rows.js';
 

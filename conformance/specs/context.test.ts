@@ -5,7 +5,7 @@
  */
 import { realpath } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { SELECTION_TEXT_LIMIT } from '../../src/contract/index.js';
+import { SELECTION_TEXT_LIMIT } from '../../src/families/index.js';
 import { eventually, useTarget } from '../setup.js';
 
 const ctx = useTarget();

@@ -6,7 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, MAX_READ_BYTES } from '../../src/contract/index.js';
+import { ERROR_CODES } from '../../src/contract/index.js';
+import { MAX_READ_BYTES } from '../../src/families/index.js';
 import { eventually, useTarget } from '../setup.js';
 
 const ctx = useTarget();

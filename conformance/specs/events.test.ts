@@ -4,7 +4,7 @@
  * The person acts through the simulated IDE's person API, or with Theia's keyboard in Chromium.
  */
 import { describe, expect, it } from 'vitest';
-import type { IdeEvent } from '../../src/contract/index.js';
+import type { IdeEvent } from '../../src/families/index.js';
 import { AGENT_ECHO_MS, SELECTION_DEBOUNCE_MS } from '../../src/commands/event-log.js';
 import { personEditsAndSaves, personMovesCursor, personOpens } from '../person.js';
 import { eventually, useTarget } from '../setup.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TOOLS } from '../../src/contract/index.js';
+import { TOOLS } from '../../src/families/index.js';
 import { connectAgent } from '../client.js';
 import { eventually, useTarget } from '../setup.js';
 

@@ -7,7 +7,7 @@
 import { setMaxListeners } from 'node:events';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TOOLS } from '../../src/contract/index.js';
+import { TOOLS } from '../../src/families/index.js';
 import { INVALID_KINDS, invalidArguments } from '../invalid-input.js';
 import { useTarget } from '../setup.js';
 

@@ -18,7 +18,7 @@
 import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { TOOLS_BY_NAME, type ToolName } from '../../src/contract/index.js';
+import { TOOLS_BY_NAME, type ToolName } from '../../src/families/index.js';
 import { BUDGET_MS, describeLatency, latencySeries, remeasured, type BudgetName, type LatencySeries } from '../report/model.js';
 import type { Result } from '../client.js';
 import { useTarget } from '../setup.js';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it, type TestContext } from 'vitest';
 import { applyPatch } from '../../src/store/patch-engine.js';
-import type { PatchOperation } from '../../src/contract/index.js';
+import type { PatchOperation } from '../../src/families/index.js';
 import { connectAgent, type Agent } from '../client.js';
 import { eventually, useTarget } from '../setup.js';
 import { focusVisibleEditor, personTypes } from '../person.js';

@@ -14,7 +14,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { connectAgent, type Agent, type Result } from '../client.js';
 import { lockFilePath } from '../../src/security/lock-file.js';
-import { COMMAND_ANSWERS } from '../../src/commands/terminal.js';
+import { COMMAND_ANSWERS } from '../../src/families/terminal/commands.js';
 import {
   SANDBOX_ALLOWED_HOSTS_SETTING,
   SANDBOX_ENABLED_SETTING,

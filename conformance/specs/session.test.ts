@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { connectAgent } from '../client.js';
 import { eventually, useTarget } from '../setup.js';
-import { COMMAND_ANSWERS } from '../../src/commands/terminal.js';
+import { COMMAND_ANSWERS } from '../../src/families/terminal/commands.js';
 
 const ctx = useTarget();
 

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { connectAgent } from '../client.js';
 import { eventually, useTarget } from '../setup.js';
-import { COMMAND_ANSWERS } from '../../src/commands/terminal.js';
+import { COMMAND_ANSWERS } from '../../src/families/terminal/commands.js';
 
 // 100 000 lines of 100 characters, the last without a newline (fold adds none).
 const TEN_MB = "head -c 10000000 /dev/zero | tr '\\0' a | fold -w 100";

@@ -7,9 +7,8 @@ import {
   modelTokens,
   outputJsonSchema,
   STARTING_CATALOG_TOKENS,
-  TOOLS,
-  TOOLS_ENABLE,
 } from '../../src/contract/index.js';
+import { TOOLS, TOOLS_ENABLE } from '../../src/families/index.js';
 import { connectAgent, type Agent } from '../client.js';
 import { useTarget } from '../setup.js';
 
@@ -95,7 +94,7 @@ describe('the catalog a session starts with', () => {
 });
 
 describe('tools/list', () => {
-  it('lists exactly the tools of the contract (src/contract) and openspace.tools.enable once every family is enabled (AC-3.6.1)', async () => {
+  it('lists exactly the tools of the catalog (src/families) and openspace.tools.enable once every family is enabled (AC-3.6.1)', async () => {
     const { tools } = await ctx.agent.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([TOOLS_ENABLE.name, ...TOOLS.map((t) => t.name)].sort());
   });

@@ -4,8 +4,8 @@
  * changed since it was read, or since the agent's baseVersion), never over a person's unsaved text.
  */
 import { ToolError, type CallContext } from '../contract/index.js';
-import type { IdePort } from '../contract/port.js';
-import { guardUnsavedWork, resolveAndRead, writeOptions } from './file.js';
+import type { IdePort } from '../families/index.js';
+import { guardUnsavedWork, resolveAndRead, writeOptions } from '../families/file/commands.js';
 
 export interface Artifact {
   path: string;

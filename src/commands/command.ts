@@ -8,7 +8,7 @@ import {
   type ToolArgs,
   type ToolDefinition,
 } from '../contract/index.js';
-import type { IdePort } from '../contract/port.js';
+import type { IdePort } from '../families/index.js';
 import { ideEvents } from './event-log.js';
 
 /** A command implementation: the tool it implements and what it does, written once against the IDE port. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EVENT_TYPES, type EventType, type IdeEvent } from '../contract/index.js';
+import { EVENT_TYPES, type EventType, type IdeEvent } from '../families/events/tools.js';
 import { EventLog } from './event-log.js';
 
 const type = fc.constantFrom(...EVENT_TYPES);

@@ -12,9 +12,11 @@
  * IDE publishes it to the hub (StatePublisher, at most once a second, when the window is idle), so
  * that no layout is measured for events while a command runs.
  */
-import { EVENT_LOG_CAPACITY, type EventType, type IdeEvent } from '../contract/index.js';
-import type { Disposable, IdePort, PaneLayout } from '../contract/port.js';
-import { terminalScreens } from './terminal-output.js';
+import { statePart } from './ide-state.js';
+import { EVENT_LOG_CAPACITY, type EventType, type IdeEvent } from '../families/events/tools.js';
+import type { Disposable } from '../contract/port.js';
+import type { IdePort, PaneLayout } from '../families/index.js';
+import { terminalScreens } from '../families/terminal/output.js';
 
 export const SELECTION_DEBOUNCE_MS = 500;
 export const EDIT_DEBOUNCE_MS = 1000;
@@ -236,11 +238,9 @@ export class IdeEvents implements Disposable {
   }
 }
 
-const attached = new WeakMap<IdePort['editors'], IdeEvents>();
+const events = statePart((ide) => new IdeEvents(ide));
 
 /** The events of an IDE. An IDE calls this once it has its port, so events are kept from the start. */
 export function ideEvents(ide: IdePort): IdeEvents {
-  let events = attached.get(ide.editors);
-  if (!events) attached.set(ide.editors, (events = new IdeEvents(ide)));
-  return events;
+  return events.of(ide);
 }

@@ -1,5 +1,6 @@
 import type { PaneStateSnapshot } from '../contract/index.js';
-import type { Disposable, IdePort } from '../contract/port.js';
+import type { Disposable } from '../contract/port.js';
+import type { IdePort } from '../families/index.js';
 import { ideEvents } from './event-log.js';
 
 export function snapshotOf(ide: IdePort): PaneStateSnapshot {

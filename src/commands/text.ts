@@ -1,5 +1,5 @@
 import { ToolError } from '../contract/index.js';
-import type { Position, TextEdit } from '../contract/port.js';
+import type { Position, TextEdit } from '../families/index.js';
 
 /** Lines of a text as an editor counts them: a trailing newline does not start another line. */
 export function splitLines(text: string): string[] {

@@ -8,22 +8,6 @@
 import { z } from 'zod';
 import { familyOf, defineTool, type ToolDefinition } from './tool.js';
 
-/** One line per family, for openspace.tools.enable's description and the instructions. */
-export const FAMILY_SUMMARIES: Record<string, string> = {
-  pane: 'split, resize, focus, close and list panes',
-  editor: 'close, scroll, highlight, replace ranges, propose edits as a diff',
-  terminal: 'create, list and close terminals',
-  file: 'snapshots of a file and restoring one',
-  presentation: 'reveal.js decks: create, update, open, navigate, play',
-  whiteboard: 'Excalidraw boards: shapes, connectors, layout, camera',
-  modality: 'list and focus the open decks, boards and other views',
-  diagnostics: "the language server's errors and warnings",
-  symbols: 'search symbols, outline a file',
-  code: 'go to definition, find references, hover',
-  context: 'what the person has in front of them',
-  events: "what the person did: opens, saves, edits, commands' ends",
-};
-
 /** The families of `tools` in catalog order. */
 export function familiesOf(tools: readonly ToolDefinition[]): string[] {
   return [...new Set(tools.map((t) => familyOf(t.name)))];
@@ -43,8 +27,8 @@ export function modelTokens(tools: readonly { name: string; description?: string
 /** The most a session's starting catalog may cost a model (modelTokens). */
 export const STARTING_CATALOG_TOKENS = 4000;
 
-/** openspace.tools.enable, for the catalog `tools` (every IDE tool). */
-export function toolsEnableTool(tools: readonly ToolDefinition[]) {
+/** openspace.tools.enable, for the catalog `tools` (every IDE tool) and each family's one-line summary. */
+export function toolsEnableTool(tools: readonly ToolDefinition[], summaries: Readonly<Record<string, string>>) {
   const families = familiesOf(tools);
   const more = families.filter((f) => tools.some((t) => familyOf(t.name) === f && !t.core));
   return defineTool({
@@ -52,7 +36,7 @@ export function toolsEnableTool(tools: readonly ToolDefinition[]) {
     title: 'Enable Tools',
     description:
       'List more openspace tools in this session: your client is told to fetch tools/list again. Beyond the tools listed at start: ' +
-      more.map((f) => `${f} (${FAMILY_SUMMARIES[f] ?? f})`).join('; ') +
+      more.map((f) => `${f} (${summaries[f] ?? f})`).join('; ') +
       `. "${ALL_FAMILIES}" lists every tool. A tool called by name works without this.`,
     input: z.strictObject({
       families: z

@@ -10,11 +10,9 @@ import {
   familyOf,
   inputJsonSchema,
   outputJsonSchema,
-  TOOLS,
-  TOOLS_BY_NAME,
-  TOOLS_ENABLE,
   type ToolDefinition,
 } from '../contract/index.js';
+import { TOOLS, TOOLS_BY_NAME, TOOLS_ENABLE } from '../families/index.js';
 
 let definitions: Tool[] | undefined;
 

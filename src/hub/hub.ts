@@ -7,16 +7,8 @@ import {
   type CallToolResult,
   type PrimitiveSchemaDefinition,
 } from '@modelcontextprotocol/sdk/types.js';
-import {
-  failure,
-  parseArguments,
-  TOOLS_ENABLE,
-  type CallContext,
-  type Failure,
-  type ToolResult,
-  type ToolSuccess,
-  TOOLS_BY_NAME,
-} from '../contract/index.js';
+import { failure, parseArguments, type CallContext, type Failure, type ToolResult, type ToolSuccess } from '../contract/index.js';
+import { TOOLS_ENABLE, TOOLS_BY_NAME } from '../families/index.js';
 import { redactArguments, type AuditSink } from '../security/audit-log.js';
 import { BridgeRegistry, executeWithTimeout, NO_BRIDGE } from './bridge.js';
 import { SessionResources, type CleanupReport } from './session-resources.js';

@@ -1,4 +1,5 @@
-import { TOOLS, familyOf, type PaneInfo, type PaneStateSnapshot, type TabInfo } from '../contract/index.js';
+import { PREFERENCES, TOOLS } from '../families/index.js';
+import { familyOf, type PaneInfo, type PaneStateSnapshot, type TabInfo } from '../contract/index.js';
 
 export interface InstructionsContext {
   snapshot?: PaneStateSnapshot;
@@ -59,42 +60,6 @@ function describeState(snapshot: PaneStateSnapshot | undefined): string[] {
   return lines;
 }
 
-/**
- * Which openspace tools to use instead of an agent's built-in ones, and why (Oxide §5's table, in
- * OpenSpace's tools): in the instructions, and in the CLAUDE.md/AGENTS.md section `openspace init` writes.
- */
-export const TOOL_PREFERENCES: [use: string, insteadOf: string, why: string][] = [
-  ['openspace.editor.read_file', 'reading the file from disk', 'it reads the editor, unsaved changes included'],
-  [
-    'openspace.file.patch',
-    'rewriting a file',
-    "the person sees the edit land in the open editor, and a stale base version answers CONFLICT instead of losing the person's work",
-  ],
-  [
-    'openspace.editor.propose_edit',
-    'writing a change the person has not seen',
-    'they review it as a diff and accept or reject it, and the answer says which',
-  ],
-  ['openspace.context.get', 'guessing what "this" or "here" means', 'it names the current file, the selection and its text'],
-  [
-    'openspace.diagnostics.list',
-    'running the compiler',
-    'structured errors from the language server at once, for the text the person sees',
-  ],
-  [
-    'openspace.symbols.search, openspace.code.definition and openspace.code.references',
-    'grepping for a definition',
-    'they are language-aware and take a symbol name such as "TaskStore.add"',
-  ],
-  ['openspace.file.list', 'ls and find', 'it honours .gitignore and never shows a sensitive file'],
-  ['openspace.editor.open with a line', 'naming a place in prose', 'the person sees it: the editor opens there'],
-  [
-    'openspace.terminal.*',
-    'a shell of your own',
-    'commands run in a terminal the person can see, sandboxed on Linux, and any not known to be safe waits for their yes',
-  ],
-];
-
 /** The tool families of the catalog in its order, e.g. "pane, editor, terminal and file". */
 const FAMILIES = ((families: string[]) => `${families.slice(0, -1).join(', ')} and ${families.at(-1)}`)([
   ...new Set(TOOLS.map((t) => familyOf(t.name))),
@@ -121,7 +86,7 @@ export function renderInstructions({ snapshot, ideConnected, ideName }: Instruct
     'Paths are relative to the workspace root. Terminals can be named by their title.',
     '',
     '## Prefer these tools to your built-in ones',
-    ...TOOL_PREFERENCES.map(([use, insteadOf, why]) => `- ${use} instead of ${insteadOf}: ${why}.`),
+    ...PREFERENCES.map(({ use, insteadOf, why }) => `- ${use} instead of ${insteadOf}: ${why}.`),
     '',
     '## Current IDE State',
     ...state,

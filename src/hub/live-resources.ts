@@ -16,7 +16,8 @@ import {
   UnsubscribeRequestSchema,
   type Resource,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { CallContext, PaneStateSnapshot, ToolName, ToolResult } from '../contract/index.js';
+import type { CallContext, PaneStateSnapshot, ToolResult } from '../contract/index.js';
+import type { ToolName } from '../families/index.js';
 import type { HubState } from './state.js';
 
 export const CONTEXT_URI = 'openspace://context';

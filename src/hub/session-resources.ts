@@ -2,7 +2,7 @@
  * NFR-3.7.1: what an agent session created in the IDE — terminals, highlights, tabs it opened with
  * pane.open — so the hub can close them when the session ends (DELETE, transport closed, idle).
  * What a call creates or closes comes from its own answer, as its tool definition reads it
- * (`session` in src/contract); a tab a person pinned, or a tab with unsaved changes, is left alone.
+ * (`session` in each family's tools.ts); a tab a person pinned, or a tab with unsaved changes, is left alone.
  */
 import type { PaneInfo, SessionResource, ToolDefinition } from '../contract/index.js';
 import type { ToolResult } from '../contract/index.js';

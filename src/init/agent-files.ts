@@ -5,7 +5,7 @@
  * current text; the command writes. The access token is never written: the configs name the
  * `OPENSPACE_TOKEN` environment variable, which both clients expand and the hub reads.
  */
-import { TOOL_PREFERENCES } from '../hub/instructions.js';
+import { PREFERENCES } from '../families/index.js';
 
 /** How the agents reach the hub: over HTTP at a running hub, or by spawning one over stdio. */
 export type HubConnection = { kind: 'http'; mcpUrl: string } | { kind: 'stdio'; command: string; args: string[] };
@@ -36,7 +36,7 @@ function section(): string {
     '',
     '| Instead of | Use | Why |',
     '| --- | --- | --- |',
-    ...TOOL_PREFERENCES.map(([use, insteadOf, why]) => `| ${insteadOf} | ${use.replace(/openspace\.[\w.*]+/g, '`$&`')} | ${why} |`),
+    ...PREFERENCES.map(({ use, insteadOf, why }) => `| ${insteadOf} | ${use.replace(/openspace\.[\w.*]+/g, '`$&`')} | ${why} |`),
     '',
     'A session starts with the core tools listed; when one named here is not in your list, list its family first with',
     '`openspace.tools.enable` (for example `{"families": ["symbols", "code"]}`).',

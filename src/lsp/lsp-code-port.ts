@@ -7,7 +7,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ToolError } from '../contract/result.js';
 import type {
   CodePort,
-  Disposable,
   LspCompletion,
   LspDiagnostic,
   LspDocumentSymbol,
@@ -15,8 +14,9 @@ import type {
   LspPosition,
   LspRange,
   LspWorkspaceSymbol,
-  WorkspacePort,
-} from '../contract/port.js';
+} from '../families/code/port.js';
+import type { WorkspacePort } from '../families/file/port.js';
+import type { Disposable } from '../contract/port.js';
 import { LanguageServer, type LanguageServerConfig } from './language-server.js';
 
 /** How long a call waits for a starting server before it answers LSP_NOT_READY. */

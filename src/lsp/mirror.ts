@@ -7,7 +7,8 @@ import * as nodeFs from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { Disposable, WorkspacePort } from '../contract/port.js';
+import type { Disposable } from '../contract/port.js';
+import type { WorkspacePort } from '../families/file/port.js';
 
 const require = createRequire(import.meta.url);
 

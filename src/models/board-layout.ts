@@ -3,7 +3,7 @@
  * camera to shapes. Browser-safe.
  */
 import dagre from '@dagrejs/dagre';
-import type { Camera } from '../contract/port.js';
+import type { Camera } from '../families/whiteboard/port.js';
 import { live, type Element, type Scene } from './board.js';
 import { rerouteAround } from './board-edit.js';
 

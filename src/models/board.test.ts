@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NODE_TYPES, ToolError } from '../contract/index.js';
+import { NODE_TYPES } from '../families/whiteboard/tools.js';
+import { ToolError } from '../contract/index.js';
 import { newScene, parseScene, serializeScene, shapesOf, type Element } from './board.js';
 import { addShape, deleteShape, updateShape } from './board-edit.js';
 import { boundsOf, fitCamera, layoutBoard } from './board-layout.js';

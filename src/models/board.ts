@@ -6,7 +6,8 @@
  * attached when a person drags either. Elements a person drew without meaning read as their
  * Excalidraw type. Browser-safe, no IDE imports.
  */
-import { ToolError, type CONNECTOR_TYPES, type NODE_TYPES, type ShapeInfo } from '../contract/index.js';
+import { ToolError } from '../contract/index.js';
+import type { CONNECTOR_TYPES, NODE_TYPES, ShapeInfo } from '../families/whiteboard/tools.js';
 
 export type NodeType = (typeof NODE_TYPES)[number];
 export type ConnectorType = (typeof CONNECTOR_TYPES)[number];

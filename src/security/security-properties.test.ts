@@ -10,7 +10,7 @@ import os from 'node:os';
 import nodePath from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TerminalOutput } from '../commands/terminal-output.js';
+import { TerminalOutput } from '../families/terminal/output.js';
 import { ToolError } from '../contract/result.js';
 import { WorkspaceFiles } from '../store/workspace-files.js';
 import { PathGuard } from './path-guard.js';

@@ -25,7 +25,8 @@
 import { createHash } from 'node:crypto';
 import nodePath from 'node:path';
 import type { FSWatcher } from 'chokidar';
-import { MAX_SNAPSHOTS, ToolError, type SnapshotInfo } from '../contract/index.js';
+import { MAX_SNAPSHOTS, type SnapshotInfo } from '../families/file/tools.js';
+import { ToolError } from '../contract/index.js';
 import type { AuditSink } from '../security/audit-log.js';
 import { TEMP_FILE, type DirHandle, type ExistingFile, type FileAccess } from './file-access.js';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { splitLines } from '../commands/text.js';
-import type { PatchOperation } from '../contract/index.js';
+import type { PatchOperation } from '../families/file/tools.js';
 import { codeOf } from '../contract/test-helpers.js';
 import { applyPatch } from './patch-engine.js';
 

@@ -12,7 +12,8 @@
  * break is CRLF); whether the file ends with a line break is kept as it was. replace_text inserts
  * newText verbatim.
  */
-import { ToolError, type PatchOperation } from '../contract/index.js';
+import { ToolError } from '../contract/index.js';
+import type { PatchOperation } from '../families/file/tools.js';
 
 interface Edit {
   start: number;

@@ -5,8 +5,10 @@
  * directory, a scan of this walk for a memfs volume.
  */
 import nodePath from 'node:path';
-import type { Disposable, FileStat, SearchOptions, WorkspacePort, WriteOptions, WriteTextOptions } from '../contract/port.js';
-import type { FileInfo, PatchOperation, SearchMatch, SnapshotInfo } from '../contract/index.js';
+import type { Disposable } from '../contract/port.js';
+import type { FileStat, SearchOptions, WorkspacePort, WriteOptions, WriteTextOptions } from '../families/file/port.js';
+import type { FileInfo, SearchMatch } from '../contract/index.js';
+import type { PatchOperation, SnapshotInfo } from '../families/file/tools.js';
 import { ToolError } from '../contract/result.js';
 import type { AuditSink } from '../security/audit-log.js';
 import { createFilePolicy, type FilePolicy } from '../security/file-policy.js';

@@ -14,7 +14,7 @@ import os from 'node:os';
 import nodePath from 'node:path';
 import * as ripgrep from '@vscode/ripgrep';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SearchOptions } from '../contract/port.js';
+import type { SearchOptions } from '../families/file/port.js';
 import { WorkspaceFiles } from './workspace-files.js';
 
 vi.mock('@vscode/ripgrep', async (importOriginal) => {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import nodePath from 'node:path';
 import { rgPath } from '@vscode/ripgrep';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SearchOptions } from '../contract/port.js';
+import type { SearchOptions } from '../families/file/port.js';
 import { codeOf } from '../contract/test-helpers.js';
 import { buildFixture, diskEnv, errorOf, freshEnvEachTest, kinds, memoryEnv, type Env } from './test-helpers.js';
 import type { WorkspaceFiles } from './workspace-files.js';

@@ -16,7 +16,7 @@ import os from 'node:os';
 import nodePath from 'node:path';
 import { createInterface } from 'node:readline';
 import picomatch from 'picomatch/posix.js';
-import type { SearchOptions } from '../contract/port.js';
+import type { SearchOptions } from '../families/file/port.js';
 import type { SearchMatch } from '../contract/index.js';
 import { ToolError } from '../contract/result.js';
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { COMMAND_ANSWERS } from '../../src/commands/terminal.js';
+import { COMMAND_ANSWERS } from '../../src/families/terminal/commands.js';
 import { useTheia } from './theia-session.js';
 
 /**

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { COMMAND_ANSWERS } from '../../src/commands/terminal.js';
+import { COMMAND_ANSWERS } from '../../src/families/terminal/commands.js';
 import { useTheia } from './theia-session.js';
 
 /**

@@ -6,7 +6,7 @@ import type { RpcProxy } from '@theia/core/lib/common/messaging/proxy-factory';
 import { MessageService } from '@theia/core/lib/common/message-service';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { inject, injectable, interfaces } from '@theia/core/shared/inversify';
-import { COMMANDS, runCommand, terminalScreens, ideEvents, proposals, StatePublisher } from '../../../../src/browser.js';
+import { COMMANDS, IdeState, runCommand, terminalScreens, ideEvents, proposals, StatePublisher } from '../../../../src/browser.js';
 import type { IdePort, CallContext, ErrorCode, Failure, ToolResult } from '../../../../src/browser.js';
 import { BRIDGE_PATH, type BridgeBackend, type BridgeFrontend } from '../common/protocol.js';
 import { COMMAND_FAILURE_NOTIFICATIONS, type CommandFailureNotifications } from '../common/preferences.js';
@@ -44,6 +44,7 @@ export function createIdePort(ctx: interfaces.Context): IdePort {
     code: ctx.container.get(TheiaCodePort),
     review: ctx.container.get(TheiaReviewPort),
     security: ctx.container.get(TheiaSecurityPort),
+    state: new IdeState(),
   };
   // Keep every terminal's output (sanitized, redacted) from the first terminal on, the person's
   // doings from the start, and hear their decisions on proposals.

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { TOOLS_BY_NAME, TOOLS } from '../../../../src/contract/index.js';
+import { TOOLS_BY_NAME, TOOLS } from '../../../../src/families/index.js';
 import { SimIde } from '../../../../sim/ide.js';
 import { askArguments, planPrompts, type InputRequest, type PickRequest, type PromptUi } from './palette-prompts.js';
 

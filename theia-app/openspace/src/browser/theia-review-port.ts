@@ -3,7 +3,7 @@
  * (the file on the left, the proposed text on the right, read-only), with Accept and Reject in its
  * toolbar and in the command palette. Closing the diff without deciding rejects the proposal, as
  * closing a review does elsewhere. The proposals and what a decision does are shared code
- * (src/commands/review.ts); this is only where the person sees and decides.
+ * (src/families/editor/review.ts); this is only where the person sees and decides.
  */
 import { DiffUris } from '@theia/core/lib/browser/diff-uris';
 import type { Widget } from '@theia/core/lib/browser/widgets';

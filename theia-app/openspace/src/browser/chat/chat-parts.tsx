@@ -7,7 +7,8 @@
 import * as React from 'react';
 import type { Message, MessageEntry, Part, PermissionReply, PermissionRequest, ToolPart } from '../../common/chat-protocol.js';
 import { renderMarkdown } from './chat-markdown.js';
-import { describeToolCall, describeToolRequest, permissionVerb, shorten, toolDisplayName } from './tool-lines.js';
+import { shorten } from '../../../../../src/browser.js';
+import { describeToolCall, describeToolRequest, permissionVerb, toolDisplayName } from './tool-lines.js';
 
 export interface MessageViewProps {
   entry: MessageEntry;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TOOLS, TOOLS_ENABLE } from '../../../../../src/contract/index.js';
+import { TOOLS, TOOLS_ENABLE } from '../../../../../src/families/index.js';
 import type { ToolPart } from '../../common/chat-protocol.js';
 import { describePermission, describeToolCall, describeToolRequest, toolDisplayName } from './tool-lines.js';
 

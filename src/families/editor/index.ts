@@ -1,0 +1,48 @@
+import { defineFamily } from '../family.js';
+import { lineSuffix, num, onFile, str, type Describe, type PhraseInput } from '../phrases.js';
+import tools from './tools.js';
+import editorCommands from './commands.js';
+import reviewCommands from './review.js';
+
+export * from './tools.js';
+export * from './port.js';
+export * from './commands.js';
+export * from './review.js';
+export * from './highlights.js';
+
+const highlight: Describe = (input) => {
+  const path = str(input, 'path');
+  const ranges = Array.isArray(input.ranges) ? (input.ranges as PhraseInput[]) : [];
+  const first = ranges[0] ?? input;
+  const line = num(first, 'startLine');
+  const more = ranges.length > 1 ? ` (+${ranges.length - 1} more)` : '';
+  if (!path) return { verb: 'highlight', rest: 'lines in an editor' };
+  return { verb: 'highlight', rest: `${path}${lineSuffix(line, num(first, 'endLine'))}${more}`, path, line };
+};
+
+export default defineFamily({
+  name: 'editor',
+  summaries: { editor: 'close, scroll, highlight, replace ranges, propose edits as a diff' },
+  tools,
+  commands: [...editorCommands, ...reviewCommands],
+  phrases: {
+    'openspace.editor.open': onFile('open', { line: 'line', end: 'endLine' }),
+    'openspace.editor.read_file': onFile('read', { line: 'startLine', end: 'endLine' }),
+    'openspace.editor.close': onFile('close'),
+    'openspace.editor.scroll_to': onFile('scroll to', { line: 'line' }),
+    'openspace.editor.highlight': highlight,
+    'openspace.editor.clear_highlight': (input) =>
+      str(input, 'path') ? onFile('clear', { before: 'highlights in' })(input) : { verb: 'clear', rest: 'a highlight' },
+    'openspace.editor.replace_range': onFile('replace', { before: 'lines of', line: 'startLine', end: 'endLine' }),
+    'openspace.editor.propose_edit': onFile('propose', { before: 'an edit to' }),
+  },
+  preferences: [
+    { use: 'openspace.editor.read_file', insteadOf: 'reading the file from disk', why: 'it reads the editor, unsaved changes included' },
+    {
+      use: 'openspace.editor.propose_edit',
+      insteadOf: 'writing a change the person has not seen',
+      why: 'they review it as a diff and accept or reject it, and the answer says which',
+    },
+    { use: 'openspace.editor.open with a line', insteadOf: 'naming a place in prose', why: 'the person sees it: the editor opens there' },
+  ],
+});

@@ -1,0 +1,99 @@
+import type { Disposable } from '../../contract/port.js';
+import type { LineRange, VisibleRange } from '../../contract/index.js';
+import type { Placement } from '../pane/port.js';
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export interface EditorState {
+  path: string;
+  editorId: string;
+  paneId: string;
+  lineCount: number;
+  cursor: Position;
+  selection: { start: Position; end: Position };
+  visibleRange: VisibleRange;
+  isDirty: boolean;
+}
+
+export interface Highlight {
+  highlightId: string;
+  path: string;
+  ranges: LineRange[];
+  color: string;
+}
+
+/** A change to a buffer's text: `text` replaces start..end (editor positions, 1-based; end exclusive column). */
+export interface TextEdit {
+  start: Position;
+  end: Position;
+  text: string;
+}
+
+/** What a person did in an editor (an agent's changes fire too; src/commands/event-log.ts tells them apart). */
+export type EditorActivity =
+  { kind: 'saved' | 'edited'; path: string } | { kind: 'selection'; path: string; selection: { start: Position; end: Position } };
+
+export interface EditorPort {
+  /**
+   * Open (or reveal) the editor for an existing file. With `selection`, put the cursor at its start,
+   * select it and centre its start line. Placement applies when the editor is not yet open, or when
+   * a split is asked for.
+   */
+  open(path: string, options: { placement?: Placement; selection?: { start: Position; end: Position } }): Promise<EditorState>;
+  /**
+   * Open (or reveal) the editor for an existing file, as `open` without a selection, and answer with
+   * the pane that shows it: the IDE may create, show and focus the editor after the command has
+   * answered, before the next command runs (for callers that need no view state from it).
+   */
+  show(path: string, placement: Placement): Promise<{ paneId: string }>;
+  get(path: string): EditorState | undefined;
+  list(): EditorState[];
+  /** The path of the current editor: the one focused last, even while focus is elsewhere. */
+  current(): string | undefined;
+  /** Close the editor; the caller has checked for unsaved changes. Removes its highlights. */
+  close(path: string): Promise<void>;
+  /** Centre a line and put the cursor there. */
+  reveal(path: string, position: Position): Promise<EditorState>;
+  /** The editor's buffer, unsaved changes included; undefined when the file is not open. */
+  text(path: string): string | undefined;
+  /** Throw away the buffer's unsaved changes: it shows the file on disk again. Nothing when the file is not open. */
+  discard(path: string): Promise<void>;
+  /** Apply an edit to the open editor's buffer as one step Ctrl+Z undoes; it stays unsaved. */
+  applyEdit(path: string, edit: TextEdit): Promise<void>;
+  /** Fires when a buffer is saved, its text changes, or its selection (or cursor) moves. */
+  onActivity(listener: (activity: EditorActivity) => void): Disposable;
+  /** Create or replace highlight `highlightId` (it may have been on another file before). */
+  setHighlight(highlight: Highlight): Promise<void>;
+  removeHighlight(highlightId: string): Promise<void>;
+  highlights(): Highlight[];
+}
+
+/** An agent's proposed change to a file, as a review shows it. */
+export interface ProposalView {
+  proposalId: string;
+  path: string;
+  title: string;
+  /** The file now ('' for a file that does not exist yet) and the file as proposed. */
+  original: string;
+  proposed: string;
+}
+
+/**
+ * Where a person reviews proposed edits (src/families/editor/review.ts keeps the proposals and applies the
+ * decisions): a diff view per proposal with Accept and Reject. Theia: its Monaco diff editor.
+ */
+export interface ReviewPort {
+  /** Open (or update and reveal) the diff of a proposal. */
+  show(proposal: ProposalView): Promise<void>;
+  /** Close a proposal's diff, if open. */
+  close(proposalId: string): Promise<void>;
+  /** Fires when a person accepts or rejects a proposal in its diff view. */
+  onDecision(listener: (proposalId: string, accepted: boolean) => void): Disposable;
+  /** Whether the person decides at the agent's side (MCP elicitation) rather than in the IDE; the simulated IDE's case. */
+  readonly decidesAtAgent?: boolean;
+  /** Without a person to ask: what a proposal's decision is at once (the simulated IDE's setting); undefined waits. */
+  readonly autoDecision?: 'accept' | 'reject';
+}

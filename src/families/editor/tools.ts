@@ -1,0 +1,228 @@
+import { z } from 'zod';
+import { Column, Line, LineRange, VisibleRange, WorkspacePath } from '../../contract/common.js';
+import { PatchOperation, Version } from '../file/tools.js';
+import { defineTool } from '../../contract/tool.js';
+
+const HighlightId = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[\w.:-]+$/, 'letters, digits, "_", ".", ":" and "-" only')
+  .describe('Your name for the highlight, e.g. "fix-1"');
+
+export const editorOpen = defineTool({
+  name: 'openspace.editor.open',
+  core: true,
+  title: 'Open Editor',
+  description:
+    'Open a file in an editor so the person sees it, optionally at a line (centred, cursor placed there) or selecting a range. ' +
+    'Pass highlight:true to also highlight line..endLine. Fails with FILE_NOT_FOUND if the file does not exist.',
+  input: z.strictObject({
+    path: WorkspacePath,
+    line: Line.optional().describe('Line to reveal and put the cursor on'),
+    column: Column.optional(),
+    endLine: Line.optional().describe('With line: select line..endLine'),
+    endColumn: Column.optional(),
+    highlight: z.boolean().optional().describe('Highlight the line..endLine range as well'),
+    highlightId: z
+      .string()
+      .min(1)
+      .max(100)
+      .regex(/^[\w.:-]+$/)
+      .optional()
+      .describe('ID for that highlight'),
+  }),
+  output: z.object({
+    path: z.string(),
+    editorId: z.string(),
+    paneId: z.string(),
+    lineCount: z.number().int(),
+    visibleRange: VisibleRange,
+    highlightId: z.string().optional(),
+  }),
+  budget: 'simple',
+  effect: 'write',
+  idempotent: true,
+  session: { creates: (r) => (r.highlightId ? [{ kind: 'highlight', id: r.highlightId }] : []) },
+});
+
+export const editorReadFile = defineTool({
+  name: 'openspace.editor.read_file',
+  core: true,
+  title: 'Read Editor Content',
+  description:
+    'Read what an editor holds for a file, including unsaved changes a person typed (falls back to the file on disk when it is not open). ' +
+    'Pass startLine/endLine for a slice; content lines are joined with "\\n".',
+  input: z.strictObject({
+    path: WorkspacePath,
+    startLine: Line.optional(),
+    endLine: Line.optional(),
+  }),
+  output: z.object({
+    path: z.string(),
+    content: z.string(),
+    startLine: z.number().int(),
+    endLine: z.number().int(),
+    totalLines: z.number().int(),
+    isOpen: z.boolean(),
+    isDirty: z.boolean(),
+  }),
+  budget: 'simple',
+  effect: 'read-only',
+});
+
+export const editorClose = defineTool({
+  name: 'openspace.editor.close',
+  title: 'Close Editor',
+  description:
+    'Close the editor showing a file. If a person left unsaved changes in it the call fails with DIRTY_BUFFER unless force:true (which discards them).',
+  input: z.strictObject({
+    path: WorkspacePath,
+    force: z.boolean().optional().describe('Discard unsaved changes'),
+  }),
+  output: z.object({ path: z.string() }),
+  budget: 'simple',
+  effect: 'destructive',
+  // Its tab goes, and the highlights on it.
+  session: { releases: (r) => [{ kind: 'tab', id: r.path }] },
+});
+
+export const editorScrollTo = defineTool({
+  name: 'openspace.editor.scroll_to',
+  title: 'Scroll Editor to Line',
+  description: 'Scroll an open editor so a line is centred and put the cursor on it. The file must be open (openspace.editor.open).',
+  input: z.strictObject({
+    path: WorkspacePath,
+    line: Line,
+    column: Column.optional(),
+  }),
+  output: z.object({ path: z.string(), visibleRange: VisibleRange }),
+  budget: 'simple',
+  effect: 'write',
+  idempotent: true,
+  session: {},
+});
+
+export const editorHighlight = defineTool({
+  name: 'openspace.editor.highlight',
+  title: 'Highlight Code',
+  description:
+    'Highlight line ranges in an open editor so the person sees what you are talking about. ' +
+    'Give it a highlightId to clear or replace it later; several highlights coexist. It stays until cleared or the person presses Escape.',
+  input: z.strictObject({
+    path: WorkspacePath,
+    ranges: z.array(LineRange).min(1).max(100),
+    highlightId: HighlightId.optional().describe('Reusing an ID replaces that highlight; omitted, one is generated'),
+    color: z
+      .string()
+      .max(50)
+      .regex(/^(#[0-9a-fA-F]{3,8}|[a-zA-Z]+|rgba?\([\d\s.,%]+\))$/, 'a CSS colour: name, #hex or rgb()/rgba()')
+      .optional()
+      .describe('Background colour; defaults to a translucent green'),
+  }),
+  output: z.object({ highlightId: z.string(), path: z.string(), ranges: z.array(LineRange) }),
+  budget: 'simple',
+  effect: 'write',
+  idempotent: true,
+  session: { creates: (r) => [{ kind: 'highlight', id: r.highlightId }] },
+});
+
+export const editorClearHighlight = defineTool({
+  name: 'openspace.editor.clear_highlight',
+  title: 'Clear Highlight',
+  description: 'Remove a highlight by highlightId, or every agent highlight in a file by path (pass one or both). Returns the IDs removed.',
+  input: z.strictObject({
+    highlightId: HighlightId.optional(),
+    path: WorkspacePath.optional(),
+  }),
+  output: z.object({ cleared: z.array(z.string()) }),
+  budget: 'simple',
+  effect: 'write',
+  session: { releases: (r) => r.cleared.map((id) => ({ kind: 'highlight', id })) },
+});
+
+/** How long propose_edit waits for the person by default, and at most (the hub's limit for the call grows by as much). */
+export const PROPOSAL_WAIT_MS = 20_000;
+export const PROPOSAL_WAIT_MAX_MS = 120_000;
+
+const BufferVersion = Version.describe(
+  'The version the text in the editor must be at (from file.read while the buffer was saved, or an earlier replace_range); else CONFLICT',
+);
+
+export const editorReplaceRange = defineTool({
+  name: 'openspace.editor.replace_range',
+  title: 'Replace Lines in Editor',
+  description:
+    'Replace whole lines startLine..endLine of the file as the editor holds it (the live buffer, with unsaved changes) by newText, ' +
+    'opening the file if needed. The change is not saved: the person sees it highlighted, can undo it with Ctrl+Z, and saves it. ' +
+    'newText "" deletes the lines; to insert before line n without replacing, pass startLine n and endLine n-1. ' +
+    'Answers the lines newText now occupies and the buffer version. Prefer openspace.editor.propose_edit when the person should approve first.',
+  input: z.strictObject({
+    path: WorkspacePath,
+    startLine: Line,
+    endLine: z.number().int().min(0).max(100_000_000).describe('Last line replaced (inclusive); startLine-1 inserts before startLine'),
+    newText: z.string().max(1_000_000).describe('The new lines, "\\n"-separated, without a trailing newline'),
+    baseVersion: BufferVersion.optional(),
+  }),
+  output: z.object({
+    path: z.string(),
+    startLine: z.number().int().describe('First line of newText now'),
+    endLine: z.number().int().describe('Last line of newText now (startLine-1 when newText was "")'),
+    lineCount: z.number().int(),
+    version: z.string().describe("The buffer's version now; pass as baseVersion to the next replace_range"),
+    isDirty: z.boolean(),
+  }),
+  budget: 'simple',
+  effect: 'write',
+  // The change is the person's to keep or undo.
+  session: {},
+});
+
+export const editorProposeEdit = defineTool({
+  name: 'openspace.editor.propose_edit',
+  title: 'Propose Edit for Review',
+  description:
+    "Show the person a change to a file as a side-by-side diff with Accept and Reject, and wait for their decision: 'accepted' (the file " +
+    "is written, atomically and versioned; the answer has the new version), 'rejected' (nothing changes), or 'pending' after timeoutMs " +
+    `(default ${PROPOSAL_WAIT_MS / 1000} s, at most ${PROPOSAL_WAIT_MAX_MS / 1000} s, within your MCP client's own limit): the diff stays open, and calling again with the proposalId ` +
+    'asks again (pass newText or operations with it to revise the proposal). Give the whole new content (newText) or patch operations ' +
+    '(as openspace.file.patch takes, against the file now). A file that changed before the decision answers CONFLICT. Each proposal has its own diff.',
+  input: z.strictObject({
+    path: WorkspacePath.optional().describe('The file to change (a new proposal); may be a file that does not exist yet'),
+    newText: z.string().max(1_000_000).optional(),
+    operations: z.array(PatchOperation).min(1).max(1000).optional(),
+    proposalId: z
+      .string()
+      .min(1)
+      .max(100)
+      .regex(/^[\w.:-]+$/)
+      .optional()
+      .describe('An earlier proposal to ask about again (or revise); or your name for a new one'),
+    title: z.string().max(200).optional().describe('What the change does, shown above the diff'),
+    timeoutMs: z.number().int().min(0).max(PROPOSAL_WAIT_MAX_MS).optional(),
+  }),
+  output: z.object({
+    proposalId: z.string(),
+    path: z.string(),
+    status: z.enum(['accepted', 'rejected', 'pending']),
+    version: z.string().optional().describe('With accepted: the version of the file written'),
+    added: z.number().int().describe('Lines added by the proposal'),
+    removed: z.number().int().describe('Lines removed by the proposal'),
+  }),
+  budget: 'simple',
+  effect: 'write',
+  waitsUpTo: (args) => args.timeoutMs ?? PROPOSAL_WAIT_MS,
+  // A pending proposal stays for the person to decide, after the session too.
+  session: {},
+});
+
+export default [
+  editorOpen,
+  editorReadFile,
+  editorClose,
+  editorScrollTo,
+  editorHighlight,
+  editorClearHighlight,
+  editorReplaceRange,
+  editorProposeEdit,
+];

@@ -1,0 +1,82 @@
+/**
+ * The registration list: every family the IDE serves, in the order tools/list shows them. A family is
+ * a folder (src/families/<family>/: its tools, commands, port, phrases and preferences; see
+ * docs/architecture.md, "Adding a family"); adding one edits this file only, besides what each IDE
+ * must implement of a new port.
+ */
+import type { SecurityPort } from '../contract/port.js';
+import type { IdeState } from '../commands/ide-state.js';
+import { toolsEnableTool, type ToolDefinition } from '../contract/index.js';
+import type { Command } from '../commands/command.js';
+import type { Describe } from './phrases.js';
+import pane, { type ShellPort } from './pane/index.js';
+import editor, { type EditorPort, type ReviewPort } from './editor/index.js';
+import terminal, { type TerminalPort } from './terminal/index.js';
+import file, { type WorkspacePort } from './file/index.js';
+import presentation, { type PresentationPort } from './presentation/index.js';
+import whiteboard, { type WhiteboardPort } from './whiteboard/index.js';
+import modality from './modality/index.js';
+import code, { type CodePort } from './code/index.js';
+import context from './context/index.js';
+import events from './events/index.js';
+
+export * from './pane/index.js';
+export * from './editor/index.js';
+export * from './terminal/index.js';
+export * from './file/index.js';
+export * from './presentation/index.js';
+export * from './whiteboard/index.js';
+export * from './modality/index.js';
+export * from './code/index.js';
+export * from './context/index.js';
+export * from './events/index.js';
+
+export const FAMILIES = [pane, editor, terminal, file, presentation, whiteboard, modality, code, context, events] as const;
+
+/** What the command implementations need from an IDE: each family's port. sim/ and theia-app/ implement it. */
+export interface IdePort {
+  readonly shell: ShellPort;
+  readonly editors: EditorPort;
+  readonly terminals: TerminalPort;
+  readonly workspace: WorkspacePort;
+  readonly presentations: PresentationPort;
+  readonly whiteboards: WhiteboardPort;
+  readonly code: CodePort;
+  readonly review: ReviewPort;
+  readonly security?: SecurityPort;
+  /** What the commands keep for this IDE between calls (src/commands/ide-state.ts). */
+  readonly state: IdeState;
+}
+
+type Tools = (typeof FAMILIES)[number]['tools'];
+
+/** Every tool the hub serves, in the order tools/list shows them. */
+export const TOOLS: readonly Tools[number][] = FAMILIES.flatMap<Tools[number]>((f) => f.tools);
+
+/** The name of every tool the IDE serves: a table keyed by it (Record<ToolName, …>) that misses one does not compile. */
+export type ToolName = Tools[number]['name'];
+
+export const TOOLS_BY_NAME: ReadonlyMap<string, ToolDefinition> = new Map(TOOLS.map((t) => [t.name, t]));
+
+/** Each catalog family's one line (a tool name's second part: `symbols` for openspace.symbols.search). */
+export const SUMMARIES: Readonly<Record<string, string>> = Object.assign({}, ...FAMILIES.map((f) => f.summaries));
+
+/** openspace.tools.enable: served by the hub itself (src/contract/tools.ts). */
+export const TOOLS_ENABLE = toolsEnableTool(TOOLS, SUMMARIES);
+
+/** Every command implementation, keyed by its tool (and command) name. */
+export const COMMANDS: ReadonlyMap<string, Command> = new Map(FAMILIES.flatMap((f) => f.commands).map((c) => [c.tool.name, c]));
+
+/** How a call of each tool (openspace.tools.enable included) reads in the chat. */
+export const PHRASES: Readonly<Record<ToolName | (typeof TOOLS_ENABLE)['name'], Describe>> = Object.assign(
+  {
+    'openspace.tools.enable': (input: Record<string, unknown>) => ({
+      verb: 'enable',
+      rest: `${Array.isArray(input.families) ? input.families.join(', ') : 'more'} tools`,
+    }),
+  },
+  ...FAMILIES.map((f) => f.phrases),
+);
+
+/** The tools to use instead of what an agent would do without them, family by family. */
+export const PREFERENCES = FAMILIES.flatMap((f) => f.preferences ?? []);
