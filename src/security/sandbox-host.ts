@@ -19,7 +19,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { delimiter, dirname, join, sep } from 'node:path';
+import { basename, delimiter, dirname, join, sep } from 'node:path';
 import { lockDir } from './lock-file.js';
 import { childrenOf, isAlive, kill, processesOfThisUser } from './sandbox-processes.js';
 
@@ -161,11 +161,14 @@ export function sandboxCommand(bwrap: string, settings: SandboxSettings, place: 
     command: network ? network.launch(command) : command,
   });
   const limits = onPath('prlimit');
-  const group = pidsGroup();
+  const group = sandboxGroups();
   const hiddenArgs = argsOutOfSight(args, place.workspace);
   return [
-    // Into the process-count group first (its children stay there; nothing inside can move out).
-    ...(group ? ['/bin/sh', '-c', 'echo $$ > "$0" && exec "$@"', group] : []),
+    // Into the sandboxes' cgroups first (what it starts stays there; nothing inside can move out): the
+    // process cap's, or no sandbox; then the CPU weight's where that is a group of its own, if it takes it.
+    ...(group
+      ? ['/bin/sh', '-c', 'echo $$ > "$0" || exit; { echo $$ > "$1"; } 2>/dev/null; shift; exec "$@"', group.pids, group.cpu ?? '/dev/null']
+      : []),
     onPath('env') ?? '/usr/bin/env',
     '-i',
     ...Object.entries(env).map(([name, value]) => `${name}=${value}`),
@@ -210,42 +213,84 @@ function argsOutOfSight(args: string[], workspace: string): { launcher: string[]
   };
 }
 
-let pids: string | false | undefined;
+/** The `cgroup.procs` of the process cap's group, and of the CPU weight's where that is another (cgroup v1). */
+type SandboxGroups = { pids: string; cpu?: string };
+
+let groups: SandboxGroups | false | undefined;
 
 /**
- * The cgroup that caps how many processes this IDE's sandboxes have together (RLIMIT_NPROC does not
- * hold for root), when this process may make one: its `cgroup.procs`, or undefined.
+ * The cgroups of this IDE's sandboxes, when this process may make them (as root does). One caps how
+ * many processes they have together (RLIMIT_NPROC does not hold for root); it gives them the lowest
+ * CPU weight too, where the kernel lets it.
  */
-function pidsGroup(): string | undefined {
-  if (pids === undefined) pids = makePidsGroup();
-  return pids || undefined;
+function sandboxGroups(): SandboxGroups | undefined {
+  if (groups === undefined) {
+    const pids = makePidsGroup();
+    groups = pids ? { pids: join(pids, 'cgroup.procs'), cpu: lowerCpuWeight(pids) } : false;
+  }
+  return groups || undefined;
 }
 
 function makePidsGroup(): string | false {
   const root = kindOf('/sys/fs/cgroup/pids') === 'directory' ? '/sys/fs/cgroup/pids' : '/sys/fs/cgroup';
   try {
-    if (root === '/sys/fs/cgroup' && !readFileSync(join(root, 'cgroup.controllers'), 'utf8').split(/\s+/).includes('pids')) return false;
+    if (root === '/sys/fs/cgroup' && !listed(root, 'cgroup.controllers', 'pids')) return false;
     reapGroups(root);
     const dir = join(root, `${GROUP_PREFIX}${process.pid}`);
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'pids.max'), String(SANDBOX_LIMITS.processes));
     // The IDE's sandboxes end with it, even those whose terminal never hung up.
     process.once('exit', () => endGroup(dir));
-    return join(dir, 'cgroup.procs');
+    return dir;
   } catch {
     return false;
   }
+}
+
+/**
+ * The lowest CPU weight for the sandboxes, so that the IDE, the hub and the rest of the machine keep
+ * the CPU while a sandbox spins (a fork bomb's 1024 processes at the cap); CPU nobody else wants is
+ * still theirs, for a build. cgroup v2: cpu.weight 1 of 100 in the pids group, once its parent
+ * passes the cpu controller down (the root may; a cgroup with processes in it may not, a container's
+ * root among them). cgroup v1: cpu.shares 2 of 1024 in a group of its own in the cpu hierarchy, whose
+ * `cgroup.procs` this returns. Where neither works, the process cap holds alone.
+ */
+function lowerCpuWeight(pidsGroup: string): string | undefined {
+  try {
+    const parent = dirname(pidsGroup);
+    if (parent === '/sys/fs/cgroup') {
+      if (listed(parent, 'cgroup.controllers', 'cpu') && !listed(parent, 'cgroup.subtree_control', 'cpu'))
+        writeFileSync(join(parent, 'cgroup.subtree_control'), '+cpu');
+      writeFileSync(join(pidsGroup, 'cpu.weight'), '1');
+      return undefined;
+    }
+    const root = '/sys/fs/cgroup/cpu';
+    if (kindOf(join(root, 'cpu.shares')) !== 'file') return undefined;
+    reapGroups(root);
+    const dir = join(root, basename(pidsGroup));
+    mkdirSync(dir, { recursive: true });
+    process.once('exit', () => endGroup(dir));
+    writeFileSync(join(dir, 'cpu.shares'), '2');
+    return join(dir, 'cgroup.procs');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a cgroup's list file (`cgroup.controllers`, `cgroup.subtree_control`) names `controller`. */
+function listed(group: string, file: string, controller: string): boolean {
+  return readFileSync(join(group, file), 'utf8').split(/\s+/).includes(controller);
 }
 
 const GROUP_PREFIX = 'openspace-sandboxes-';
 
 /** End the sandboxes of `workspace` that this process started (its IDE stops). */
 export function endSandboxes(workspace: string): void {
-  if (!pids) return;
+  if (!groups) return;
   const binding = `\0--bind\0${workspace}\0${workspace}\0`;
   let procs: string[];
   try {
-    procs = readFileSync(pids, 'utf8').split('\n').filter(Boolean);
+    procs = readFileSync(groups.pids, 'utf8').split('\n').filter(Boolean);
   } catch {
     return; // the group is gone
   }
