@@ -34,7 +34,7 @@ export const PROPERTY_TESTS = [
   'src/security/file-policy.test.ts',
   'src/security/sanitize.test.ts',
   'src/security/redact.test.ts',
-  'src/commands/ring-buffer.test.ts',
+  'src/families/terminal/ring-buffer.test.ts',
 ];
 
 const LATENCY_SPEC = 'conformance/specs/latency.test.ts';
