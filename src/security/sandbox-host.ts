@@ -295,11 +295,7 @@ export function endSandboxes(workspace: string): void {
     return; // the group is gone
   }
   for (const pid of procs.map(Number)) {
-    try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(binding)) continue;
-    } catch {
-      continue; // gone meanwhile
-    }
+    if (!bindsReadWrite(pid, binding)) continue;
     for (const child of childrenOf(pid)) kill(child);
     kill(pid);
   }
@@ -445,12 +441,20 @@ function sandboxesOf(workspace: string): number {
   const binding = `\0--bind\0${workspace}\0${workspace}\0`;
   let count = 0;
   for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(binding)) count++;
-    } catch {
-      // gone meanwhile
-    }
+    if (/^\d+$/.test(entry) && bindsReadWrite(Number(entry), binding)) count++;
   }
   return count;
+}
+
+/**
+ * Whether process `pid` is a bwrap whose arguments hold `binding`. Its name first: reading a
+ * process's command line waits for the memory lock its forks hold, and a fork bomb's processes,
+ * at the sandboxes' CPU weight, hold it for minutes; a bwrap does not fork in a loop.
+ */
+function bindsReadWrite(pid: number, binding: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8') === 'bwrap\n' && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(binding);
+  } catch {
+    return false; // gone meanwhile
+  }
 }
