@@ -7,9 +7,8 @@
 import nodePath from 'node:path';
 import type { Disposable } from '../contract/port.js';
 import type { FileStat, SearchOptions, WorkspacePort, WriteOptions, WriteTextOptions } from '../families/file/port.js';
-import type { FileInfo, SearchMatch } from '../contract/index.js';
 import type { PatchOperation, SnapshotInfo } from '../families/file/tools.js';
-import { ToolError } from '../contract/result.js';
+import { ToolError, type FileInfo, type SearchMatch } from '../contract/index.js';
 import type { AuditSink } from '../security/audit-log.js';
 import { createFilePolicy, type FilePolicy } from '../security/file-policy.js';
 import { PathGuard, type FsLike, type ResolvedPath } from '../security/path-guard.js';
