@@ -27,7 +27,11 @@ import { benchSecurity } from './bench-security.js';
 import { benchStartup } from './bench-startup.js';
 import { benchStore } from './bench-store.js';
 
-const { values } = parseArgs({ options: { samples: { type: 'string', default: '400' }, target: { type: 'string', default: 'sim' } } });
+const { values } = parseArgs({
+  options: { samples: { type: 'string', default: '400' }, target: { type: 'string', default: 'sim' }, ops: { type: 'string' } },
+});
+/** --ops file.read,file.write: only these round trips beside ping, and none of the other parts (store, search, security …). */
+const ONLY = values.ops?.split(',');
 const SAMPLES = Number(values.samples);
 // The SDK client leaves one abort listener per request on its transport's signal; not the hub's doing.
 setMaxListeners(0);
@@ -169,6 +173,19 @@ async function startTheiaHub(): Promise<BenchHub> {
   };
 }
 
+/** The round trips beside ping, as a table. */
+function printRows(rows: Record<string, unknown>[]): void {
+  const f = (n: unknown) => (n as number).toFixed(2);
+  console.log(`OpenSpace hub benchmark — target ${values.target}, ${SAMPLES} samples per operation, ms over HTTP on 127.0.0.1\n`);
+  console.log('| operation | p50 | p95 | p99 | ping p50 | ping p99 | ×ping p50 | ×ping p99 |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    console.log(
+      `| ${r.op} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${f(r.pingP50)} | ${f(r.pingP99)} | ${f(r.ratioP50)} | ${f(r.ratioP99)} |`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   if (values.target !== 'sim' && values.target !== 'theia') throw new Error(`--target must be sim or theia, not ${values.target}`);
   const theia = values.target === 'theia';
@@ -203,6 +220,16 @@ async function main(): Promise<void> {
   const [deckPath, whiteboardId] = [DECK, BOARD];
   let slide = 0;
   let added = 0;
+  let written = 0;
+  // The language server started and its project loaded: the cold start is bench-code's to report.
+  const codePath = theia ? 'code/src/app.ts' : 'src/index.ts';
+  for (let ready = false; !ready;) {
+    const answer = await client.callTool({ name: 'openspace.diagnostics.list', arguments: { path: codePath } });
+    const code = (answer.structuredContent as { code?: string } | undefined)?.code;
+    if (answer.isError && code !== 'LSP_NOT_READY') throw new Error(`diagnostics.list failed: ${JSON.stringify(answer.structuredContent)}`);
+    ready = !answer.isError;
+    if (!ready) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 
   // prepare and cleanup: untimed, before and after each sample (on Theia a settle follows prepare, as in the latency spec).
   type Op = {
@@ -221,6 +248,13 @@ async function main(): Promise<void> {
         call('openspace.editor.highlight', { path: 'src/index.ts', ranges: [{ startLine: 42, endLine: 50 }], highlightId: 'bench' }),
     },
     { name: 'file.read', kind: 'simple', run: () => call('openspace.file.read', { path: 'src/index.ts' }) },
+    {
+      name: 'file.write',
+      kind: 'simple',
+      run: () => call('openspace.file.write', { path: 'bench/written.txt', content: `write ${++written}\n` }),
+    },
+    // Code intelligence with the language server warm (started before the samples, untimed).
+    { name: 'diagnostics.list', kind: 'simple', run: () => call('openspace.diagnostics.list', { path: codePath }) },
     { name: 'terminal.send', kind: 'simple', run: () => call('openspace.terminal.send', { terminalId: 'bench', text: 'true' }) },
     { name: 'terminal.read_output', kind: 'simple', run: () => call('openspace.terminal.read_output', { terminalId: 'bench' }) },
     { name: 'pane.list', kind: 'complex', run: () => call('openspace.pane.list', {}) },
@@ -268,6 +302,9 @@ async function main(): Promise<void> {
 
   // On Theia the bridged round trip is what is measured: the tools that cross into the browser.
   const onTheia = [
+    'file.read',
+    'file.write',
+    'diagnostics.list',
     'editor.open',
     'editor.highlight',
     'pane.list',
@@ -279,7 +316,7 @@ async function main(): Promise<void> {
     'editor.close',
     'terminal.close',
   ];
-  const ops = theia ? allOps.filter((o) => onTheia.includes(o.name)) : allOps;
+  const ops = allOps.filter((o) => (ONLY ? ONLY.includes(o.name) : !theia || onTheia.includes(o.name)));
   const rows: Record<string, unknown>[] = [];
   for (const op of ops) {
     for (let i = 0; i < 50; i++) {
@@ -325,6 +362,11 @@ async function main(): Promise<void> {
 
   await client.close();
   // The artifact store's write and patch figures: in Theia's workspace, or on a simulated IDE over a real directory.
+  if (ONLY) {
+    hub.stop();
+    printRows(rows);
+    return;
+  }
   const store = await benchStore(theia ? { hub, name: 'theia' } : {});
   hub.stop();
   // file.search on a 20,000-file tree beside ripgrep alone (in process: the store code both IDEs run).
@@ -335,15 +377,7 @@ async function main(): Promise<void> {
   const code = theia ? undefined : await benchCode();
 
   const ready = stats(readies);
-  const f = (n: unknown) => (n as number).toFixed(2);
-  console.log(`OpenSpace hub benchmark — target ${values.target}, ${SAMPLES} samples per operation, ms over HTTP on 127.0.0.1\n`);
-  console.log('| operation | p50 | p95 | p99 | ping p50 | ping p99 | ×ping p50 | ×ping p99 |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
-  for (const r of rows) {
-    console.log(
-      `| ${r.op} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${f(r.pingP50)} | ${f(r.pingP99)} | ${f(r.ratioP50)} | ${f(r.ratioP99)} |`,
-    );
-  }
+  printRows(rows);
   console.log(
     `\nthe catalog a model sees (names, descriptions, input schemas; tokens as characters ÷ 4): at a session's start ${catalog.start.tools} tools, ` +
       `${catalog.start.tokens} tokens (aim ≤ ${STARTING_CATALOG_TOKENS}); every family enabled ${catalog.all.tools} tools, ${catalog.all.tokens} tokens`,

@@ -46,7 +46,7 @@ export async function replaceArtifact(ide: IdePort, artifact: Artifact, text: st
       { currentVersion: artifact.version },
     );
   }
-  const after = guardUnsavedWork(ide, artifact.path, options.force, options.tool);
+  const after = await guardUnsavedWork(ide, artifact.path, options.force, options.tool);
   // Only over the version read: the store answers CONFLICT if anyone changed the file since.
   const written = await ide.workspace.writeText(artifact.path, text, {
     ...writeOptions(options.tool, options.context),

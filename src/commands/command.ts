@@ -8,15 +8,21 @@ import {
   type ToolArgs,
   type ToolDefinition,
 } from '../contract/index.js';
-import type { IdePort } from '../families/index.js';
-import { ideEvents } from './event-log.js';
+import type { IdePort, NodeIde } from '../families/index.js';
+import { ideEvents, type IdeEvents } from './event-log.js';
 
-/** A command implementation: the tool it implements and what it does, written once against the IDE port. */
-export interface Command<T extends ToolDefinition = ToolDefinition> {
+/**
+ * A command implementation: the tool it implements and what it does, written once against the IDE
+ * port (`P`: all of it, or for a family that runs beside the files, the part NodeIde names).
+ */
+export interface Command<T extends ToolDefinition = ToolDefinition, P extends NodeIde = IdePort> {
   tool: T;
   /** `context` is present when an agent calls (through the hub), absent when a person runs the command. */
-  run(ide: IdePort, args: ToolArgs<T>, context?: CallContext): Promise<z.output<T['output']>>;
+  run: (ide: P, args: ToolArgs<T>, context?: CallContext) => Promise<z.output<T['output']>>;
 }
+
+/** A command of a family that runs beside the files (on Theia, in the backend): it may use only what NodeIde offers. */
+export type NodeCommand = Command<ToolDefinition, NodeIde>;
 
 export function defineCommand<T extends ToolDefinition>(
   tool: T,
@@ -25,16 +31,51 @@ export function defineCommand<T extends ToolDefinition>(
   return { tool, run };
 }
 
+/** A command of a family that runs beside the files: the compiler holds it to NodeIde. */
+export function defineNodeCommand<T extends ToolDefinition>(
+  tool: T,
+  run: (ide: NodeIde, args: ToolArgs<T>, context?: CallContext) => Promise<z.output<T['output']>>,
+): Command<T, NodeIde> {
+  return { tool, run };
+}
+
+/** Where what an agent's call does is told: the IDE's event log, or, beside the files, the window that keeps it. */
+export type AgentCallEvents = Pick<IdeEvents, 'duringAgentCall' | 'agentCallFailed'>;
+
 /**
  * Run a command the way every caller does (the hub through a bridge, the command palette, a test):
  * arguments checked against the tool's schema, an agent's call (one with a context) only after the
  * person consented, every failure turned into a structured result.
  */
-export async function runCommand(command: Command, ide: IdePort, args: unknown, context?: CallContext): Promise<ToolResult> {
+export function runCommand(command: Command, ide: IdePort, args: unknown, context?: CallContext): Promise<ToolResult> {
+  return runWith(command, ide, args, context, () => ideEvents(ide));
+}
+
+/**
+ * The same for a command of a family that runs beside the files, on an IDE port made there
+ * (Theia's backend): `events` is where its agent calls are told (the window's event log).
+ */
+export function runNodeCommand(
+  command: NodeCommand,
+  ide: NodeIde,
+  args: unknown,
+  context: CallContext | undefined,
+  events: AgentCallEvents,
+): Promise<ToolResult> {
+  return runWith(command, ide, args, context, () => events);
+}
+
+async function runWith<P extends NodeIde>(
+  command: Command<ToolDefinition, P>,
+  ide: P,
+  args: unknown,
+  context: CallContext | undefined,
+  eventsOf: () => AgentCallEvents,
+): Promise<ToolResult> {
   const parsed = parseArguments(command.tool, args);
   if (!parsed.ok) return parsed.failure;
   if (!context) return runChecked(command, ide, parsed.args);
-  const events = ideEvents(ide);
+  const events = eventsOf();
   // A call that only reads leaves the layout alone: what changes meanwhile is the person's (an agent
   // polling events.query must not hide the file they open).
   const run = () => runChecked(command, ide, parsed.args, context);
@@ -43,7 +84,12 @@ export async function runCommand(command: Command, ide: IdePort, args: unknown, 
   return result;
 }
 
-async function runChecked(command: Command, ide: IdePort, args: unknown, context?: CallContext): Promise<ToolResult> {
+async function runChecked<P extends NodeIde>(
+  command: Command<ToolDefinition, P>,
+  ide: P,
+  args: unknown,
+  context?: CallContext,
+): Promise<ToolResult> {
   try {
     if (context && ide.security?.agentConsent && !(await ide.security.agentConsent(context))) {
       return failure(

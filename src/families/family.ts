@@ -1,5 +1,5 @@
 import { familyOf, type ToolDefinition } from '../contract/index.js';
-import type { Command } from '../commands/command.js';
+import type { Command, NodeCommand } from '../commands/command.js';
 import type { Describe } from './phrases.js';
 
 /** A tool to use instead of what an agent would do without it, and why: the instructions and `openspace init`'s section say it. */
@@ -15,7 +15,23 @@ export interface Preference {
  * registration list (src/families/index.ts). The catalog, the commands, the chat's lines, the
  * instructions and `openspace.tools.enable` all come from here.
  */
-export interface Family<T extends readonly ToolDefinition[] = readonly ToolDefinition[]> {
+export type Family<T extends readonly ToolDefinition[] = readonly ToolDefinition[]> = FamilyParts<T> &
+  (
+    | {
+        /**
+         * Where its commands run on an IDE with a window and a backend (Theia): `window` (the
+         * default), beside the layout, the editors and the widgets; `node`, beside the files, the
+         * store and the language servers, next to the hub, for families whose work is there — their
+         * commands are written against NodeIde, so the compiler holds them to what the backend has.
+         */
+        side?: 'window';
+        /** One implementation per tool, written against the IDE port. */
+        commands: readonly Command[];
+      }
+    | { side: 'node'; commands: readonly NodeCommand[] }
+  );
+
+interface FamilyParts<T extends readonly ToolDefinition[]> {
   /** The folder's name. */
   name: string;
   /**
@@ -24,8 +40,6 @@ export interface Family<T extends readonly ToolDefinition[] = readonly ToolDefin
    */
   summaries: Record<string, string>;
   tools: T;
-  /** One implementation per tool, written against the IDE port. */
-  commands: readonly Command[];
   /** How a call of each tool reads in the chat ("opened src/auth.ts:42"): one missing does not compile. */
   phrases: { readonly [K in T[number]['name']]: Describe };
   preferences?: readonly Preference[];
@@ -34,7 +48,7 @@ export interface Family<T extends readonly ToolDefinition[] = readonly ToolDefin
 /** A family, checked: every tool has exactly one command and a summary for its catalog family, and no command serves a tool of another. */
 export function defineFamily<const T extends readonly ToolDefinition[]>(family: Family<T>): Family<T> {
   const names = new Set(family.tools.map((t) => t.name));
-  const served = family.commands.map((c) => c.tool.name);
+  const served = family.commands.map((c: { tool: ToolDefinition }) => c.tool.name);
   const problems = [
     ...[...names].filter((n) => served.filter((s) => s === n).length !== 1).map((n) => `${n} needs exactly one command`),
     ...served.filter((s) => !names.has(s)).map((s) => `a command serves ${s}, which is not among its tools`),

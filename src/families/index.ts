@@ -7,7 +7,7 @@
 import type { SecurityPort } from '../contract/port.js';
 import type { IdeState } from '../commands/ide-state.js';
 import { toolsEnableTool, type ToolDefinition } from '../contract/index.js';
-import type { Command } from '../commands/command.js';
+import type { Command, NodeCommand } from '../commands/command.js';
 import type { Describe } from './phrases.js';
 import pane, { type ShellPort } from './pane/index.js';
 import editor, { type EditorPort, type ReviewPort } from './editor/index.js';
@@ -48,6 +48,30 @@ export interface IdePort {
   readonly state: IdeState;
 }
 
+/**
+ * What the commands of a family that runs beside the files (`side: 'node'`: files, code
+ * intelligence) may use of an IDE. On Theia they run in the backend, next to the hub, the store and
+ * the language servers, and ask the window only about the editors it shows; an IdePort is one too.
+ */
+export interface NodeIde {
+  readonly workspace: WorkspacePort;
+  readonly code: CodePort;
+  readonly editors: NodeEditors;
+  readonly security?: Pick<SecurityPort, 'agentConsent'>;
+}
+
+/**
+ * The editors as a command beside the files sees them: which are open, and of one, whether it has
+ * unsaved changes, its text, and throwing its changes away. Asked of the window, hence promises.
+ */
+export interface NodeEditors {
+  get(path: string): { isDirty: boolean } | undefined | Promise<{ isDirty: boolean } | undefined>;
+  list(): readonly { path: string }[];
+  /** The buffer's text, unsaved changes included; undefined when the file is not open (or, beside the files, has none: it is the file). */
+  text(path: string): string | undefined | Promise<string | undefined>;
+  discard(path: string): Promise<void>;
+}
+
 type Tools = (typeof FAMILIES)[number]['tools'];
 
 /** Every tool the hub serves, in the order tools/list shows them. */
@@ -66,6 +90,11 @@ export const TOOLS_ENABLE = toolsEnableTool(TOOLS, SUMMARIES);
 
 /** Every command implementation, keyed by its tool (and command) name. */
 export const COMMANDS: ReadonlyMap<string, Command> = new Map(FAMILIES.flatMap((f) => f.commands).map((c) => [c.tool.name, c]));
+
+/** The commands of the families that run beside the files (on Theia, in the backend next to the hub), by tool name. */
+export const NODE_COMMANDS: ReadonlyMap<string, NodeCommand> = new Map(
+  FAMILIES.flatMap((f) => (f.side === 'node' ? f.commands : [])).map((c) => [c.tool.name, c]),
+);
 
 /** How a call of each tool (openspace.tools.enable included) reads in the chat. */
 export const PHRASES: Readonly<Record<ToolName | (typeof TOOLS_ENABLE)['name'], Describe>> = Object.assign(

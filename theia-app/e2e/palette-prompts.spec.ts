@@ -100,3 +100,24 @@ test('Escape at the first prompt runs nothing and shows no notification', async 
   await expect(toasts(page, 'OpenSpace: Open Editor')).toHaveCount(0);
   expect(await terminalTitles()).toEqual(before);
 });
+
+test('"OpenSpace: Write File" runs where the agent\'s file calls run (the backend): the file is written and its open editor shows it', async () => {
+  const { page } = ide.theia;
+  await ide.agent.ok('openspace.file.write', { path: 'palette/note.txt', content: 'before\n' });
+  await ide.agent.ok('openspace.editor.open', { path: 'palette/note.txt' });
+  await runFromPalette(page, 'Write File');
+  const input = quickInput(page).locator('input');
+  await input.fill('palette/note.txt');
+  await expect(rows(page).first()).toContainText('note.txt');
+  await page.keyboard.press('Enter');
+  await expect(quickInput(page).locator('.quick-input-message')).toContainText('Content');
+  await input.fill('written from the palette');
+  await page.keyboard.press('Enter');
+  await expect(toasts(page, 'OpenSpace: Write File — done.')).toBeVisible();
+  expect((await ide.agent.ok('openspace.file.read', { path: 'palette/note.txt' })).content).toBe('written from the palette');
+  const editor = page
+    .locator('.theia-editor', { has: page.locator('.monaco-editor') })
+    .filter({ visible: true })
+    .and(page.locator('[id*="note.txt"]'));
+  await expect(editor.locator('.view-lines')).toHaveText('written from the palette');
+});

@@ -14,8 +14,8 @@ import {
 } from './tools.js';
 import { ToolError } from '../../contract/index.js';
 import type { CodePort, LspDocumentSymbol, LspLocation, LspPosition, LspRange, LspWorkspaceSymbol } from './port.js';
-import type { IdePort } from '../index.js';
-import { defineCommand } from '../../commands/command.js';
+import type { NodeIde } from '../index.js';
+import { defineNodeCommand } from '../../commands/command.js';
 
 const SEVERITIES: Severity[] = ['error', 'warning', 'info', 'hint'];
 const KINDS = SymbolKind.options;
@@ -44,14 +44,14 @@ function toRange(range: LspRange): CodeRange {
  */
 class Lines {
   private readonly files = new Map<string, Promise<string[] | undefined>>();
-  constructor(private readonly ide: IdePort) {}
+  constructor(private readonly ide: NodeIde) {}
 
   of(path: string): Promise<string[] | undefined> {
     let lines = this.files.get(path);
     if (!lines) {
       // The read is the check (SENSITIVE_FILE by the person's settings); the buffer, if any, is what they see.
       lines = this.ide.workspace.readText(path).then(
-        ({ text }) => (this.ide.editors.text(path) ?? text).split(/\r?\n/),
+        async ({ text }) => ((await this.ide.editors.text(path)) ?? text).split(/\r?\n/),
         () => undefined,
       );
       this.files.set(path, lines);
@@ -84,13 +84,13 @@ class Lines {
  * Check an agent's path: inside the workspace, a file, readable by agents (not sensitive, by the
  * person's settings). Whether a server handles it, the code port says (LANGUAGE_NOT_SUPPORTED).
  */
-async function codeFile(ide: IdePort, input: string): Promise<string> {
+async function codeFile(ide: NodeIde, input: string): Promise<string> {
   const path = await ide.workspace.resolve(input);
   await ide.workspace.readText(path);
   return path;
 }
 
-function notice(ide: IdePort): { notice?: string } {
+function notice(ide: NodeIde): { notice?: string } {
   const text = ide.code.takeNotice();
   return text ? { notice: text } : {};
 }
@@ -168,7 +168,7 @@ interface Candidate {
 }
 
 /** Where a call points: its position, or the declaration of the symbol it names ("createTask", "TaskStore.add"). */
-async function resolveTarget(ide: IdePort, args: { path?: string; line?: number; column?: number; symbol?: string }): Promise<Resolved> {
+async function resolveTarget(ide: NodeIde, args: { path?: string; line?: number; column?: number; symbol?: string }): Promise<Resolved> {
   if (args.symbol === undefined) {
     const path = await codeFile(ide, args.path!);
     return { path, position: { line: args.line! - 1, character: args.column! - 1 } };
@@ -222,7 +222,7 @@ async function resolveTarget(ide: IdePort, args: { path?: string; line?: number;
  * The files a diagnostics.list covers: one file, or the files under a directory that a server
  * handles and agents may read, those open in an editor first.
  */
-async function diagnosticFiles(ide: IdePort, input: string | undefined): Promise<{ files: string[]; capped: boolean }> {
+async function diagnosticFiles(ide: NodeIde, input: string | undefined): Promise<{ files: string[]; capped: boolean }> {
   const path = input === undefined ? '' : await ide.workspace.resolve(input);
   if (path !== '' && (await ide.workspace.stat(path)).type === 'file') return { files: [await codeFile(ide, path)], capped: false };
   const [listed, endings] = await Promise.all([ide.workspace.list(path, { recursive: true, limit: 100_000 }), ide.code.fileEndings()]);
@@ -235,7 +235,7 @@ async function diagnosticFiles(ide: IdePort, input: string | undefined): Promise
 }
 
 export default [
-  defineCommand(diagnosticsList, async (ide, args) => {
+  defineNodeCommand(diagnosticsList, async (ide, args) => {
     const code = ide.code;
     const { files, capped } = await diagnosticFiles(ide, args.path);
     const least = SEVERITIES.indexOf(args.severity ?? 'hint');
@@ -270,7 +270,7 @@ export default [
     };
   }),
 
-  defineCommand(symbolsSearch, async (ide, args) => {
+  defineNodeCommand(symbolsSearch, async (ide, args) => {
     const limit = args.limit ?? 50;
     const symbols = (await ide.code.workspaceSymbols(args.query))
       .map((s) => ({ ...s, kindName: kindName(s.kind) }))
@@ -293,20 +293,20 @@ export default [
     return { symbols: answered, truncated: false, ...notice(ide) };
   }),
 
-  defineCommand(symbolsOutline, async (ide, args) => {
+  defineNodeCommand(symbolsOutline, async (ide, args) => {
     const path = await codeFile(ide, args.path);
     const budget = { left: MAX_OUTLINE_SYMBOLS };
     const symbols = outline(await ide.code.documentSymbols(path), budget);
     return { path, symbols, truncated: budget.left === 0, ...notice(ide) };
   }),
 
-  defineCommand(codeDefinition, async (ide, args) => {
+  defineNodeCommand(codeDefinition, async (ide, args) => {
     const target = await resolveTarget(ide, args);
     const { found, outsideWorkspace } = await new Lines(ide).locateAll(await ide.code.definition(target.path, target.position));
     return { definitions: found, outsideWorkspace, ...(target.symbol ? { symbol: target.symbol } : {}), ...notice(ide) };
   }),
 
-  defineCommand(codeReferences, async (ide, args) => {
+  defineNodeCommand(codeReferences, async (ide, args) => {
     const target = await resolveTarget(ide, args);
     const limit = args.limit ?? 200;
     const locations = await ide.code.references(target.path, target.position, args.includeDeclaration ?? true);
@@ -321,7 +321,7 @@ export default [
     };
   }),
 
-  defineCommand(codeHover, async (ide, args) => {
+  defineNodeCommand(codeHover, async (ide, args) => {
     const target = await resolveTarget(ide, args);
     const hover = await ide.code.hover(target.path, target.position);
     return {

@@ -25,6 +25,7 @@ export default defineFamily({
     symbols: 'search symbols, outline a file',
     code: 'go to definition, find references, hover',
   },
+  side: 'node',
   tools,
   commands,
   phrases: {

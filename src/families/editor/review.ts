@@ -133,7 +133,7 @@ export class Proposals {
 
   private async write(proposal: Proposal): Promise<string> {
     const { path } = proposal;
-    guardUnsavedWork(this.ide, path, false, 'accepting the proposal');
+    await guardUnsavedWork(this.ide, path, false, 'accepting the proposal');
     if (proposal.baseVersion === null) {
       const now = await this.ide.workspace.stat(path).then(
         () => true,
@@ -215,7 +215,7 @@ export const editorProposeEditCommand = defineCommand(editorProposeEdit, async (
     if (input === undefined) throw new ToolError('INVALID_ARGUMENT', 'A new proposal needs path.', { fields: ['path'] });
     const path = await ide.workspace.resolve(input);
     if (path === '') throw new ToolError('NOT_A_FILE', 'The workspace root is a directory; give a file path.');
-    guardUnsavedWork(ide, path, false, editorProposeEdit.name);
+    await guardUnsavedWork(ide, path, false, editorProposeEdit.name);
     const file = await currentFile(ide, path);
     const proposed = args.newText ?? applyPatch(file.text, args.operations!);
     proposal = await all.propose({

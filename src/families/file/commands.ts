@@ -10,9 +10,9 @@ import {
   MAX_READ_BYTES,
 } from './tools.js';
 import { serializableContext, ToolError, type CallContext } from '../../contract/index.js';
-import { defineCommand } from '../../commands/command.js';
+import { defineNodeCommand } from '../../commands/command.js';
 import type { FileStat } from './port.js';
-import type { IdePort } from '../index.js';
+import type { NodeIde } from '../index.js';
 import { sliceLines } from '../../commands/text.js';
 
 /**
@@ -20,13 +20,13 @@ import { sliceLines } from '../../commands/text.js';
  * so both go at once (in Theia each is a round trip to the backend); a failed stat is asked again of
  * the resolved path, so its error names the path the way the workspace does.
  */
-async function resolveAndStat(ide: IdePort, input: string): Promise<{ path: string; stat: FileStat }> {
+async function resolveAndStat(ide: NodeIde, input: string): Promise<{ path: string; stat: FileStat }> {
   const [path, found] = await Promise.all([ide.workspace.resolve(input), ide.workspace.stat(input).catch(() => undefined)]);
   return { path, stat: found ?? (await ide.workspace.stat(path)) };
 }
 
 /** Resolve a path an agent gave and require a regular file there; returns the workspace-relative path. */
-export async function requireFile(ide: IdePort, input: string): Promise<string> {
+export async function requireFile(ide: NodeIde, input: string): Promise<string> {
   const { path, stat } = await resolveAndStat(ide, input);
   if (stat.type !== 'file') {
     throw new ToolError(
@@ -37,7 +37,7 @@ export async function requireFile(ide: IdePort, input: string): Promise<string> 
   return path;
 }
 
-export async function requireDirectory(ide: IdePort, input: string): Promise<string> {
+export async function requireDirectory(ide: NodeIde, input: string): Promise<string> {
   const { path, stat } = await resolveAndStat(ide, input);
   if (stat.type !== 'directory') throw new ToolError('NOT_A_DIRECTORY', `${path} is a file, not a directory.`);
   return path;
@@ -48,14 +48,14 @@ export function byteLength(text: string): number {
 }
 
 /** A file's resolved path and text, asked side by side (on Theia each is a round trip to the backend; both judge the path alike). */
-export async function resolveAndRead(ide: IdePort, input: string): Promise<{ path: string; text: string; size: number; version: string }> {
+export async function resolveAndRead(ide: NodeIde, input: string): Promise<{ path: string; text: string; size: number; version: string }> {
   const [path, read] = await Promise.allSettled([ide.workspace.resolve(input), ide.workspace.readText(input)]);
   if (path.status === 'rejected') throw path.reason;
   if (read.status === 'rejected') throw read.reason;
   return { path: path.value, ...read.value };
 }
 
-export const fileReadCommand = defineCommand(fileRead, async (ide, args) => {
+export const fileReadCommand = defineNodeCommand(fileRead, async (ide, args) => {
   const { path, text, size, version } = await resolveAndRead(ide, args.path);
   const slice = sliceLines(text, path, args.startLine, args.endLine);
   if (slice.content.length > MAX_READ_BYTES && byteLength(slice.content) > MAX_READ_BYTES) {
@@ -73,8 +73,8 @@ export const fileReadCommand = defineCommand(fileRead, async (ide, args) => {
  * refused unless forced; forced, the change is made and the editor then shows it. Returns the
  * function to call after the change.
  */
-export function guardUnsavedWork(ide: IdePort, path: string, force: boolean | undefined, tool: string): () => Promise<void> {
-  const editor = ide.editors.get(path);
+export async function guardUnsavedWork(ide: NodeIde, path: string, force: boolean | undefined, tool: string): Promise<() => Promise<void>> {
+  const editor = await ide.editors.get(path);
   if (!editor?.isDirty) return async () => {};
   if (!force) {
     throw new ToolError(
@@ -88,19 +88,19 @@ export function guardUnsavedWork(ide: IdePort, path: string, force: boolean | un
 
 export const writeOptions = (tool: string, context: CallContext | undefined) => ({ tool, context: serializableContext(context) });
 
-export const fileWriteCommand = defineCommand(fileWrite, async (ide, args, context) => {
+export const fileWriteCommand = defineNodeCommand(fileWrite, async (ide, args, context) => {
   const path = await ide.workspace.resolve(args.path);
   if (path === '') throw new ToolError('NOT_A_FILE', 'The workspace root is a directory; give a file path.');
-  const after = guardUnsavedWork(ide, path, args.force, 'openspace.file.write');
+  const after = await guardUnsavedWork(ide, path, args.force, 'openspace.file.write');
   const { bytes, created, version } = await ide.workspace.writeText(path, args.content, writeOptions(fileWrite.name, context));
   await after();
   return { path, bytes, created, version };
 });
 
-export const filePatchCommand = defineCommand(filePatch, async (ide, args, context) => {
+export const filePatchCommand = defineNodeCommand(filePatch, async (ide, args, context) => {
   const path = await ide.workspace.resolve(args.path);
   if (path === '') throw new ToolError('NOT_A_FILE', 'The workspace root is a directory; give a file path.');
-  const after = guardUnsavedWork(ide, path, args.force, 'openspace.file.patch');
+  const after = await guardUnsavedWork(ide, path, args.force, 'openspace.file.patch');
   const result = await ide.workspace.patch(
     path,
     { baseVersion: args.baseVersion, operations: args.operations },
@@ -110,16 +110,16 @@ export const filePatchCommand = defineCommand(filePatch, async (ide, args, conte
   return { path, ...result };
 });
 
-export const fileSnapshotsCommand = defineCommand(fileSnapshots, async (ide, args) => {
+export const fileSnapshotsCommand = defineNodeCommand(fileSnapshots, async (ide, args) => {
   const path = await ide.workspace.resolve(args.path);
   if (path === '') throw new ToolError('NOT_A_FILE', 'The workspace root is a directory; give a file path.');
   return { path, ...(await ide.workspace.snapshots(path)) };
 });
 
-export const fileRestoreCommand = defineCommand(fileRestore, async (ide, args, context) => {
+export const fileRestoreCommand = defineNodeCommand(fileRestore, async (ide, args, context) => {
   const path = await ide.workspace.resolve(args.path);
   if (path === '') throw new ToolError('NOT_A_FILE', 'The workspace root is a directory; give a file path.');
-  const after = guardUnsavedWork(ide, path, args.force, 'openspace.file.restore');
+  const after = await guardUnsavedWork(ide, path, args.force, 'openspace.file.restore');
   const result = await ide.workspace.restore(
     path,
     { version: args.version, baseVersion: args.baseVersion },
@@ -129,13 +129,13 @@ export const fileRestoreCommand = defineCommand(fileRestore, async (ide, args, c
   return { path, ...result };
 });
 
-export const fileListCommand = defineCommand(fileList, async (ide, args) => {
+export const fileListCommand = defineNodeCommand(fileList, async (ide, args) => {
   const path = await ide.workspace.resolve(args.path ?? '');
   const { files, truncated } = await ide.workspace.list(path, { recursive: args.recursive ?? false, limit: MAX_LIST_ENTRIES });
   return { path, files, truncated };
 });
 
-export const fileSearchCommand = defineCommand(fileSearch, async (ide, args) => {
+export const fileSearchCommand = defineNodeCommand(fileSearch, async (ide, args) => {
   const path = args.path === undefined ? '' : await requireDirectory(ide, args.path);
   return ide.workspace.search({
     query: args.query,

@@ -1,15 +1,15 @@
 /**
  * The agents in Theia's status bar (issue 14, Oxide §7 "MCP: ● connected"): whether an agent is
  * connected to the hub and what it is doing now; clicking it lists the sessions with their recent
- * calls. The hub tells the window who is connected; the window sees every call, since every call
- * runs as a command here.
+ * calls. The hub tells the window who is connected; the window sees every call: those it runs as
+ * commands here, and those of the families that run beside the files, which the backend tells it of.
  */
 import { StatusBar, StatusBarAlignment } from '@theia/core/lib/browser/status-bar/status-bar-types';
 import { CommandContribution, type CommandRegistry } from '@theia/core/lib/common/command';
 import { QuickInputService, type QuickPickItem, type QuickPickSeparator } from '@theia/core/lib/common/quick-pick-service';
 import { inject, injectable } from '@theia/core/shared/inversify';
 import type { CallContext, ToolResult } from '../../../../src/browser.js';
-import type { ConnectedSession } from '../common/protocol.js';
+import type { BackendCall, ConnectedSession } from '../common/protocol.js';
 
 export const STATUS_ID = 'openspace-agent-status';
 export const SHOW_SESSIONS_COMMAND = { id: 'openspace.agentStatus.show', label: 'OpenSpace: Show Connected Agents' };
@@ -46,6 +46,8 @@ export class AgentStatus implements CommandContribution {
   private sessions: ConnectedSession[] = [];
   private readonly activity = new Map<string, SessionActivity>();
   private running: { sessionId: string; call: Call } | undefined;
+  /** The backend's calls still running, by its call ID. */
+  private readonly backendCalls = new Map<number, { sessionId: string; call: Call }>();
   /** The text shown now, so that the status bar is redrawn only when it changes. */
   private shown: string | undefined;
 
@@ -64,24 +66,51 @@ export class AgentStatus implements CommandContribution {
 
   /** Run an agent's call, showing it while it runs and keeping it among the session's recent calls. */
   async track(tool: string, context: CallContext, run: () => Promise<ToolResult>): Promise<ToolResult> {
+    const call = this.begin(tool, context, Date.now());
+    const showRunning = setTimeout(() => void this.render(), SHOW_RUNNING_AFTER_MS);
+    let result: ToolResult | undefined;
+    try {
+      return (result = await run());
+    } finally {
+      clearTimeout(showRunning);
+      this.end(call, result);
+    }
+  }
+
+  /**
+   * A call the backend ran (a command beside the files): told while it still runs after a while,
+   * and when it is done; a quick one only joins the recent calls.
+   */
+  backendCall(update: BackendCall): void {
+    let call = this.backendCalls.get(update.callId);
+    if (!call) {
+      call = this.begin(update.tool, update.context, update.startedAt);
+      if (!update.result) {
+        this.backendCalls.set(update.callId, call);
+        void this.render();
+        return;
+      }
+    }
+    this.backendCalls.delete(update.callId);
+    this.end(call, update.result);
+  }
+
+  private begin(tool: string, context: CallContext, startedAt: number): { sessionId: string; call: Call } {
     let session = this.activity.get(context.sessionId);
     if (!session) this.activity.set(context.sessionId, (session = { calls: [] }));
     session.clientName ??= context.clientName;
-    const call: Call = { tool, startedAt: Date.now() };
+    const call: Call = { tool, startedAt };
     session.calls.push(call);
     if (session.calls.length > RECENT_CALLS) session.calls.shift();
     this.running = { sessionId: context.sessionId, call };
-    const showRunning = setTimeout(() => void this.render(), SHOW_RUNNING_AFTER_MS);
-    try {
-      const result = await run();
-      call.code = result.success ? 'OK' : result.code;
-      return result;
-    } finally {
-      clearTimeout(showRunning);
-      call.durationMs = Date.now() - call.startedAt;
-      if (this.running?.call === call) this.running = undefined;
-      void this.render();
-    }
+    return this.running;
+  }
+
+  private end({ call }: { call: Call }, result: ToolResult | undefined): void {
+    if (result) call.code = result.success ? 'OK' : result.code;
+    call.durationMs = Date.now() - call.startedAt;
+    if (this.running?.call === call) this.running = undefined;
+    void this.render();
   }
 
   private nameOf(sessionId: string): string {

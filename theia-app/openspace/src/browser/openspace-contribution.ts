@@ -4,12 +4,22 @@ import { ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/ser
 import { CommandContribution, CommandRegistry } from '@theia/core/lib/common/command';
 import type { RpcProxy } from '@theia/core/lib/common/messaging/proxy-factory';
 import { MessageService } from '@theia/core/lib/common/message-service';
-import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
+import type { Disposable } from '@theia/core/lib/common/disposable';
 import { inject, injectable, interfaces } from '@theia/core/shared/inversify';
-import { COMMANDS, IdeState, runCommand, terminalScreens, ideEvents, proposals, StatePublisher } from '../../../../src/browser.js';
-import type { IdePort, CallContext, ErrorCode, Failure, ToolResult } from '../../../../src/browser.js';
-import { BRIDGE_PATH, type BridgeBackend, type BridgeFrontend } from '../common/protocol.js';
-import { COMMAND_FAILURE_NOTIFICATIONS, type CommandFailureNotifications } from '../common/preferences.js';
+import {
+  COMMANDS,
+  IdeState,
+  NODE_COMMANDS,
+  runCommand,
+  terminalScreens,
+  ideEvents,
+  proposals,
+  StatePublisher,
+} from '../../../../src/browser.js';
+import type { IdePort, CallContext, ToolResult } from '../../../../src/browser.js';
+import { BRIDGE_PATH, type BackendCall, type BridgeBackend, type BridgeFrontend } from '../common/protocol.js';
+import { AgentFailureNotices } from './agent-failures.js';
+import { WindowViewPublisher } from './window-view.js';
 import { HAS_AGENT_HIGHLIGHTS, TheiaEditorPort } from './theia-editor-port.js';
 import { askArguments } from './palette-prompts.js';
 import { QuickInputPromptUi } from './quick-input-prompts.js';
@@ -56,81 +66,6 @@ export function createIdePort(ctx: interfaces.Context): IdePort {
 
 const CLEAR_ON_ESCAPE = 'openspace.editor.clearHighlightsOnEscape';
 
-/** Agent failures that mean something broke (not the agent's mistake, not a refusal): shown under "errors". */
-const BROKEN: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['INTERNAL', 'TIMEOUT', 'BRIDGE_UNAVAILABLE']);
-/** Refusals the person just gave in a dialog (or left unanswered): no notification repeats them. */
-const DECIDED_BY_PERSON: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['CONSENT_REQUIRED', 'CONFIRMATION_DENIED']);
-
-/**
- * Every openspace.* tool as a command in Theia's CommandRegistry (TC-3.1.3), labelled
- * "OpenSpace: …" for the palette; the agent reaches the very same handlers through the bridge.
- */
-@injectable()
-export class OpenSpaceCommandContribution implements CommandContribution, KeybindingContribution {
-  @inject(TheiaIdePort) protected readonly ide!: IdePort;
-  @inject(TheiaEditorPort) protected readonly editors!: TheiaEditorPort;
-  @inject(TheiaShellPort) protected readonly shellPort!: TheiaShellPort;
-  @inject(MessageService) protected readonly messages!: MessageService;
-  @inject(PreferenceService) protected readonly preferences!: PreferenceService;
-  @inject(QuickInputPromptUi) protected readonly prompts!: QuickInputPromptUi;
-  @inject(AgentStatus) protected readonly agentStatus!: AgentStatus;
-
-  registerCommands(registry: CommandRegistry): void {
-    for (const command of COMMANDS.values()) {
-      registry.registerCommand(
-        { id: command.tool.name, label: `OpenSpace: ${command.tool.title}` },
-        {
-          // The bridge passes the agent's CallContext; the palette and keybindings pass nothing.
-          execute: async (args?: unknown, context?: CallContext) => {
-            const fromPalette = args === undefined;
-            // A person is asked for the arguments; Escape at a prompt runs nothing.
-            if (fromPalette) args = await askArguments(command.tool, this.ide, this.prompts);
-            if (args === undefined) return undefined;
-            // A command starts on a settled layout: what an earlier one began showing is in place.
-            await this.shellPort.settled();
-            const result = context
-              ? await this.agentStatus.track(command.tool.name, context, () => runCommand(command, this.ide, args, context))
-              : await runCommand(command, this.ide, args, context);
-            if (fromPalette) this.report(command.tool.title, result);
-            else if (!result.success) this.notifyAgentFailure(command.tool.name, result, context);
-            return result;
-          },
-        },
-      );
-    }
-    registry.registerCommand({ id: CLEAR_ON_ESCAPE }, { execute: () => this.editors.clearHighlightsInCurrentEditor() });
-  }
-
-  registerKeybindings(keybindings: KeybindingRegistry): void {
-    keybindings.registerKeybinding({ command: CLEAR_ON_ESCAPE, keybinding: 'escape', when: `editorTextFocus && ${HAS_AGENT_HIGHLIGHTS}` });
-  }
-
-  /** A person running a command from the palette sees what it did. */
-  private report(title: string, result: ToolResult): void {
-    if (result.success) void this.messages.info(`OpenSpace: ${title} — done.`);
-    else void this.messages.error(`OpenSpace: ${title} — ${result.error}`);
-  }
-
-  /**
-   * NFR-3.8.1: failed agent commands as notifications, per openspace.notifications.commandFailures:
-   * `errors` (default) only when something broke (an error toast), `all` also the agent's own
-   * mistakes and refused requests (a warning toast), `disabled` none.
-   */
-  private notifyAgentFailure(tool: string, failure: Failure, context: CallContext | undefined): void {
-    const mode = this.preferences.get<CommandFailureNotifications>(COMMAND_FAILURE_NOTIFICATIONS, 'errors');
-    const broken = BROKEN.has(failure.code);
-    if (mode === 'disabled' || DECIDED_BY_PERSON.has(failure.code) || (mode !== 'all' && !broken)) return;
-    const agent = context?.clientName ? ` from ${context.clientName}` : '';
-    // Notifications render their text as (sanitized) HTML; an agent's paths in the error stay text.
-    const text = escapeHtml(`OpenSpace: agent command ${tool}${agent} failed (${failure.code}): ${failure.error}`);
-    void (broken ? this.messages.error(text) : this.messages.warn(text));
-  }
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 /**
  * BridgeContribution (FR-3.7): offers this window's CommandRegistry to the hub as its
  * CommandBridge, registers it on start, on reconnection and whenever the window gains focus (the
@@ -143,16 +78,39 @@ export class BridgeContribution implements FrontendApplicationContribution {
   @inject(BridgeConnector) protected readonly connect!: BridgeConnector;
   @inject(TheiaShellPort) protected readonly shellPort!: TheiaShellPort;
   @inject(AgentStatus) protected readonly agentStatus!: AgentStatus;
+  @inject(AgentFailureNotices) protected readonly failures!: AgentFailureNotices;
+  @inject(WindowViewPublisher) protected readonly view!: WindowViewPublisher;
+  @inject(TheiaEditorPort) protected readonly editors!: TheiaEditorPort;
+  @inject(RemoteWorkspacePort) protected readonly workspace!: RemoteWorkspacePort;
 
   private backend!: RpcProxy<BridgeBackend>;
   private publisher: StatePublisher | undefined;
+  private viewPublishing: Disposable | undefined;
 
   onStart(): void {
     const frontend: BridgeFrontend = {
       execute: (commandId, args, context) => this.commands.executeCommand<ToolResult>(commandId, args, context) as Promise<ToolResult>,
       sessionsChanged: async (sessions) => this.agentStatus.sessionsChanged(sessions),
+      // What the commands beside the files ask of this window (see WindowView).
+      editor: async (path) => {
+        const editor = this.editors.get(path);
+        return editor && { isDirty: editor.isDirty };
+      },
+      unsavedBuffers: async () =>
+        Object.fromEntries(
+          this.editors.openFiles().flatMap(({ path, isDirty }) => (isDirty ? [[path, this.editors.text(path) ?? '']] : [])),
+        ),
+      discard: (path) => this.editors.discard(path),
+      fileWritten: (path, text) => this.workspace.showWritten(path, text),
+      agentConsent: async (context) => {
+        const granted = await this.ide.security!.agentConsent!(context);
+        if (granted) this.view.changed();
+        return granted;
+      },
+      agentCall: async (call) => this.backendCall(call),
     };
     this.backend = this.connect(frontend);
+    this.viewPublishing = this.view.start((view) => this.backend.publishView(view));
     this.backend.onDidOpenConnection(() => void this.register());
     window.addEventListener('focus', () => void this.register());
     // A read-only probe for tests: xterm and Excalidraw draw on canvases, so what they show is not
@@ -182,10 +140,82 @@ export class BridgeContribution implements FrontendApplicationContribution {
 
   onStop(): void {
     this.publisher?.dispose();
+    this.viewPublishing?.dispose();
+  }
+
+  /** Run a command of a family that runs beside the files, in the backend (the person's palette). */
+  runBesideFiles(commandId: string, args: unknown, context?: CallContext): Promise<ToolResult> {
+    return this.backend.run(commandId, args, context);
+  }
+
+  /** An agent's call the backend ran: in the status bar, the event log and, failed, a notification, as a call run here. */
+  private backendCall(call: BackendCall): void {
+    this.agentStatus.backendCall(call);
+    const result = call.result;
+    if (!result || result.success) return;
+    if (call.logFailure) ideEvents(this.ide).agentCallFailed(call.tool, result.code);
+    this.failures.notify(call.tool, result, call.context);
   }
 
   private async register(): Promise<void> {
+    // The backend knows what this window shows before the hub sends it calls.
+    await this.view.publish();
     await this.backend.register();
     this.agentStatus.sessionsChanged(await this.backend.sessions());
+  }
+}
+
+/**
+ * Every openspace.* tool as a command in Theia's CommandRegistry (TC-3.1.3), labelled
+ * "OpenSpace: …" for the palette; the agent reaches the very same handlers through the bridge. The
+ * commands of the families that run beside the files (files, code intelligence) run in the backend,
+ * where the agent's calls of them run too: here they ask for their arguments and hand over.
+ */
+@injectable()
+export class OpenSpaceCommandContribution implements CommandContribution, KeybindingContribution {
+  @inject(TheiaIdePort) protected readonly ide!: IdePort;
+  @inject(TheiaEditorPort) protected readonly editors!: TheiaEditorPort;
+  @inject(TheiaShellPort) protected readonly shellPort!: TheiaShellPort;
+  @inject(MessageService) protected readonly messages!: MessageService;
+  @inject(QuickInputPromptUi) protected readonly prompts!: QuickInputPromptUi;
+  @inject(AgentStatus) protected readonly agentStatus!: AgentStatus;
+  @inject(AgentFailureNotices) protected readonly failures!: AgentFailureNotices;
+  @inject(BridgeContribution) protected readonly bridge!: BridgeContribution;
+
+  registerCommands(registry: CommandRegistry): void {
+    for (const command of COMMANDS.values()) {
+      registry.registerCommand(
+        { id: command.tool.name, label: `OpenSpace: ${command.tool.title}` },
+        {
+          // The bridge passes the agent's CallContext; the palette and keybindings pass nothing.
+          execute: async (args?: unknown, context?: CallContext) => {
+            const fromPalette = args === undefined;
+            // A person is asked for the arguments; Escape at a prompt runs nothing.
+            if (fromPalette) args = await askArguments(command.tool, this.ide, this.prompts);
+            if (args === undefined) return undefined;
+            // A command starts on a settled layout: what an earlier one began showing is in place.
+            await this.shellPort.settled();
+            const run = NODE_COMMANDS.has(command.tool.name)
+              ? () => this.bridge.runBesideFiles(command.tool.name, args, context)
+              : () => runCommand(command, this.ide, args, context);
+            const result = context ? await this.agentStatus.track(command.tool.name, context, run) : await run();
+            if (fromPalette) this.report(command.tool.title, result);
+            else if (!result.success) this.failures.notify(command.tool.name, result, context);
+            return result;
+          },
+        },
+      );
+    }
+    registry.registerCommand({ id: CLEAR_ON_ESCAPE }, { execute: () => this.editors.clearHighlightsInCurrentEditor() });
+  }
+
+  registerKeybindings(keybindings: KeybindingRegistry): void {
+    keybindings.registerKeybinding({ command: CLEAR_ON_ESCAPE, keybinding: 'escape', when: `editorTextFocus && ${HAS_AGENT_HIGHLIGHTS}` });
+  }
+
+  /** A person running a command from the palette sees what it did. */
+  private report(title: string, result: ToolResult): void {
+    if (result.success) void this.messages.info(`OpenSpace: ${title} — done.`);
+    else void this.messages.error(`OpenSpace: ${title} — ${result.error}`);
   }
 }

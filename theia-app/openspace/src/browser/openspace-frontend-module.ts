@@ -6,6 +6,8 @@ import { PreferenceContribution } from '@theia/core/lib/common/preferences/prefe
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { LanguageGrammarDefinitionContribution } from '@theia/monaco/lib/browser/textmate';
 import { OpenSpacePreferenceDefaults } from '../common/preferences.js';
+import { AgentFailureNotices } from './agent-failures.js';
+import { WindowViewPublisher } from './window-view.js';
 import {
   BridgeConnector,
   BridgeContribution,
@@ -68,6 +70,8 @@ export default new ContainerModule((bind) => {
   bindFileView(bind, WhiteboardWidget, WhiteboardOpenHandler);
   bind(TheiaWhiteboardPort).toSelf().inSingletonScope();
   bind(AgentStatus).toSelf().inSingletonScope();
+  bind(AgentFailureNotices).toSelf().inSingletonScope();
+  bind(WindowViewPublisher).toSelf().inSingletonScope();
   bind(CommandContribution).toService(AgentStatus);
   bind(TheiaReviewPort).toSelf().inSingletonScope();
   bind(ResourceResolver).toService(TheiaReviewPort);

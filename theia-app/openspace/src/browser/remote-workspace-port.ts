@@ -99,6 +99,11 @@ export class RemoteWorkspacePort implements WorkspacePort {
       });
   }
 
+  /** A write the backend made (a command run beside the files): shown as this port's own writes are, before the write answers. */
+  async showWritten(path: string, text: string): Promise<void> {
+    await this.written.fire({ path, text });
+  }
+
   onFileWritten(listener: (path: string, text: string) => unknown): Disposable {
     return this.written.event((event) => {
       const pending = listener(event.path, event.text);

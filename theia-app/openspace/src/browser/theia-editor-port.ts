@@ -46,6 +46,9 @@ export class TheiaEditorPort implements EditorPort {
   private hasHighlights!: ContextKey<boolean>;
   private styles!: HTMLStyleElement;
   private readonly activity = new Emitter<EditorActivity>();
+  private readonly openFilesChanged = new Emitter<void>();
+  /** Fires when a file's editor opens or closes, or its unsaved state flips (openFiles). */
+  readonly onOpenFilesChanged = this.openFilesChanged.event;
   /** The documents whose saves and edits are watched (a document may show in several editors). */
   private readonly watchedDocuments = new WeakSet<object>();
   /** The path whose buffer applyEdit is changing now: that change is the agent's, not the person's. */
@@ -138,6 +141,11 @@ export class TheiaEditorPort implements EditorPort {
     return this.stateOf(widget);
   }
 
+  /** The files open in text editors, each with whether it has unsaved changes: what the backend keeps of the window. */
+  openFiles(): { path: string; isDirty: boolean }[] {
+    return this.fileEditors().map((w) => ({ path: this.ids.pathOf(w.editor.uri), isDirty: w.editor.document.dirty }));
+  }
+
   text(path: string): string | undefined {
     return this.widgetOf(path)?.editor.document.getText();
   }
@@ -207,7 +215,12 @@ export class TheiaEditorPort implements EditorPort {
     const toDispose = new DisposableCollection();
     const monacoEditor = MonacoEditor.get(widget);
     if (monacoEditor) {
-      toDispose.push(monacoEditor.document.onDirtyChanged(() => this.shell.notify()));
+      toDispose.push(
+        monacoEditor.document.onDirtyChanged(() => {
+          this.shell.notify();
+          this.openFilesChanged.fire();
+        }),
+      );
       const path = () => this.ids.pathOf(widget.editor.uri);
       // What the person does: their keys and clicks move the selection (an agent's reveal is the API's).
       toDispose.push(
@@ -231,7 +244,9 @@ export class TheiaEditorPort implements EditorPort {
     widget.disposed.connect(() => {
       toDispose.dispose();
       this.live.clearPath(this.ids.pathOf(widget.editor.uri));
+      this.openFilesChanged.fire();
     });
+    this.openFilesChanged.fire();
   }
 
   private updateContextKey(): void {

@@ -48,6 +48,11 @@ export class TheiaSecurityPort implements SecurityPort {
    * cannot consent for them), it follows them to every workspace as "don't show again" promises, and
    * CI preconfigures it in the user settings. Bumping CONSENT_VERSION asks everyone again.
    */
+  /** Whether the person consented already (in this window, or "Don't show this again"): agents are not asked about. */
+  consented(): boolean {
+    return this.consent.granted || this.preferences.get<string>(AGENT_CONSENT_SETTING, '') === CONSENT_VERSION;
+  }
+
   async agentConsent(context: CallContext): Promise<boolean> {
     if (this.consent.granted) return true;
     await this.preferences.ready;

@@ -20,6 +20,46 @@ export interface BridgeFrontend {
   execute(commandId: string, args: unknown, context?: CallContext): Promise<ToolResult>;
   /** The agents connected to the hub now (on connecting, and whenever one connects or ends). */
   sessionsChanged(sessions: ConnectedSession[]): Promise<void>;
+  /**
+   * What a command running beside the files (in the backend) asks of the window: the editor of a
+   * file it shows (whether it has unsaved changes), the unsaved text of those that do, throwing an
+   * editor's changes away, and showing a file the backend just wrote before the call answers.
+   */
+  editor(path: string): Promise<{ isDirty: boolean } | undefined>;
+  unsavedBuffers(): Promise<Record<string, string>>;
+  discard(path: string): Promise<void>;
+  fileWritten(path: string, text: string): Promise<void>;
+  /** Whether the person lets agents act in this workspace (asking them, as for a call run here). */
+  agentConsent(context: CallContext): Promise<boolean>;
+  /** An agent's call ran beside the files: the window shows it (status bar, failure notification, event log). */
+  agentCall(call: BackendCall): Promise<void>;
+}
+
+/** An agent's call the backend runs, as the window is told of it: still running after a while, or done. */
+export interface BackendCall {
+  callId: number;
+  tool: string;
+  context: CallContext;
+  startedAt: number;
+  /** Absent while it runs. */
+  result?: ToolResult;
+  /** Its failure goes in the window's event log (agent.call_failed). */
+  logFailure?: boolean;
+}
+
+/**
+ * What the backend keeps of a window for the commands that run beside the files, published by the
+ * window when it changes: the files it shows (in a text editor, with whether it has unsaved changes,
+ * or in a deck or board view), the person's file-pattern settings, and whether they consented to
+ * agents in this window.
+ */
+export interface WindowView {
+  /** The workspace folder the window has open (absent: none). */
+  root?: string;
+  editors: { path: string; isDirty: boolean }[];
+  views: string[];
+  policy: FilePolicySettings;
+  consented: boolean;
 }
 
 /**
@@ -33,6 +73,10 @@ export interface BridgeBackend {
   sessions(): Promise<ConnectedSession[]>;
   /** The window's layout, for the hub's instructions (throttled by the window). */
   publishState(snapshot: PaneStateSnapshot): Promise<void>;
+  /** What the commands beside the files need to know of this window; on connecting, and whenever it changes. */
+  publishView(view: WindowView): Promise<void>;
+  /** Run a command of a family that runs beside the files (the person's palette; the agent's calls come through the hub). */
+  run(commandId: string, args: unknown, context?: CallContext): Promise<ToolResult>;
 }
 
 /** RPC path of the workspace file service (the path guard runs on the Node side). */

@@ -28,8 +28,8 @@ export class CodeBackendImpl implements CodeBackend, BackendApplicationContribut
   private readonly ports = new Map<string, Promise<LspCodePort>>();
   /** TypeScript's server, and those `npm run theia -- --language-server …` adds. */
   private readonly servers = [typescriptServer(), ...configuredServers()];
-  /** The buffers the window sent with its latest call, per workspace root. */
-  private readonly buffers = new Map<string, Record<string, string>>();
+  /** The editor buffers as of the latest call, per workspace root: the window's, or those of a command run here (undefined: as on disk). */
+  private readonly buffers = new Map<string, Record<string, string | undefined>>();
 
   async call(root: string, method: CodeMethod, args: unknown[], buffers: Record<string, string>): Promise<CodeOutcome> {
     let port: LspCodePort | undefined;
@@ -51,6 +51,13 @@ export class CodeBackendImpl implements CodeBackend, BackendApplicationContribut
         problems,
       };
     }
+  }
+
+  /** The servers of a workspace for a command run here, seeing these buffers. */
+  async portFor(root: string, buffers: Record<string, string | undefined>): Promise<LspCodePort> {
+    const port = await this.port(root);
+    this.buffers.set(root, buffers);
+    return port;
   }
 
   async filesChanged(root: string, paths: string[]): Promise<void> {

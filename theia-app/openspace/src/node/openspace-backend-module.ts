@@ -5,7 +5,7 @@ import { ContainerModule, inject, injectable } from '@theia/core/shared/inversif
 import { PreferenceContribution } from '@theia/core/lib/common/preferences/preference-schema';
 import { OpenSpacePreferenceDefaults } from '../common/preferences.js';
 import { WorkspaceServer } from '@theia/workspace/lib/common/workspace-protocol';
-import { PaneStateSnapshot, serializableContext, ToolError } from '../../../../src/browser.js';
+import { NODE_COMMANDS, PaneStateSnapshot, serializableContext, ToolError } from '../../../../src/browser.js';
 import {
   generateToken,
   writeLockFile,
@@ -35,6 +35,7 @@ import {
   SANDBOX_PATH,
 } from '../common/protocol.js';
 import { CallFilePolicy } from './call-file-policy.js';
+import { BesideFiles, type BackendParts } from './beside-files.js';
 import { CodeBackendImpl } from './code-backend.js';
 import { SandboxBackendImpl } from './sandbox-backend.js';
 import { CHAT_PATH, type ChatClient } from '../common/chat-protocol.js';
@@ -136,10 +137,20 @@ export class AgentPaneBackendImpl implements AgentPaneBackend {
 
 let windows = 0;
 
-/** One per window connection: offers the window's CommandBridge to the hub until the connection closes. */
-function bridgeFor(hub: Hub, frontend: RpcProxy<BridgeFrontend>): BridgeBackend {
+/**
+ * One per window connection: offers the window's CommandBridge to the hub until the connection
+ * closes. The commands of the families that run beside the files run here (BesideFiles); the rest
+ * in the window.
+ */
+function bridgeFor(hub: Hub, frontend: RpcProxy<BridgeFrontend>, parts: BackendParts): BridgeBackend {
   const id = `theia-window-${++windows}`;
-  hub.bridges.offer(id, { execute: (commandId, args, context) => frontend.execute(commandId, args, serializableContext(context)) });
+  const besideFiles = new BesideFiles(frontend, parts);
+  hub.bridges.offer(id, {
+    execute: (commandId, args, context) =>
+      NODE_COMMANDS.has(commandId)
+        ? besideFiles.run(commandId, args, context)
+        : frontend.execute(commandId, args, serializableContext(context)),
+  });
   const stopSessions = hub.onSessionsChanged((sessions) => void frontend.sessionsChanged(sessions).catch(() => undefined));
   frontend.onDidCloseConnection(() => {
     hub.bridges.withdraw(id);
@@ -152,6 +163,8 @@ function bridgeFor(hub: Hub, frontend: RpcProxy<BridgeFrontend>): BridgeBackend 
       const parsed = PaneStateSnapshot.safeParse(snapshot);
       if (parsed.success) hub.state.update(parsed.data);
     },
+    publishView: async (view) => besideFiles.publish(view),
+    run: (commandId, args, context) => besideFiles.run(commandId, args, context),
   };
 }
 
@@ -162,7 +175,7 @@ const FILE_METHODS = new Set<FilesMethod>(['resolve', 'stat', 'readText', 'write
 export class FilesBackendImpl implements FilesBackend {
   @inject(WorkspaceServer) protected readonly workspaceServer!: WorkspaceServer;
   private readonly workspaces = new Map<string, Promise<WorkspaceFiles>>();
-  private readonly policies = new CallFilePolicy();
+  readonly policies = new CallFilePolicy();
 
   async call(root: string, method: FilesMethod, args: unknown[], settings?: FilePolicySettings): Promise<FilesOutcome> {
     try {
@@ -203,7 +216,15 @@ export default new ContainerModule((bind) => {
   bind(ConnectionHandler)
     .toDynamicValue(
       (ctx) =>
-        new RpcConnectionHandler<BridgeFrontend>(BRIDGE_PATH, (frontend) => bridgeFor(ctx.container.get(OpenSpaceHub).hub, frontend)),
+        new RpcConnectionHandler<BridgeFrontend>(BRIDGE_PATH, (frontend) => {
+          const files = ctx.container.get(FilesBackendImpl);
+          const code = ctx.container.get(CodeBackendImpl);
+          return bridgeFor(ctx.container.get(OpenSpaceHub).hub, frontend, {
+            files: (root) => files.workspaceFor(root),
+            code: (root, buffers) => code.portFor(root, buffers),
+            policies: files.policies,
+          });
+        }),
     )
     .inSingletonScope();
   bind(FilesBackendImpl).toSelf().inSingletonScope();

@@ -1,0 +1,184 @@
+import {
+  NODE_COMMANDS,
+  failure,
+  runNodeCommand,
+  serializableContext,
+  toFailure,
+  ToolError,
+  type AgentCallEvents,
+  type CallContext,
+  type CodePort,
+  type NodeEditors,
+  type NodeIde,
+  type ToolResult,
+  type WorkspacePort,
+} from '../../../../src/browser.js';
+import type { WorkspaceFiles } from '../../../../src/node.js';
+import type { BridgeFrontend, WindowView } from '../common/protocol.js';
+import type { CallFilePolicy } from './call-file-policy.js';
+
+/** A call still running after this long shows in the window's status bar (as a call run there does). */
+const SHOW_RUNNING_AFTER_MS = 250;
+/** How long a call waits for a window that has just connected to say what it shows. */
+const VIEW_WAIT_MS = 5_000;
+
+/** What the commands beside the files use of the backend: the workspace's files and language servers, and the file policy of each call. */
+export interface BackendParts {
+  files(root: string): Promise<WorkspaceFiles>;
+  /** The language servers of the workspace, seeing these editor buffers (a path whose text is undefined is as on disk). */
+  code(root: string, buffers: Record<string, string | undefined>): Promise<CodePort>;
+  policies: CallFilePolicy;
+}
+
+/**
+ * The families that run beside the files (files, code intelligence; NODE_COMMANDS), run in the
+ * backend next to the hub for one window: the agent's calls from the hub and the person's from that
+ * window's palette. Their IDE port is the backend's store and language servers, with what only the
+ * window knows asked of it when it matters — only for a file it shows (an editor's unsaved changes,
+ * showing what was written) — or kept from what it published (WindowView: the files it shows, the
+ * file-pattern settings, consent). A call about files the window does not show crosses to it not
+ * at all, where it used to cross twice.
+ */
+export class BesideFiles {
+  private view: WindowView | undefined;
+  private readonly firstView: Promise<void>;
+  private viewArrived!: () => void;
+  private calls = 0;
+  private files: { root: string; files: Promise<WorkspaceFiles> } | undefined;
+
+  constructor(
+    private readonly window: BridgeFrontend,
+    private readonly backend: BackendParts,
+  ) {
+    this.firstView = new Promise((resolve) => (this.viewArrived = resolve));
+  }
+
+  publish(view: WindowView): void {
+    this.view = view;
+    this.viewArrived();
+  }
+
+  async run(commandId: string, args: unknown, context?: CallContext): Promise<ToolResult> {
+    const command = NODE_COMMANDS.get(commandId);
+    if (!command) return failure('UNKNOWN_TOOL', `${commandId} does not run beside the files.`);
+    const call = { callId: ++this.calls, tool: commandId, startedAt: Date.now() };
+    const shown = context && serializableContext(context)!;
+    const running = shown && setTimeout(() => this.tell({ ...call, context: shown }), SHOW_RUNNING_AFTER_MS);
+    let logFailure = false;
+    const events: AgentCallEvents = { duringAgentCall: (run) => run(), agentCallFailed: () => void (logFailure = true) };
+    let result: ToolResult;
+    try {
+      const view = await this.currentView();
+      const policy = this.backend.policies.compile(view.policy);
+      const ide = await this.ide(view);
+      result = await this.backend.policies.run(policy, () => runNodeCommand(command, ide, args, context, events));
+    } catch (err) {
+      // Failing before the command ran (no folder, invalid file patterns) is a failed call all the same.
+      result = toFailure(err);
+      logFailure = !context?.cleanup;
+    } finally {
+      clearTimeout(running);
+    }
+    // What the window shows of the answer: whether it failed, and why (not a file's text).
+    if (shown)
+      this.tell({ ...call, context: shown, result: result.success ? { success: true } : failure(result.code, result.error), logFailure });
+    return result;
+  }
+
+  private tell(call: Parameters<BridgeFrontend['agentCall']>[0]): void {
+    this.window.agentCall(call).catch(() => undefined);
+  }
+
+  private async currentView(): Promise<WindowView> {
+    if (!this.view) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, VIEW_WAIT_MS)));
+      await Promise.race([this.firstView, late]).finally(() => clearTimeout(timer));
+    }
+    if (!this.view) throw new ToolError('BRIDGE_UNAVAILABLE', 'The IDE window has not said what it shows yet; retry in a moment.');
+    return this.view;
+  }
+
+  /** The workspace's files, once the backend checked that `root` is the workspace it opened. */
+  private filesOf(root: string): Promise<WorkspaceFiles> {
+    if (this.files?.root !== root) {
+      const files = this.backend.files(root);
+      this.files = { root, files };
+      files.catch(() => (this.files = undefined));
+    }
+    return this.files.files;
+  }
+
+  /** The IDE port of one call: the window's view as it was when the call began. */
+  private async ide(view: WindowView): Promise<NodeIde> {
+    if (!view.root) {
+      throw new ToolError(
+        'NO_WORKSPACE',
+        'No folder is open in this IDE, so there are no workspace files. Ask the person to open one (File → Open Folder), then retry.',
+      );
+    }
+    const root = view.root;
+    const open = new Set(view.editors.map((e) => e.path));
+    const shows = (path: string) => open.has(path) || view.views.includes(path);
+    // The language servers see the person's unsaved text: asked of the window only when there is some.
+    const unsaved = view.editors.some((e) => e.isDirty) ? await this.window.unsavedBuffers() : {};
+    const buffers = Object.fromEntries(view.editors.map((e) => [e.path, unsaved[e.path]]));
+    const [files, code] = await Promise.all([this.filesOf(root), this.backend.code(root, buffers)]);
+    const editors: NodeEditors = {
+      // Whether an open editor has unsaved changes is asked at the moment it matters, not taken from the view.
+      get: (path) => (open.has(path) ? this.window.editor(path) : undefined),
+      list: () => view.editors,
+      text: (path) => buffers[path],
+      discard: (path) => this.window.discard(path),
+    };
+    return {
+      workspace: showingWrites(files, shows, (path, text) => this.window.fileWritten(path, text)),
+      code,
+      editors,
+      security: {
+        agentConsent: async (context) => {
+          if (view.consented) return true;
+          const granted = await this.window.agentConsent(serializableContext(context)!);
+          if (granted && this.view) this.view.consented = true;
+          return granted;
+        },
+      },
+    };
+  }
+}
+
+/** The store, with each write the window shows (in an editor, a deck, a board) shown there before the write answers. */
+function showingWrites(
+  files: WorkspaceFiles,
+  shows: (path: string) => boolean,
+  show: (path: string, text: string) => Promise<void>,
+): WorkspacePort {
+  const after = async (path: string, text: () => Promise<string>) => {
+    if (shows(path)) await show(path, await text());
+  };
+  return {
+    rootPath: () => files.rootPath(),
+    resolve: (path) => files.resolve(path),
+    stat: (path) => files.stat(path),
+    readText: (path) => files.readText(path),
+    list: (path, options) => files.list(path, options),
+    search: (options) => files.search(options),
+    snapshots: (path) => files.snapshots(path),
+    onFileWritten: (listener) => files.onFileWritten(listener),
+    writeText: async (path, text, options) => {
+      const written = await files.writeText(path, text, options);
+      await after(path, async () => text);
+      return written;
+    },
+    patch: async (path, request, options) => {
+      const patched = await files.patch(path, request, options);
+      await after(path, async () => (await files.readText(path)).text);
+      return patched;
+    },
+    restore: async (path, request, options) => {
+      const restored = await files.restore(path, request, options);
+      await after(path, async () => (await files.readText(path)).text);
+      return restored;
+    },
+  };
+}
