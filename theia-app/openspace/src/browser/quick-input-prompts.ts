@@ -22,7 +22,13 @@ export class QuickInputPromptUi implements PromptUi {
       onDidChangeValue: typed
         ? (quickPick, text) => {
             const needle = text.toLowerCase();
-            const listed = text === '' || entries.some((e) => 'value' in e && String(e.value).toLowerCase().includes(needle));
+            const holds = (row: Row<V> | QuickPickSeparator) =>
+              text !== '' && 'value' in row && String(row.value).toLowerCase().includes(needle);
+            const listed = text === '' || rows.some(holds);
+            // A row whose path holds the text stays listed: the filter alone matches the name and the
+            // folder apart, so a whole path typed ("src/auth.ts") would hide the very file.
+            // The same rows (the list keeps its active row by identity), flagged in place.
+            for (const row of rows) if ('value' in row) row.alwaysShow = holds(row);
             quickPick.items = listed
               ? rows
               : [
