@@ -455,6 +455,18 @@ describe('adversarial terminal output (conformance/fixtures/adversarial/escapes.
     // from the shell's input line before the next command.
     const xterm = ctx.target.page !== undefined;
     const quietly = (command: string) => (xterm ? `stty -echo; ${command}; stty echo` : command);
+    // Theia's shell starts in its sandbox after terminal.create answers: what is typed before its
+    // prompt runs once it is up, with its output on the prompt's line, not on a line of its own.
+    if (xterm) {
+      await eventually(
+        async () => {
+          const read = await agent().ok('openspace.terminal.read_output', { terminalId, lines: 1 });
+          expect(read.partial, 'waiting for the prompt').not.toBe('');
+        },
+        15_000,
+        50,
+      );
+    }
     const dropReplies = async () => {
       if (!xterm) return;
       await new Promise((r) => setTimeout(r, 500));

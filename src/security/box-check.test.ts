@@ -52,6 +52,9 @@ describe('commands in the sandbox: only what it cannot contain asks', () => {
       'make -f - <<< "all:"',
       'head -c 50G /dev/zero > /dev/null',
       'rm ~/.cache/thing',
+      `awk '{print $1}' src/app.ts`,
+      `awk -F: '$3 > 1000 || $1 == "root" {print $1}' /etc/passwd`,
+      'awk -f report.awk data.csv',
     ])
       expect(asks(command), command).toBe(false);
   });
@@ -87,6 +90,9 @@ describe('commands in the sandbox: only what it cannot contain asks', () => {
       'dd if=/dev/zero of=README.md bs=1 count=1',
       'echo x | tee README.md',
       'cd "$(mktemp -d)" && rm -rf ~/../../w/src',
+      `awk 'BEGIN{system("rm -rf ./src")}'`,
+      `awk '{print | "sh"}' notes/todo.md`,
+      `gawk '{ print > "src/app.ts" }' README.md`,
     ])
       expect(asks(command), command).toBe(true);
   });

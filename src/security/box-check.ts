@@ -263,6 +263,11 @@ function judgeCommand(cmd: Command, source: string, walk: Walk, depth: number): 
       return;
     case 'find':
       return judgeFind(args, text, walk);
+    case 'awk':
+    case 'gawk':
+    case 'mawk':
+    case 'nawk':
+      return judgeAwk(args, text, walk);
     case 'git':
       return judgeGit(args, text, walk);
     case 'source':
@@ -296,6 +301,31 @@ function judgeCommand(cmd: Command, source: string, walk: Walk, depth: number): 
     default:
       return;
   }
+}
+
+/**
+ * An awk program given inline runs commands (`system(…)`, `print | "cmd"`, `"cmd" | getline`) and
+ * writes files (`print > "out"`) that the command line names only inside the program: asked,
+ * as `sh -c` with a program only known when it runs is. A program from a file (`-f`) runs as a
+ * script does.
+ */
+function judgeAwk(args: Arg[], text: string, walk: Walk): void {
+  let program: Arg | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const value = args[i]!.value;
+    if (value === '-f' || value.startsWith('--file')) return;
+    if (value === '-F' || value === '-v') i++;
+    else if (value === '--') {
+      program = args[i + 1];
+      break;
+    } else if (!value.startsWith('-')) {
+      program = args[i];
+      break;
+    }
+  }
+  if (!program) return;
+  if (!program.literal || /\bsystem\s*\(|(^|[^|])\|(?!\|)|\bprintf?\b[^;{}]*>/.test(program.value))
+    add(walk, 'target-unknown', text, 'awk runs commands or writes files its program names, only known when it runs');
 }
 
 /** The destination of cp/mv/ln/install/rsync: `-t DIR`, else the last operand (with more than one). */
