@@ -92,10 +92,7 @@ export class BridgeContribution implements FrontendApplicationContribution {
       execute: (commandId, args, context) => this.commands.executeCommand<ToolResult>(commandId, args, context) as Promise<ToolResult>,
       sessionsChanged: async (sessions) => this.agentStatus.sessionsChanged(sessions),
       // What the commands beside the files ask of this window (see WindowView).
-      editor: async (path) => {
-        const editor = this.editors.get(path);
-        return editor && { isDirty: editor.isDirty };
-      },
+      editor: async (path) => this.editors.openFiles().find((e) => e.path === path),
       unsavedBuffers: async () =>
         Object.fromEntries(
           this.editors.openFiles().flatMap(({ path, isDirty }) => (isDirty ? [[path, this.editors.text(path) ?? '']] : [])),

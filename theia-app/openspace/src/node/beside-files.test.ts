@@ -98,7 +98,8 @@ describe('commands beside the files', () => {
     const written = await beside.run('openspace.file.write', { path: 'open.txt', content: 'agent\n', force: true }, AGENT);
     expect(written).toMatchObject({ success: true });
     expect(readFileSync(join(root, 'open.txt'), 'utf8')).toBe('agent\n');
-    expect(asked).toEqual(['unsavedBuffers', 'editor open.txt', 'fileWritten open.txt "agent\\n"', 'discard open.txt']);
+    // A file call needs no unsaved text: the window is not asked for it.
+    expect(asked).toEqual(['editor open.txt', 'fileWritten open.txt "agent\\n"', 'discard open.txt']);
   });
 
   it('invalid file patterns fail every file call with the reason, and nothing is written', async () => {

@@ -62,8 +62,8 @@ export class BesideFiles {
     const command = NODE_COMMANDS.get(commandId);
     if (!command) return failure('UNKNOWN_TOOL', `${commandId} does not run beside the files.`);
     const call = { callId: ++this.calls, tool: commandId, startedAt: Date.now() };
-    const shown = context && serializableContext(context)!;
-    const running = shown && setTimeout(() => this.tell({ ...call, context: shown }), SHOW_RUNNING_AFTER_MS);
+    const told = context && serializableContext(context)!;
+    const running = told && setTimeout(() => this.tell({ ...call, context: told }), SHOW_RUNNING_AFTER_MS);
     let logFailure = false;
     const events: AgentCallEvents = { duringAgentCall: (run) => run(), agentCallFailed: () => void (logFailure = true) };
     let result: ToolResult;
@@ -80,8 +80,8 @@ export class BesideFiles {
       clearTimeout(running);
     }
     // What the window shows of the answer: whether it failed, and why (not a file's text).
-    if (shown)
-      this.tell({ ...call, context: shown, result: result.success ? { success: true } : failure(result.code, result.error), logFailure });
+    if (told)
+      this.tell({ ...call, context: told, result: result.success ? { success: true } : failure(result.code, result.error), logFailure });
     return result;
   }
 
@@ -120,20 +120,28 @@ export class BesideFiles {
     const root = view.root;
     const open = new Set(view.editors.map((e) => e.path));
     const shows = (path: string) => open.has(path) || view.views.includes(path);
-    // The language servers see the person's unsaved text: asked of the window only when there is some.
-    const unsaved = view.editors.some((e) => e.isDirty) ? await this.window.unsavedBuffers() : {};
-    const buffers = Object.fromEntries(view.editors.map((e) => [e.path, unsaved[e.path]]));
+    // The buffers of the open editors; their unsaved text is asked of the window at the first code
+    // question or text read of this call, and only while there is some: a file call never asks.
+    const buffers: Record<string, string | undefined> = Object.fromEntries(view.editors.map((e) => [e.path, undefined]));
+    let unsaved: Promise<void> | undefined;
+    const withUnsaved = () =>
+      (unsaved ??= view.editors.some((e) => e.isDirty)
+        ? this.window.unsavedBuffers().then(async (texts) => {
+            Object.assign(buffers, texts);
+            await this.backend.code(root, buffers);
+          })
+        : Promise.resolve());
     const [files, code] = await Promise.all([this.filesOf(root), this.backend.code(root, buffers)]);
     const editors: NodeEditors = {
       // Whether an open editor has unsaved changes is asked at the moment it matters, not taken from the view.
       get: (path) => (open.has(path) ? this.window.editor(path) : undefined),
       list: () => view.editors,
-      text: (path) => buffers[path],
+      text: async (path) => (await withUnsaved(), buffers[path]),
       discard: (path) => this.window.discard(path),
     };
     return {
       workspace: showingWrites(files, shows, (path, text) => this.window.fileWritten(path, text)),
-      code,
+      code: askingFirst(code, withUnsaved),
       editors,
       security: {
         agentConsent: async (context) => {
@@ -145,6 +153,25 @@ export class BesideFiles {
       },
     };
   }
+}
+
+/** The language servers, with `first` done before each question (the window's unsaved text in place). */
+function askingFirst(port: CodePort, first: () => Promise<void>): CodePort {
+  const after =
+    <A extends unknown[], R>(ask: (...args: A) => Promise<R>) =>
+    async (...args: A) => (await first(), ask.apply(port, args));
+  return {
+    fileEndings: after(port.fileEndings),
+    diagnostics: after(port.diagnostics),
+    workspaceSymbols: after(port.workspaceSymbols),
+    documentSymbols: after(port.documentSymbols),
+    definition: after(port.definition),
+    references: after(port.references),
+    hover: after(port.hover),
+    takeNotice: () => port.takeNotice(),
+    problemCounts: () => port.problemCounts(),
+    onProblemsChanged: (listener) => port.onProblemsChanged(listener),
+  };
 }
 
 /** The store, with each write the window shows (in an editor, a deck, a board) shown there before the write answers. */
