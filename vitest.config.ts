@@ -9,6 +9,8 @@ const sharedTarget = /^https?:|^theia$/.test(process.env.OPENSPACE_TARGET ?? '')
 process.env.OPENSPACE_LOCK_DIR ??= join(tmpdir(), `openspace-test-locks-${process.pid}`);
 
 const LATENCY_SPEC = 'conformance/specs/latency.test.ts';
+/** Specs of what the hub answers before any IDE or workspace is involved. */
+const HUB_ONLY_SPECS = ['tools', 'invalid-input', 'access', 'consent-idle'].map((name) => `conformance/specs/${name}.test.ts`);
 
 const shared = {
   fileParallelism: !sharedTarget,
@@ -56,14 +58,16 @@ export default defineConfig({
           exclude: [...shared.exclude, LATENCY_SPEC],
         },
       },
-      // … and on a real directory (real shells through node-pty, ripgrep).
+      // … and on a real directory (real shells through node-pty, ripgrep), less the specs of the
+      // hub's own contract that no workspace reaches: the catalog, input validation, access and
+      // consent (they run on the simulated IDE in memory and on Theia).
       {
         test: {
           ...shared,
           name: 'conformance:sim-disk',
           isolate: false,
           include: ['conformance/specs/**/*.test.ts'],
-          exclude: [...shared.exclude, LATENCY_SPEC],
+          exclude: [...shared.exclude, LATENCY_SPEC, ...HUB_ONLY_SPECS],
           env: { OPENSPACE_SIM_WORKSPACE: 'disk' },
         },
       },

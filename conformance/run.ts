@@ -156,7 +156,8 @@ async function main(): Promise<number> {
     process.env.OPENSPACE_LOCK_DIR ??= join(tmpdir(), `openspace-conformance-locks-${process.pid}`);
   if (values.samples) process.env.OPENSPACE_LATENCY_SAMPLES = values.samples;
 
-  const sharedTarget = target !== 'sim';
+  // A running hub is one IDE shared by every file; the simulated IDE and Theia are started per file.
+  const sharedTarget = /^https?:/.test(target);
   const reporter = new ConformanceReporter({
     target,
     root: ROOT,
@@ -184,6 +185,7 @@ async function main(): Promise<number> {
       root: ROOT,
       watch: false,
       testNamePattern: grep,
+      maxWorkers: 2,
       ...(shard && { shard }),
       reporters: [reporter],
       projects: [
@@ -193,7 +195,9 @@ async function main(): Promise<number> {
             name: 'conformance',
             include: ['conformance/specs/**/*.test.ts', ...PROPERTY_TESTS],
             exclude: [...common.exclude, LATENCY_SPEC],
-            // A running hub or Theia is one IDE shared by every file: one file at a time.
+            // A running hub is one IDE shared by every file: one file at a time. Otherwise two at a
+            // time, each with its own IDE: Theia's start (about 7 s, most of it the window's) and a
+            // spec's waits leave a core free.
             fileParallelism: !sharedTarget,
             // Each file starts its target (or shares the running one): files share loaded modules.
             isolate: false,

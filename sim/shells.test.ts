@@ -324,18 +324,29 @@ describe('real pty', () => {
         await new Promise((r) => setTimeout(r, 20));
       }
     };
+    // bash's C and D carry its clock in microseconds (t=), so durations do not depend on when the IDE reads them.
+    const bashC = '\\x1b\\]133;C;t=(\\d{16})\\x07';
+    const bashD = (status: number) => `\\x1b\\]133;D;${status};t=(\\d{16})\\x07`;
     await until('prompt', () => t.raw.includes(B));
     t.shell.write('false\r');
-    await until('D;1', () => t.raw.includes(D(1)));
+    await until('D;1', () => t.raw.includes('\x1b]133;D;1;'));
     t.shell.write('no-such-command-here\r');
-    await until('D;127', () => t.raw.includes(D(127)));
+    await until('D;127', () => t.raw.includes('\x1b]133;D;127;'));
     t.shell.write('env | grep -c -e OPENSPACE_SHELL -e PROMPT_COMMAND; bash -c \'echo "[$PROMPT_COMMAND]"\'\r');
-    await until('D;0', () => t.raw.includes(D(0)));
+    await until('D;0', () => t.raw.includes('\x1b]133;D;0;'));
     expect(t.lines()).toContain('0');
     expect(t.lines()).toContain('[]');
     // Every command: C after its echoed line, D after its output, then a prompt in A … B.
-    expect(t.raw).toMatch(new RegExp(`false\\r\\n.*${esc(C)}${esc(D(1))}.*${esc(A)}\\$ ${esc(B)}`, 's'));
-    expect(t.raw).toMatch(new RegExp(`${esc(C)}[^\\x1b]*command not found\\r\\n${esc(D(127))}`, 's'));
+    expect(t.raw).toMatch(new RegExp(`false\\r\\n.*${bashC}${bashD(1)}.*${esc(A)}\\$ ${esc(B)}`, 's'));
+    expect(t.raw).toMatch(new RegExp(`${bashC}[^\\x1b]*command not found\\r\\n${bashD(127)}`, 's'));
+    const before = Date.now() * 1000;
+    t.shell.write('sleep 0.3; exit_here=1\r');
+    const slept = new RegExp(`exit_here=1\\r\\n.*?${bashC}${bashD(0)}`, 's');
+    await until('sleep ends', () => slept.test(t.raw));
+    const [started, finished] = slept.exec(t.raw)!.slice(1).map(Number) as [number, number];
+    expect(started).toBeGreaterThanOrEqual(before);
+    expect(finished - started).toBeGreaterThanOrEqual(300_000);
+    expect(finished - started).toBeLessThan(5_000_000);
     t.shell.kill();
   });
 });

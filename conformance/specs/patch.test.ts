@@ -138,21 +138,26 @@ describe('versions and patches', () => {
     expect((await read('patch/outside.txt')).content).toBe('a person changed this\n');
   });
 
+  // Ten sessions contend for every patch (each retry is a read and a patch), so the work grows with
+  // sessions × patches: five each keep it a few seconds per IDE. The store's own test
+  // (src/store/artifact-store.test.ts) runs ten writers with twenty each without the HTTP hops.
+  const SESSIONS = 10;
+  const PATCHES_EACH = 5;
   it(
-    'ten sessions, twenty patches each, retrying on CONFLICT: every patch applied exactly once, the result is the serial one',
+    'ten sessions, five patches each, retrying on CONFLICT: every patch applied exactly once, the result is the serial one',
     { timeout: 120_000 },
     async () => {
       const initial = 'count: 0\n';
       const start = await write('patch/shared.txt', initial);
       const agents: Agent[] = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => connectAgent({ mcpUrl: ctx.target.mcpUrl, token: ctx.target.token }, `writer-${i}`)),
+        Array.from({ length: SESSIONS }, (_, i) => connectAgent({ mcpUrl: ctx.target.mcpUrl, token: ctx.target.token }, `writer-${i}`)),
       );
       const accepted = new Map<string, { next: string; operations: PatchOperation[] }>();
       let conflicts = 0;
       try {
         await Promise.all(
           agents.map(async (agent, writer) => {
-            for (let j = 0; j < 20; j++) {
+            for (let j = 0; j < PATCHES_EACH; j++) {
               for (;;) {
                 const { content, version } = await agent.ok('openspace.file.read', { path: 'patch/shared.txt' });
                 const count = Number(/^count: (\d+)/.exec(content)![1]);
@@ -175,11 +180,11 @@ describe('versions and patches', () => {
       } finally {
         await Promise.all(agents.map((a) => a.endSession()));
       }
-      expect(accepted.size).toBe(200);
+      expect(accepted.size).toBe(SESSIONS * PATCHES_EACH);
       expect(conflicts).toBeGreaterThan(0);
       let text = initial;
       let version = start;
-      for (let i = 0; i < 200; i++) {
+      for (let i = 0; i < SESSIONS * PATCHES_EACH; i++) {
         const step = accepted.get(version);
         expect(step, `patch ${i + 1} in the chain of versions`).toBeDefined();
         text = applyPatch(text, step!.operations);
@@ -188,8 +193,8 @@ describe('versions and patches', () => {
       const final = await read('patch/shared.txt');
       expect(final).toEqual({ content: text, version });
       const lines = text.trimEnd().split('\n');
-      expect(lines[0]).toBe('count: 200');
-      expect(new Set(lines.slice(1)).size).toBe(200);
+      expect(lines[0]).toBe(`count: ${SESSIONS * PATCHES_EACH}`);
+      expect(new Set(lines.slice(1)).size).toBe(SESSIONS * PATCHES_EACH);
     },
   );
 });

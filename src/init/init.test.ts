@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planInit, type HubConnection } from './agent-files.js';
 
 const HUB: HubConnection = { kind: 'http', mcpUrl: 'http://127.0.0.1:3100/mcp' };
-const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
+/** The bundle `npx openspace` runs (built by `npm run build`, which `npm test` runs first). */
+const CLI = fileURLToPath(new URL('../../dist/openspace.mjs', import.meta.url));
 
 const files = (existing: Record<string, string>) => (path: string) => existing[path];
 
@@ -91,7 +92,7 @@ describe('openspace init, the command', () => {
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
   const run = (...args: string[]) =>
-    promisify(execFile)(process.execPath, ['--import', 'tsx', CLI, ...args, ...(args[0] === 'init' ? ['--dir', dir] : [])]).then(
+    promisify(execFile)(process.execPath, [CLI, ...args, ...(args[0] === 'init' ? ['--dir', dir] : [])]).then(
       (r) => ({ code: 0, ...r }),
       (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }),
     );
@@ -132,7 +133,7 @@ describe('openspace init, the command', () => {
 
 describe('openspace token', () => {
   const token = (...args: string[]) =>
-    promisify(execFile)(process.execPath, ['--import', 'tsx', CLI, 'token', ...args]).then(
+    promisify(execFile)(process.execPath, [CLI, 'token', ...args]).then(
       (r) => ({ code: 0, ...r }),
       (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }),
     );

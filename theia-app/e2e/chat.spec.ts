@@ -183,6 +183,8 @@ test.describe('with OpenCode and the scripted model', () => {
       hasText: 'OpenCode asks to use openspace.file.write',
     });
     await expect(notice).toBeVisible({ timeout: 60_000 });
+    // The notification can come before the window has finished starting: the picture waits for the workbench.
+    await expect(page.locator('.theia-preload')).toHaveCount(0, { timeout: 60_000 });
     await page.screenshot({ path: 'reports/screenshots/chat-permission-notification.png' });
     await notice.getByRole('button', { name: 'Allow once' }).click();
     await expect.poll(() => readFile(join(workspace, NOTE), 'utf8').catch(() => ''), { timeout: 30_000 }).toBe('Written from the chat.\n');

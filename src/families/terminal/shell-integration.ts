@@ -3,8 +3,11 @@
  * bash marks its prompt and every command's start and end with OSC 133 sequences (as VS Code, Theia
  * and iTerm2 terminals do), which src/families/terminal/shell-marks.ts reads back from the output. Browser-safe.
  *
- *   ESC ] 133;A BEL   the prompt begins          ESC ] 133;C BEL          the command's output begins (PS0)
- *   ESC ] 133;B BEL   the prompt ends            ESC ] 133;D;<exit> BEL   the command ended with <exit>
+ *   ESC ] 133;A BEL   the prompt begins          ESC ] 133;C;t=<µs> BEL          the command's output begins (PS0)
+ *   ESC ] 133;B BEL   the prompt ends            ESC ] 133;D;<exit>;t=<µs> BEL   the command ended with <exit>
+ *
+ * `t=` is bash's clock (EPOCHREALTIME in microseconds; empty before bash 5), so a command's start,
+ * end and duration do not depend on how soon the IDE reads the output.
  *
  * How it gets in: PROMPT_COMMAND (from the environment) evaluates OPENSPACE_SHELL_INTEGRATION on
  * the first prompt, after the person's bashrc ran. The script removes both variables from the
@@ -31,7 +34,7 @@ __openspace_si=1
 __openspace_keep() { return; }
 __openspace_precmd() {
   local s=$?
-  builtin printf '\e]133;D;%s\a' "$s"
+  builtin printf '\e]133;D;%s;t=%s\a' "$s" "%{EPOCHREALTIME/[.,]/}"
   return $s
 }
 __openspace_prompt() {
@@ -40,7 +43,7 @@ __openspace_prompt() {
     __openspace_ps1='\[\e]133;A\a\]'"$PS1"'\[\e]133;B\a\]'
     PS1=$__openspace_ps1
   fi
-  [[ "%{PS0-}" == *'\e]133;C\a' ]] || PS0="%{PS0-}"'\e]133;C\a'
+  [[ "%{PS0-}" == *'\e]133;C;t='* ]] || PS0="%{PS0-}"'\e]133;C;t=%{EPOCHREALTIME/[.,]/}\a'
   return $s
 }
 __openspace_boot='eval "$OPENSPACE_SHELL_INTEGRATION"'

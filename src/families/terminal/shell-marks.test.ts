@@ -30,6 +30,17 @@ describe('ShellMarkScanner: OSC 133/633 marks in raw output', () => {
     ]);
   });
 
+  it("reads the shell's clock from OpenSpace's t= parameter on C and D (microseconds), and nothing else as a time", () => {
+    expect(
+      marks([osc('133;C;t=1795758768503031'), osc('133;D;0;t=1795758768805635'), osc('133;D;2;t=12'), osc('133;A;t=1795758768503031')]),
+    ).toEqual([
+      { kind: 'C', time: 1795758768503.031 },
+      { kind: 'D', exitCode: 0, time: 1795758768805.635 },
+      { kind: 'D', exitCode: 2 },
+      { kind: 'A' },
+    ]);
+  });
+
   it("ignores other OSC strings: titles, hyperlinks, Theia's own 133 payloads, 633's command line, 133;P", () => {
     expect(
       marks([
@@ -107,6 +118,25 @@ describe('ShellState: what the marks say about the shell', () => {
     expect(shell.last).toEqual({ id: 1, startCursor: 1, startedAt: 1001, exitCode: 2, endCursor: 4, partial: 'abc', finishedAt: 1004 });
     shell.mark({ kind: 'D', exitCode: 130 }, at(5));
     expect(shell.last?.exitCode).toBe(2);
+  });
+
+  it("times a command by the shell's clock when its marks carry one, read late or not; a time that cannot be right counts as the reading", () => {
+    const now = 1_800_000_000_000;
+    const shell = new ShellState();
+    // A busy IDE read C 500 ms late and D at once: the duration is still the shell's 2 s.
+    shell.mark({ kind: 'C', time: now - 2_000 }, { cursor: 0, partial: () => '', now: now - 1_500 });
+    shell.mark({ kind: 'D', exitCode: 0, time: now }, { cursor: 1, partial: () => '', now });
+    expect(shell.last).toMatchObject({ startedAt: now - 2_000, finishedAt: now });
+    // Output can print marks too: a time in the future, from long ago, or before the start is not believed.
+    for (const [start, end] of [
+      [now + 60_000, now + 61_000],
+      [now - 3_600_000, now - 3_599_000],
+      [now - 10, now - 1_000],
+    ]) {
+      shell.mark({ kind: 'C', time: start }, { cursor: 2, partial: () => '', now: now - 100 });
+      shell.mark({ kind: 'D', exitCode: 0, time: end }, { cursor: 3, partial: () => '', now });
+      expect(shell.last).toMatchObject({ startedAt: now - 100, finishedAt: now });
+    }
   });
 });
 

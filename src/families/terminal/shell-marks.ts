@@ -16,6 +16,8 @@ export interface ShellMark {
   kind: MarkKind;
   /** D's exit status, when the shell gave one. */
   exitCode?: number;
+  /** When the shell printed it (ms since the epoch), from OpenSpace's `t=<µs>` parameter on C and D. */
+  time?: number;
 }
 
 /** A mark found in a chunk; `end` is the offset in the chunk just after its terminator. */
@@ -32,14 +34,20 @@ const PAYLOAD_ESCAPE = 3; // ESC inside the payload: ST if `\` follows
 /** Longer payloads are no mark of ours (633;E carries whole command lines): given up. */
 const MAX_PAYLOAD = 64;
 const MARK = /^[16]33;([ABCDP])(?:;([^;]*).*)?$/;
+/** The shell's clock in microseconds (bash's EPOCHREALTIME without its point), as OpenSpace's integration adds it. */
+const TIME = /;t=(\d{13,19})(?:;|$)/;
 
 function parse(payload: string): ShellMark | undefined {
   const m = MARK.exec(payload);
   if (!m) return undefined;
   const kind = m[1] as MarkKind;
   if (kind === 'P' && !payload.startsWith('633;')) return undefined;
+  const mark: ShellMark = { kind };
   const code = kind === 'D' && m[2] !== undefined && /^-?\d{1,9}$/.test(m[2]) ? Number(m[2]) : undefined;
-  return code === undefined ? { kind } : { kind, exitCode: code };
+  if (code !== undefined) mark.exitCode = code;
+  const time = kind === 'C' || kind === 'D' ? TIME.exec(payload) : null;
+  if (time) mark.time = Number(time[1]) / 1000;
+  return mark;
 }
 
 export class ShellMarkScanner {
@@ -118,6 +126,9 @@ export interface FinishedCommand extends StartedCommand {
   finishedAt: number;
 }
 
+/** How far before its reading a mark's own time may lie (a stalled IDE reads late by seconds, not minutes). */
+const CLOCK_TRUST_MS = 60_000;
+
 /** Where the output stood when a mark came. */
 export interface MarkPosition {
   cursor: number;
@@ -143,6 +154,11 @@ export class ShellState {
 
   mark(mark: ShellMark, at: MarkPosition): void {
     this.integration = true;
+    // The shell's own time of a command's start and end, so that a busy IDE reading the output late
+    // does not shorten or lengthen the duration; a time that cannot be right (output can print
+    // marks too) is replaced by when the mark was read.
+    const when = (after = -Infinity) =>
+      mark.time !== undefined && mark.time <= at.now && mark.time > at.now - CLOCK_TRUST_MS && mark.time >= after ? mark.time : at.now;
     switch (mark.kind) {
       case 'A':
         this.atPrompt = false;
@@ -152,13 +168,19 @@ export class ShellState {
         break;
       case 'C':
         this.atPrompt = false;
-        if (!this.running) this.running = { id: ++this.started, startCursor: at.cursor, startedAt: at.now };
+        if (!this.running) this.running = { id: ++this.started, startCursor: at.cursor, startedAt: when() };
         break;
       case 'D': {
         const running = this.running;
         if (!running) break;
         this.running = undefined;
-        this.last = { ...running, exitCode: mark.exitCode, endCursor: at.cursor, partial: at.partial(), finishedAt: at.now };
+        this.last = {
+          ...running,
+          exitCode: mark.exitCode,
+          endCursor: at.cursor,
+          partial: at.partial(),
+          finishedAt: when(running.startedAt),
+        };
         break;
       }
       case 'P':
