@@ -46,7 +46,10 @@ function describeErrors(errors: readonly SerializedError[] | undefined): string 
   return errors
     .map((e) => {
       const diff = typeof e.diff === 'string' && e.diff ? `\n${e.diff}` : '';
-      return `${e.name && e.name !== 'Error' && e.name !== 'AssertionError' ? `${e.name}: ` : ''}${e.message ?? String(e)}${diff}`;
+      // "fetch failed" says nothing without its cause (the connection refused, reset, timed out …).
+      const cause = e.cause as { message?: string; code?: string } | undefined;
+      const why = cause?.message ? ` (${cause.code ? `${cause.code}: ` : ''}${cause.message})` : '';
+      return `${e.name && e.name !== 'Error' && e.name !== 'AssertionError' ? `${e.name}: ` : ''}${e.message ?? String(e)}${why}${diff}`;
     })
     .join('\n\n')
     .replace(ANSI, '');

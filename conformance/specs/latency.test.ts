@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 /**
  * NFR-3.2 latency budgets: N round trips per tool (OPENSPACE_LATENCY_SAMPLES, default 100: with
  * fewer, p99 is simply the slowest sample) through the
@@ -21,7 +22,8 @@
 import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { TOOLS_BY_NAME, type ToolName } from '../../src/families/index.js';
+import { FAMILIES, TOOLS_BY_NAME } from '../../src/families/index.js';
+import type { LatencyWorkloads, Workload } from '../../src/families/latency.js';
 import { BUDGET_MS, describeLatency, latencySeries, remeasured, type BudgetName, type LatencySeries } from '../report/model.js';
 import type { Result } from '../client.js';
 import { useTarget } from '../setup.js';
@@ -70,239 +72,21 @@ function answerOrHang<T>(promise: Promise<T>, what: string): Promise<T> {
   return Promise.race([promise, hang]).finally(() => clearTimeout(timer));
 }
 
-interface Workload {
-  /** Untimed, once before the samples. */
-  before?: () => Promise<void>;
-  /** Untimed, before each sample; returns the arguments of the timed call. */
-  prepare: (i: number) => Promise<Record<string, unknown>> | Record<string, unknown>;
-  /** Untimed, after each sample. */
-  cleanup?: (i: number, result: Result) => Promise<void>;
-  /** Untimed, once after the samples: leaves the IDE as the next tool's workload expects it. */
-  after?: () => Promise<void>;
-  /**
-   * Instead of an untimed cleanup: the call that undoes the sample, itself timed (after a settle) as
-   * a sample of its own tool, whose test then uses these samples. An open and a close measured in
-   * one loop cost Theia one open and one close per pair of samples, not two of each.
-   */
-  undo?: { tool: ToolName; args: (i: number, result: Result) => Record<string, unknown> };
-}
-
 const ok = (tool: string, args: Record<string, unknown> = {}) => ctx.agent.ok(tool, args);
-let sendTerminal = '';
-let runTerminal = '';
-let mainPane = '';
-let splitPane = '';
-let patchVersion = '';
-let restoreVersion = '';
 
 let deckAndBoard: Promise<void> | undefined;
 /** Once per file: the deck and the board the modality workloads use. */
 const openDeckAndBoard = () => (deckAndBoard ??= setUpDeckAndBoard(ok));
 
-/** A representative successful call of every tool, on the fixture workspace. */
-const WORKLOADS: Record<ToolName, Workload> = {
-  'openspace.pane.open': {
-    // Beside a file the person has open, as an agent mostly does (into an empty editor area, Theia
-    // first builds the area's tab bar: about 10 ms more here).
-    before: async () => void (await ok('openspace.editor.open', { path: 'src/index.ts' })),
-    prepare: () => ({ type: 'editor', contentId: 'notes.txt' }),
-    undo: { tool: 'openspace.pane.close', args: () => ({ contentId: 'notes.txt' }) },
-  },
-  // Measured with pane.open above (its undo); on its own when run alone.
-  'openspace.pane.close': {
-    prepare: async () => {
-      await ok('openspace.pane.open', { type: 'editor', contentId: 'README.md' });
-      return { contentId: 'README.md' };
-    },
-  },
-  'openspace.pane.focus': {
-    before: async () => void (await ok('openspace.editor.open', { path: 'src/index.ts' })),
-    prepare: () => ({ contentId: 'src/index.ts' }),
-  },
-  'openspace.pane.list': { prepare: () => ({}) },
-  'openspace.pane.resize': {
-    // A real resize: the editor area split in two, the left pane made 40% or 60% of the window wide.
-    before: async () => {
-      await ok('openspace.editor.open', { path: 'src/index.ts' });
-      splitPane = (await ok('openspace.pane.open', { type: 'editor', contentId: 'docs/guide.md', splitDirection: 'vertical' })).paneId;
-      const { panes } = await ok('openspace.pane.list');
-      mainPane = panes.find((p: { area: string; id: string }) => p.area === 'main' && p.id !== splitPane).id;
-    },
-    prepare: (i) => ({ paneId: mainPane, width: i % 2 ? 40 : 60 }),
-    after: async () => void (await ok('openspace.pane.close', { paneId: splitPane })),
-  },
-  'openspace.editor.open': { prepare: (i) => ({ path: 'src/index.ts', line: i % 2 ? 42 : 80 }) },
-  'openspace.editor.read_file': { prepare: () => ({ path: 'src/index.ts', startLine: 1, endLine: 50 }) },
-  'openspace.editor.close': {
-    prepare: async () => {
-      await ok('openspace.editor.open', { path: 'notes.txt' });
-      return { path: 'notes.txt' };
-    },
-  },
-  'openspace.editor.scroll_to': {
-    before: async () => void (await ok('openspace.editor.open', { path: 'src/index.ts' })),
-    prepare: (i) => ({ path: 'src/index.ts', line: i % 2 ? 10 : 90 }),
-  },
-  'openspace.editor.highlight': {
-    before: async () => void (await ok('openspace.editor.open', { path: 'src/index.ts' })),
-    prepare: () => ({ path: 'src/index.ts', ranges: [{ startLine: 42, endLine: 50 }], highlightId: 'latency' }),
-  },
-  'openspace.editor.clear_highlight': {
-    before: async () => void (await ok('openspace.editor.open', { path: 'src/index.ts' })),
-    prepare: async () => {
-      await ok('openspace.editor.highlight', {
-        path: 'src/index.ts',
-        ranges: [{ startLine: 1, endLine: 2 }],
-        highlightId: 'latency-clear',
-      });
-      return { highlightId: 'latency-clear' };
-    },
-  },
-  'openspace.terminal.create': {
-    prepare: (i) => ({ title: `latency-create-${i}` }),
-    undo: { tool: 'openspace.terminal.close', args: (_i, result) => ({ terminalId: result.terminalId }) },
-  },
-  'openspace.terminal.send': {
-    before: async () => void (sendTerminal = (await ok('openspace.terminal.create', { title: 'latency-send' })).terminalId),
-    prepare: (i) => ({ terminalId: sendTerminal, text: `echo sample-${i}` }),
-    // The command ended before the next send is timed, as an agent reads its output between sends:
-    // a send to a shell still printing waits for its prompt (up to 500 ms), which is not the send's time.
-    cleanup: async () => void (await commandEnded(sendTerminal)),
-  },
-  'openspace.terminal.read_output': { prepare: () => ({ terminalId: sendTerminal, lines: 20 }) },
-  // A quick command, from typing it to its exit status (shell integration's end mark).
-  'openspace.terminal.run': {
-    before: async () => void (runTerminal = (await ok('openspace.terminal.create', { title: 'latency-run' })).terminalId),
-    prepare: () => ({ terminalId: runTerminal, command: 'true' }),
-  },
-  'openspace.terminal.list': { prepare: () => ({}) },
-  // Measured with terminal.create above (its undo); on its own when run alone.
-  'openspace.terminal.close': {
-    prepare: async (i) => ({ terminalId: (await ok('openspace.terminal.create', { title: `latency-close-${i}` })).terminalId }),
-  },
-  'openspace.file.read': { prepare: () => ({ path: 'src/index.ts' }) },
-  'openspace.file.write': { prepare: (i) => ({ path: 'latency.txt', content: `sample ${i}\n` }) },
-  'openspace.file.list': { prepare: () => ({ recursive: true }) },
-  'openspace.file.search': { prepare: () => ({ query: 'function' }) },
-  'openspace.file.patch': {
-    before: async () => void (patchVersion = (await ok('openspace.file.write', { path: 'patch.txt', content: 'first\n' })).version),
-    prepare: (i) => ({ path: 'patch.txt', baseVersion: patchVersion, operations: [{ type: 'append', content: `line ${i}\n` }] }),
-    cleanup: async (_i, result) => void (patchVersion = result.version),
-  },
-  'openspace.file.snapshots': { prepare: () => ({ path: 'src/index.ts' }) },
-  'openspace.file.restore': {
-    before: async () => {
-      restoreVersion = (await ok('openspace.file.write', { path: 'restore.txt', content: 'one\n' })).version;
-      await ok('openspace.file.write', { path: 'restore.txt', content: 'two\n' });
-    },
-    prepare: () => ({ path: 'restore.txt', version: restoreVersion }),
-  },
-  // Presentations and whiteboards: a 5-slide deck and a board with six shapes, both open beside the code.
-  'openspace.presentation.list': { before: openDeckAndBoard, prepare: () => ({}) },
-  'openspace.presentation.read': { before: openDeckAndBoard, prepare: () => ({ deckPath: DECK }) },
-  'openspace.presentation.create': {
-    prepare: (i) => ({ deckPath: `latency/new-${i}.deck.md`, title: `Deck ${i}` }),
-  },
-  'openspace.presentation.update_slide': {
-    before: openDeckAndBoard,
-    prepare: (i) => ({ deckPath: DECK, slideIndex: i % 5, content: `## Slide ${i % 5}\n\nChanged ${i} times.` }),
-  },
-  'openspace.presentation.open': { before: openDeckAndBoard, prepare: (i) => ({ deckPath: DECK, slideIndex: i % 5 }) },
-  'openspace.presentation.navigate': { before: openDeckAndBoard, prepare: (i) => ({ deckPath: DECK, slideIndex: i % 5 }) },
-  'openspace.presentation.play': {
-    before: openDeckAndBoard,
-    prepare: () => ({ deckPath: DECK, intervalMs: 60_000 }),
-    cleanup: async () => void (await ok('openspace.presentation.stop', { deckPath: DECK })),
-  },
-  'openspace.presentation.pause': {
-    before: openDeckAndBoard,
-    prepare: async () => {
-      await ok('openspace.presentation.play', { deckPath: DECK, intervalMs: 60_000 });
-      return { deckPath: DECK };
-    },
-  },
-  'openspace.presentation.stop': { before: openDeckAndBoard, prepare: () => ({ deckPath: DECK }) },
-  'openspace.whiteboard.list': { before: openDeckAndBoard, prepare: () => ({}) },
-  'openspace.whiteboard.read': { before: openDeckAndBoard, prepare: () => ({ whiteboardId: BOARD }) },
-  'openspace.whiteboard.create': { prepare: (i) => ({ whiteboardId: `latency/new-${i}.whiteboard.json`, title: `Board ${i}` }) },
-  'openspace.whiteboard.add_shape': {
-    before: openDeckAndBoard,
-    prepare: (i) => ({ whiteboardId: BOARD, shape: { type: 'box', id: `added-${i}`, label: `Added ${i}` } }),
-    cleanup: async (i) => void (await ok('openspace.whiteboard.delete_shape', { whiteboardId: BOARD, shapeId: `added-${i}` })),
-  },
-  'openspace.whiteboard.update_shape': {
-    before: openDeckAndBoard,
-    prepare: (i) => ({ whiteboardId: BOARD, shapeId: 'api', updates: { x: (i % 2) * 100, label: `API ${i}` } }),
-  },
-  'openspace.whiteboard.delete_shape': {
-    before: openDeckAndBoard,
-    prepare: async (i) => {
-      await ok('openspace.whiteboard.add_shape', { whiteboardId: BOARD, shape: { type: 'note', id: `gone-${i}`, label: 'soon gone' } });
-      return { whiteboardId: BOARD, shapeId: `gone-${i}` };
-    },
-  },
-  'openspace.whiteboard.open': { before: openDeckAndBoard, prepare: () => ({ whiteboardId: BOARD }) },
-  'openspace.whiteboard.camera.set': { before: openDeckAndBoard, prepare: (i) => ({ whiteboardId: BOARD, x: i * 10, y: 0, zoom: 1 }) },
-  'openspace.whiteboard.camera.fit': { before: openDeckAndBoard, prepare: () => ({ whiteboardId: BOARD }) },
-  'openspace.whiteboard.camera.get': { before: openDeckAndBoard, prepare: () => ({ whiteboardId: BOARD }) },
-  'openspace.whiteboard.layout': {
-    before: openDeckAndBoard,
-    prepare: (i) => ({ whiteboardId: BOARD, direction: i % 2 ? 'right' : 'down' }),
-  },
-  'openspace.modality.list': { before: openDeckAndBoard, prepare: () => ({}) },
-  'openspace.modality.focus': { before: openDeckAndBoard, prepare: (i) => ({ modalityId: i % 2 ? 'presentation' : 'whiteboard' }) },
-  // One line of an open file's buffer replaced, by turns with one and two lines.
-  'openspace.editor.replace_range': {
-    before: async () => void (await ok('openspace.file.write', { path: 'latency/replace.txt', content: 'a\nb\nc\n' })),
-    prepare: (i) => ({ path: 'latency/replace.txt', startLine: 2, endLine: 2 + (i % 2), newText: i % 2 ? `b${i}` : `b${i}\nc` }),
-  },
-  // One proposal revised on every call, answered pending at once: the time to show its diff.
-  'openspace.editor.propose_edit': {
-    before: async () => void (await ok('openspace.file.write', { path: 'latency/proposal.txt', content: 'base\n' })),
-    prepare: (i) => ({ path: 'latency/proposal.txt', newText: `proposed ${i}\n`, proposalId: 'latency', timeoutMs: 0 }),
-  },
-  'openspace.events.query': { prepare: (i) => (i % 2 ? { limit: 50 } : { since: 0, types: ['file.saved', 'file.opened'] }) },
-  'openspace.events.configure': { prepare: (i) => (i % 2 ? { ignore: ['layout.changed'] } : { receive: ['layout.changed'] }) },
-  // The whole context with an editor, a deck and a board open.
-  'openspace.context.get': { before: openDeckAndBoard, prepare: () => ({}) },
-  // Code intelligence on the fixture's code/ project, the language server warm: diagnostics of a
-  // file just written (untimed), with and without an error by turns.
-  'openspace.diagnostics.list': {
-    before: warmCode,
-    prepare: async (i) => {
-      await ok('openspace.file.write', { path: 'code/src/latency.ts', content: `export const n: number = ${i % 2 ? `'${i}'` : i};\n` });
-      return { path: 'code/src/latency.ts' };
-    },
-  },
-  'openspace.symbols.search': { before: warmCode, prepare: (i) => ({ query: i % 2 ? 'TaskStore' : 'formatTask' }) },
-  'openspace.symbols.outline': { before: warmCode, prepare: () => ({ path: 'code/src/task-store.ts' }) },
-  'openspace.code.definition': { before: warmCode, prepare: () => ({ path: 'code/src/app.ts', line: 11, column: 42 }) },
-  'openspace.code.references': {
-    before: warmCode,
-    prepare: (i) => (i % 2 ? { symbol: 'TaskStore.add' } : { path: 'code/src/task-store.ts', line: 2, column: 18 }),
-  },
-  'openspace.code.hover': { before: warmCode, prepare: () => ({ path: 'code/src/app.ts', line: 5, column: 7 }) },
-};
-
-let lastFinished: string | undefined;
-
-/** Until the terminal's last command has ended (shell integration's end mark), at most 2 s. */
-async function commandEnded(terminalId: string): Promise<void> {
-  const deadline = Date.now() + 2_000;
-  while (Date.now() < deadline) {
-    const { lastCommand } = await ok('openspace.terminal.read_output', { terminalId, lines: 1 });
-    if (lastCommand && lastCommand.finishedAt !== lastFinished) {
-      lastFinished = lastCommand.finishedAt;
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-/** The language server started and its project loaded (the cold start is the bench's to report). */
-async function warmCode(): Promise<void> {
-  await ok('openspace.diagnostics.list', { path: 'code' });
-}
+/**
+ * A representative successful call of every tool, on the fixture workspace: each family's
+ * src/families/<family>/latency.ts, in the registration list's order.
+ */
+const FAMILY_WORKLOADS = import.meta.glob<LatencyWorkloads>('../../src/families/*/latency.ts', { eager: true, import: 'default' });
+const WORKLOADS: Record<string, Workload> = Object.assign(
+  {},
+  ...FAMILIES.map((family) => FAMILY_WORKLOADS[`../../src/families/${family.name}/latency.ts`]?.({ ok, openDeckAndBoard, DECK, BOARD })),
+);
 
 function record(task: { meta: { latency?: LatencySeries; tool?: string } }, series: LatencySeries): void {
   task.meta.latency = series;

@@ -92,6 +92,10 @@ export class HubContribution implements BackendApplicationContribution {
 
   /** Announce the hub in ~/.openspace/ide/<port>.lock (URL and token, owner-readable only). */
   async onStart(server: HttpServer | HttpsServer): Promise<void> {
+    // As the standalone hub's (src/hub/server.ts): an agent's MCP client keeps its connection
+    // between calls a model's thinking apart; with Node's 5 s, a call sent as the server closes an
+    // idle connection fails with "fetch failed" (seen under load, when the client's own 4 s came late).
+    server.keepAliveTimeout = 60_000;
     // Theia calls onStart right after server.listen(), which may not have bound the port yet.
     if (!server.listening) await new Promise((resolve) => server.once('listening', resolve));
     const address = server.address();
