@@ -104,7 +104,7 @@ export class BridgeContribution implements FrontendApplicationContribution {
         if (granted) this.view.changed();
         return granted;
       },
-      agentCall: async (call) => this.backendCall(call),
+      notifyAgentCall: async (call) => this.backendCall(call),
     };
     this.backend = this.connect(frontend);
     this.viewPublishing = this.view.start((view) => this.backend.publishView(view));

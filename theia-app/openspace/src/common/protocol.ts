@@ -31,8 +31,11 @@ export interface BridgeFrontend {
   fileWritten(path: string, text: string): Promise<void>;
   /** Whether the person lets agents act in this workspace (asking them, as for a call run here). */
   agentConsent(context: CallContext): Promise<boolean>;
-  /** An agent's call ran beside the files: the window shows it (status bar, failure notification, event log). */
-  agentCall(call: BackendCall): Promise<void>;
+  /**
+   * An agent's call ran beside the files: the window shows it (status bar, failure notification,
+   * event log). A notification (Theia's RPC sends a `notify…` method without waiting for an answer).
+   */
+  notifyAgentCall(call: BackendCall): Promise<void>;
 }
 
 /** An agent's call the backend runs, as the window is told of it: still running after a while, or done. */

@@ -27,7 +27,7 @@ function scriptedWindow(answers: { dirty?: Set<string>; consent?: boolean } = {}
     discard: async (path) => void asked.push(`discard ${path}`),
     fileWritten: async (path, text) => void asked.push(`fileWritten ${path} ${JSON.stringify(text)}`),
     agentConsent: async () => (asked.push('agentConsent'), answers.consent ?? true),
-    agentCall: async (call) => void calls.push(call),
+    notifyAgentCall: async (call) => void calls.push(call),
   };
   return { window, asked, calls };
 }
