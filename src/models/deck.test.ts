@@ -66,6 +66,19 @@ describe('the .deck.md model', () => {
     );
   });
 
+  it('text put into an empty slide gets a line of its own, so the separators around it stay separators', () => {
+    // Found by the property above: an empty slide between two separators, and one after a last "---".
+    for (const [text, index, expected] of [
+      ['A\n---\n---\nC\n', 1, 'A\n---\nB\n---\nC\n'],
+      ['A\r\n---\r\n---\r\nC\r\n', 1, 'A\r\n---\r\nB\r\n---\r\nC\r\n'],
+      ['A\n---', 1, 'A\n---\nB'],
+    ] as const) {
+      const out = serializeDeck(withSlide(parseDeck(text), index, 'B'));
+      expect(out).toBe(expected);
+      expect(slides(parseDeck(out)).map((s) => s.body.trim() || s.title)).toEqual(['A', 'B', ...(text.includes('C') ? ['C'] : [])]);
+    }
+  });
+
   it('splits at lines of only "---" outside code fences, after the front matter', () => {
     const deck = parseDeck(
       '---\ntitle: Talk\ntheme: white\n---\n\n# One\n\n---\n\n## Two\n\n```yaml\n---\nkey: 1\n```\n\n---\n\n## Three\n',

@@ -159,7 +159,17 @@ export function slideContentProblem(content: string): string | undefined {
 
 /** The deck with slide `index` replaced; every other byte stays. The caller checked the index and the content. */
 export function withSlide(deck: Deck, index: number, content: string): Deck {
-  const segments = deck.segments.map((s, i) => (i === index ? { ...s, content: trimSlide(content) } : s));
+  const trimmed = trimSlide(content);
+  const segments = deck.segments.map((s, i) => {
+    if (i !== index) return s;
+    // An empty slide may sit on no line of its own ("---\n---\n", or a last "---" without a line
+    // break): text put there gets one, or the separator beside it would join the text's line.
+    const eol = deck.separators.some((sep) => sep.endsWith('\r\n')) ? '\r\n' : '\n';
+    const before = deck.separators[i - 1];
+    const lead = trimmed && before !== undefined && !before.endsWith('\n') && !s.lead.includes('\n') ? eol + s.lead : s.lead;
+    const trail = trimmed && i < deck.separators.length && !s.trail.includes('\n') ? eol + s.trail : s.trail;
+    return { lead, content: trimmed, trail };
+  });
   return { ...deck, segments };
 }
 
