@@ -24,6 +24,8 @@ export const DIAGNOSTICS_DEBOUNCE_MS = 2000;
 export const LAYOUT_DEBOUNCE_MS = 500;
 /** How long after an agent's call the layout changes it caused may still arrive (Theia finishes tab work after answering). */
 export const AGENT_ECHO_MS = 250;
+/** The longest an agent's call counts as running while its tab work after answering is still to do. */
+const VIEW_WORK_WAIT_MS = 2000;
 
 export type NewEvent = Omit<IdeEvent, 'seq' | 'time'>;
 
@@ -189,14 +191,29 @@ export class IdeEvents implements Disposable {
     ];
   }
 
-  /** An agent's call runs: what the layout does until AGENT_ECHO_MS after it is the agent's. */
+  /**
+   * An agent's call runs: what the layout does until AGENT_ECHO_MS after it is the agent's, and so
+   * is the tab work its command left to do after answering (Theia), however late a busy window does
+   * it (at most VIEW_WORK_WAIT_MS).
+   */
   async duringAgentCall<T>(call: () => Promise<T>): Promise<T> {
     this.agentCalls++;
     try {
       return await call();
     } finally {
-      this.agentCalls--;
-      this.agentCallEnded = Date.now();
+      const ended = () => {
+        this.agentCalls--;
+        this.agentCallEnded = Date.now();
+      };
+      const viewWork = this.ide.shell.viewWorkDone?.();
+      if (viewWork) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, VIEW_WORK_WAIT_MS)));
+        void Promise.race([viewWork.catch(() => undefined), late]).then(() => {
+          clearTimeout(timer);
+          ended();
+        });
+      } else ended();
     }
   }
 

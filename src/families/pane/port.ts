@@ -27,6 +27,12 @@ export interface PaneLayout {
 export interface ShellPort {
   /** Every pane with its tabs and geometry (which an IDE may have to measure). */
   layout(): PaneLayout;
+  /**
+   * For an IDE that shows or closes tabs after a command answered (Theia): resolves once that work
+   * of the commands so far is done, without hurrying it. Absent where commands finish their view
+   * work before answering.
+   */
+  viewWorkDone?(): Promise<void>;
   /** Whether a tab shows this content now; measures nothing. */
   isOpen(contentId: string): boolean;
   /**

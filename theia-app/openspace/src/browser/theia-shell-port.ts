@@ -188,6 +188,11 @@ export class TheiaShellPort implements ShellPort {
     this.afterAnswer(() => void this.shell.activateWidget(widget.id));
   }
 
+  /** Resolves when the view work of the commands so far is done, as it comes (see `afterAnswer`). */
+  async viewWorkDone(): Promise<void> {
+    for (let pending; pending !== this.pending;) await (pending = this.pending);
+  }
+
   /** Resolves when the view work of earlier commands is done and the panels have their sizes. */
   async settled(): Promise<void> {
     this.hurrying++;
