@@ -15,6 +15,7 @@
 import { statePart } from './ide-state.js';
 import { EVENT_LOG_CAPACITY, type EventType, type IdeEvent } from '../families/events/tools.js';
 import type { Disposable } from '../contract/port.js';
+import { within } from '../contract/time.js';
 import type { IdePort, PaneLayout } from '../families/index.js';
 import { terminalScreens } from '../families/terminal/output.js';
 
@@ -206,14 +207,8 @@ export class IdeEvents implements Disposable {
         this.agentCallEnded = Date.now();
       };
       const viewWork = this.ide.shell.viewWorkDone?.();
-      if (viewWork) {
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, VIEW_WORK_WAIT_MS)));
-        void Promise.race([viewWork.catch(() => undefined), late]).then(() => {
-          clearTimeout(timer);
-          ended();
-        });
-      } else ended();
+      if (viewWork) void within(viewWork, VIEW_WORK_WAIT_MS).then(ended);
+      else ended();
     }
   }
 

@@ -6,6 +6,7 @@
  */
 export * from './call-context.js';
 export * from './common.js';
+export * from './time.js';
 export * from './result.js';
 export * from './tool.js';
 export * from './tools.js';

@@ -7,7 +7,7 @@ import {
   type CallToolResult,
   type PrimitiveSchemaDefinition,
 } from '@modelcontextprotocol/sdk/types.js';
-import { failure, parseArguments, type CallContext, type Failure, type ToolResult, type ToolSuccess } from '../contract/index.js';
+import { failure, parseArguments, within, type CallContext, type Failure, type ToolResult, type ToolSuccess } from '../contract/index.js';
 import { TOOLS_ENABLE, TOOLS_BY_NAME } from '../families/index.js';
 import { redactArguments, type AuditSink } from '../security/audit-log.js';
 import { BridgeRegistry, executeWithTimeout, NO_BRIDGE } from './bridge.js';
@@ -66,13 +66,6 @@ export const ASK_TIMEOUT_MS = 25_000;
 /** The SDK validates elicitation answers with Ajv; build it on first use instead of once per session. */
 let ajv: AjvJsonSchemaValidator | undefined;
 const lazyValidator: jsonSchemaValidator = { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
-
-/** Resolves when `promise` does, or after `ms`, whichever comes first. */
-async function within(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([promise, new Promise((r) => (timer = setTimeout(r, ms)))]);
-  clearTimeout(timer);
-}
 
 function toCallToolResult(result: ToolResult): CallToolResult {
   return {

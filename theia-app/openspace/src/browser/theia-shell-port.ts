@@ -188,7 +188,7 @@ export class TheiaShellPort implements ShellPort {
     this.afterAnswer(() => void this.shell.activateWidget(widget.id));
   }
 
-  /** Resolves when the view work of the commands so far is done, as it comes (see `afterAnswer`). */
+  /** Resolves when the view work of the commands so far is done, as it comes (see `afterAnswer`); more added meanwhile is waited for too. */
   async viewWorkDone(): Promise<void> {
     for (let pending; pending !== this.pending;) await (pending = this.pending);
   }
@@ -199,7 +199,7 @@ export class TheiaShellPort implements ShellPort {
     try {
       this.wake?.();
       // View work may add more (an editor created after the answer is then activated).
-      for (let pending; pending !== this.pending;) await (pending = this.pending);
+      await this.viewWorkDone();
     } finally {
       this.hurrying--;
     }
