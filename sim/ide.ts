@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import type { IdePort } from '../src/families/index.js';
-import type { CallContext, TerminalInfo } from '../src/contract/index.js';
+import type { FullIde, GitPort } from '../src/families/index.js';
+import { ToolError, type CallContext, type TerminalInfo } from '../src/contract/index.js';
+import { GitRepository } from '../src/families/git/repository.js';
 import type { BoxVerdict } from '../src/contract/port.js';
 import type { CommandBridge } from '../src/hub/bridge.js';
 import { z } from 'zod';
@@ -88,6 +89,16 @@ export interface SimIdeOptions {
   home?: string;
 }
 
+/** The in-memory demo workspace is in no git repository: every git call answers so. */
+const NO_REPOSITORY: GitPort = new Proxy({} as GitPort, {
+  get: () => async () => {
+    throw new ToolError(
+      'NOT_A_REPOSITORY',
+      'The in-memory demo workspace is not a git repository. Start the simulated IDE on a folder that is one: npm start -- --workspace DIR.',
+    );
+  },
+});
+
 /**
  * The simulated IDE: layout, editors, terminals and workspace behind the IDE port, its command
  * registry with every openspace.* command, and the in-process bridge the hub calls.
@@ -95,7 +106,7 @@ export interface SimIdeOptions {
 export class SimIde {
   readonly registry = new SimCommandRegistry();
   readonly bridge: CommandBridge;
-  readonly port: IdePort;
+  readonly port: FullIde;
   readonly presentations: SimPresentations;
   readonly whiteboards: SimWhiteboards;
   readonly code: LspCodePort;
@@ -155,6 +166,7 @@ export class SimIde {
       whiteboards: this.whiteboards,
       code: this.code,
       review: this.review,
+      git: workspace.kind === 'disk' ? new GitRepository(workspace.root, files.policy) : NO_REPOSITORY,
       security: {
         confirmDangerousCommands: () => confirmDangerousCommands,
         protectedPaths: () => (path) => files.policy.isProtected(path),

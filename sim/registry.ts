@@ -2,7 +2,7 @@ import { failure, type CallContext, type ToolResult } from '../src/contract/inde
 import { COMMANDS } from '../src/families/index.js';
 import { runCommand } from '../src/commands/command.js';
 import type { Disposable } from '../src/contract/port.js';
-import type { IdePort } from '../src/families/index.js';
+import type { FullIde } from '../src/families/index.js';
 import type { CommandBridge } from '../src/hub/bridge.js';
 
 export interface CommandInfo {
@@ -43,7 +43,7 @@ export class SimCommandRegistry {
 }
 
 /** Register every openspace.* command against an IDE port, labelled for the palette. */
-export function registerOpenSpaceCommands(registry: SimCommandRegistry, ide: IdePort): void {
+export function registerOpenSpaceCommands(registry: SimCommandRegistry, ide: FullIde): void {
   for (const command of COMMANDS.values()) {
     registry.registerCommand(
       { id: command.tool.name, label: `OpenSpace: ${command.tool.title}` },

@@ -8,14 +8,14 @@ import {
   type ToolArgs,
   type ToolDefinition,
 } from '../contract/index.js';
-import type { IdePort, NodeIde } from '../families/index.js';
+import type { FullIde, IdePort, NodeIde } from '../families/index.js';
 import { ideEvents, type IdeEvents } from './event-log.js';
 
 /**
  * A command implementation: the tool it implements and what it does, written once against the IDE
  * port (`P`: all of it, or for a family that runs beside the files, the part NodeIde names).
  */
-export interface Command<T extends ToolDefinition = ToolDefinition, P extends NodeIde = IdePort> {
+export interface Command<T extends ToolDefinition = ToolDefinition, P extends IdePort | NodeIde = IdePort> {
   tool: T;
   /** `context` is present when an agent calls (through the hub), absent when a person runs the command. */
   run: (ide: P, args: ToolArgs<T>, context?: CallContext) => Promise<z.output<T['output']>>;
@@ -47,8 +47,11 @@ export type AgentCallEvents = Pick<IdeEvents, 'duringAgentCall' | 'agentCallFail
  * arguments checked against the tool's schema, an agent's call (one with a context) only after the
  * person consented, every failure turned into a structured result.
  */
-export function runCommand(command: Command, ide: IdePort, args: unknown, context?: CallContext): Promise<ToolResult> {
-  return runWith(command, ide, args, context, () => ideEvents(ide));
+/** A window command on its IDE; on the simulated IDE (a FullIde) any command. */
+export function runCommand(command: Command, ide: IdePort, args: unknown, context?: CallContext): Promise<ToolResult>;
+export function runCommand(command: Command | NodeCommand, ide: FullIde, args: unknown, context?: CallContext): Promise<ToolResult>;
+export function runCommand(command: Command | NodeCommand, ide: IdePort, args: unknown, context?: CallContext): Promise<ToolResult> {
+  return runWith(command as Command<ToolDefinition, IdePort>, ide, args, context, () => ideEvents(ide));
 }
 
 /**
@@ -65,7 +68,7 @@ export function runNodeCommand(
   return runWith(command, ide, args, context, () => events);
 }
 
-async function runWith<P extends NodeIde>(
+async function runWith<P extends IdePort | NodeIde>(
   command: Command<ToolDefinition, P>,
   ide: P,
   args: unknown,
@@ -84,7 +87,7 @@ async function runWith<P extends NodeIde>(
   return result;
 }
 
-async function runChecked<P extends NodeIde>(
+async function runChecked<P extends IdePort | NodeIde>(
   command: Command<ToolDefinition, P>,
   ide: P,
   args: unknown,

@@ -27,6 +27,18 @@ export interface CommandQuestion {
 
 export type CommandAnswer = 'once' | 'always' | 'deny';
 
+/** An agent's action the person confirms before it happens (a commit, discarding changes). */
+export interface ActionQuestion {
+  /** "Commit to main?" */
+  title: string;
+  /** What happens, in a sentence or two. */
+  message: string;
+  /** What to look at before saying yes (the staged diff, what is lost): plain text, maybe long. */
+  detail?: string;
+  /** The button that says yes: "Commit", "Discard". */
+  accept: string;
+}
+
 /** What the IDE's person decides about risky agent actions. */
 /** What a command in a sandboxed terminal needs beyond the sandbox (src/security/box-check.ts). */
 export interface BoxVerdict {
@@ -54,6 +66,11 @@ export interface SecurityPort {
    * with a rule), or not. No answer in time is a deny. Absent when there is no one at the IDE to ask.
    */
   confirmCommand?(question: CommandQuestion): Promise<CommandAnswer>;
+  /**
+   * Ask the person whether an agent may do this (a commit, discarding changes): yes or no. No answer
+   * in time is a no. Absent when there is no one at the IDE to ask.
+   */
+  confirmAction?(question: ActionQuestion): Promise<boolean>;
   /**
    * What text typed into this terminal needs beyond its sandbox (src/security/box-check.ts), judged
    * where the workspace is (the files git tracks, the hosts the sandbox lets through); undefined when

@@ -42,11 +42,18 @@ export const ERROR_CODES = {
   SHELL_INTEGRATION_UNAVAILABLE:
     "The terminal's shell does not report where commands start and end (no shell integration): use terminal.send and read_output there, or terminal.run without terminalId.",
   CONFIRMATION_REQUIRED:
-    'The terminal command is not known to be safe and needs a person to confirm it, which this IDE cannot ask; nothing was sent.',
-  CONFIRMATION_DENIED: 'A person was asked to confirm the dangerous terminal command and refused (or did not answer); nothing was sent.',
+    'The terminal command (or git commit or discard) needs a person to confirm it, which this IDE cannot ask; nothing was done.',
+  CONFIRMATION_DENIED:
+    'A person was asked to confirm the terminal command (or git commit or discard) and refused, or did not answer; nothing was done.',
   SANDBOX_READ_ONLY:
     'The terminal command writes a path the sandbox keeps read-only (git hooks and config, editor tasks, …: code there runs outside the sandbox later); nothing was sent. The person can run it in their own terminal.',
   CONSENT_REQUIRED: 'A person has not yet allowed agents to run commands in this workspace; nothing was done.',
+  NOT_A_REPOSITORY: 'The workspace is not in a git repository (the in-memory demo workspace is in none).',
+  HUNK_NOT_FOUND:
+    'No hunk has that ID now (the file changed, or the hunk was staged, unstaged or discarded); ask openspace.git.diff again.',
+  NOTHING_TO_COMMIT: 'Nothing is staged; stage changes with openspace.git.stage first.',
+  MERGE_CONFLICT: 'A merge, rebase or cherry-pick left conflicts in these files: resolve them and stage the files first.',
+  GIT_FAILED: 'git refused or failed; the message is what it said.',
   RATE_LIMITED: 'Too many tool calls: at most 10 waiting per session, at most 50 per agent turn; wait, then retry.',
   BRIDGE_UNAVAILABLE: 'No IDE is connected to the hub; start the IDE or the simulated IDE.',
   TIMEOUT: 'The IDE did not answer within the time limit.',

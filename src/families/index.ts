@@ -19,6 +19,7 @@ import modality from './modality/index.js';
 import code, { type CodePort } from './code/index.js';
 import context from './context/index.js';
 import events from './events/index.js';
+import git, { type GitPort } from './git/index.js';
 
 export * from './pane/index.js';
 export * from './editor/index.js';
@@ -30,10 +31,14 @@ export * from './modality/index.js';
 export * from './code/index.js';
 export * from './context/index.js';
 export * from './events/index.js';
+export * from './git/index.js';
 
-export const FAMILIES = [pane, editor, terminal, file, presentation, whiteboard, modality, code, context, events] as const;
+export const FAMILIES = [pane, editor, terminal, file, presentation, whiteboard, modality, code, context, events, git] as const;
 
-/** What the command implementations need from an IDE: each family's port. sim/ and theia-app/ implement it. */
+/**
+ * What the commands of the families that run in the window (`side: 'window'`, the default) need from
+ * an IDE: each family's port. sim/ and the Theia window implement it.
+ */
 export interface IdePort {
   readonly shell: ShellPort;
   readonly editors: EditorPort;
@@ -50,15 +55,20 @@ export interface IdePort {
 
 /**
  * What the commands of a family that runs beside the files (`side: 'node'`: files, code
- * intelligence) may use of an IDE. On Theia they run in the backend, next to the hub, the store and
- * the language servers, and ask the window only about the editors it shows; an IdePort is one too.
+ * intelligence, git) may use of an IDE. On Theia they run in the backend, next to the hub, the store,
+ * the language servers and git, and ask the window only about the editors it shows and the person's
+ * answers. The simulated IDE is both (a FullIde).
  */
 export interface NodeIde {
   readonly workspace: WorkspacePort;
   readonly code: CodePort;
+  readonly git: GitPort;
   readonly editors: NodeEditors;
-  readonly security?: Pick<SecurityPort, 'agentConsent'>;
+  readonly security?: Pick<SecurityPort, 'agentConsent' | 'confirmAction'> & Partial<Pick<SecurityPort, 'confirmDangerousCommands'>>;
 }
+
+/** An IDE whose commands all run in one process, window's and Node's alike: the simulated IDE. */
+export type FullIde = IdePort & NodeIde;
 
 /**
  * The editors as a command beside the files sees them: which are open, and of one, whether it has
@@ -89,7 +99,14 @@ export const SUMMARIES: Readonly<Record<string, string>> = Object.assign({}, ...
 export const TOOLS_ENABLE = toolsEnableTool(TOOLS, SUMMARIES);
 
 /** Every command implementation, keyed by its tool (and command) name. */
-export const COMMANDS: ReadonlyMap<string, Command> = new Map(FAMILIES.flatMap((f) => f.commands).map((c) => [c.tool.name, c]));
+export const COMMANDS: ReadonlyMap<string, Command | NodeCommand> = new Map(
+  FAMILIES.flatMap<Command | NodeCommand>((f) => f.commands).map((c) => [c.tool.name, c]),
+);
+
+/** The commands of the families that run in the window, by tool name. */
+export const WINDOW_COMMANDS: ReadonlyMap<string, Command> = new Map(
+  FAMILIES.flatMap((f) => (f.side === 'node' ? [] : f.commands)).map((c) => [c.tool.name, c]),
+);
 
 /** The commands of the families that run beside the files (on Theia, in the backend next to the hub), by tool name. */
 export const NODE_COMMANDS: ReadonlyMap<string, NodeCommand> = new Map(

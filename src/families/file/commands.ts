@@ -15,18 +15,21 @@ import type { FileStat } from './port.js';
 import type { NodeIde } from '../index.js';
 import { sliceLines } from '../../commands/text.js';
 
+/** What the file helpers use of an IDE, which the window's commands and those beside the files both have. */
+export type FilesIde = Pick<NodeIde, 'workspace' | 'editors'>;
+
 /**
  * Resolve a path an agent gave and stat what is there. `stat` resolves its input as `resolve` does,
  * so both go at once (in Theia each is a round trip to the backend); a failed stat is asked again of
  * the resolved path, so its error names the path the way the workspace does.
  */
-async function resolveAndStat(ide: NodeIde, input: string): Promise<{ path: string; stat: FileStat }> {
+async function resolveAndStat(ide: FilesIde, input: string): Promise<{ path: string; stat: FileStat }> {
   const [path, found] = await Promise.all([ide.workspace.resolve(input), ide.workspace.stat(input).catch(() => undefined)]);
   return { path, stat: found ?? (await ide.workspace.stat(path)) };
 }
 
 /** Resolve a path an agent gave and require a regular file there; returns the workspace-relative path. */
-export async function requireFile(ide: NodeIde, input: string): Promise<string> {
+export async function requireFile(ide: FilesIde, input: string): Promise<string> {
   const { path, stat } = await resolveAndStat(ide, input);
   if (stat.type !== 'file') {
     throw new ToolError(
@@ -37,7 +40,7 @@ export async function requireFile(ide: NodeIde, input: string): Promise<string> 
   return path;
 }
 
-export async function requireDirectory(ide: NodeIde, input: string): Promise<string> {
+export async function requireDirectory(ide: FilesIde, input: string): Promise<string> {
   const { path, stat } = await resolveAndStat(ide, input);
   if (stat.type !== 'directory') throw new ToolError('NOT_A_DIRECTORY', `${path} is a file, not a directory.`);
   return path;
@@ -48,7 +51,7 @@ export function byteLength(text: string): number {
 }
 
 /** A file's resolved path and text, asked side by side (on Theia each is a round trip to the backend; both judge the path alike). */
-export async function resolveAndRead(ide: NodeIde, input: string): Promise<{ path: string; text: string; size: number; version: string }> {
+export async function resolveAndRead(ide: FilesIde, input: string): Promise<{ path: string; text: string; size: number; version: string }> {
   const [path, read] = await Promise.allSettled([ide.workspace.resolve(input), ide.workspace.readText(input)]);
   if (path.status === 'rejected') throw path.reason;
   if (read.status === 'rejected') throw read.reason;
@@ -73,7 +76,12 @@ export const fileReadCommand = defineNodeCommand(fileRead, async (ide, args) => 
  * refused unless forced; forced, the change is made and the editor then shows it. Returns the
  * function to call after the change.
  */
-export async function guardUnsavedWork(ide: NodeIde, path: string, force: boolean | undefined, tool: string): Promise<() => Promise<void>> {
+export async function guardUnsavedWork(
+  ide: FilesIde,
+  path: string,
+  force: boolean | undefined,
+  tool: string,
+): Promise<() => Promise<void>> {
   const editor = await ide.editors.get(path);
   if (!editor?.isDirty) return async () => {};
   if (!force) {

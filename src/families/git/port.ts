@@ -1,0 +1,71 @@
+import type { FileDiff, GitChange } from './tools.js';
+
+/** Whole files or single hunks (IDs from a diff): paths workspace-relative and checked by the path guard. */
+export interface GitTarget {
+  paths?: string[];
+  hunks?: string[];
+}
+
+/** The repository's state as openspace.git.status answers it. */
+export interface GitStatusInfo {
+  branch: string | null;
+  head: string | null;
+  upstream?: string;
+  ahead?: number;
+  behind?: number;
+  operation?: 'merge' | 'rebase' | 'cherry-pick' | 'revert' | 'bisect';
+  staged: GitChange[];
+  unstaged: GitChange[];
+  untracked: string[];
+  conflicted: string[];
+}
+
+export interface GitCommitInfo {
+  commit: string;
+  author: string;
+  email: string;
+  date: string;
+  summary: string;
+}
+
+export interface GitBranchInfo {
+  name: string;
+  current: boolean;
+  commit: string;
+  summary: string;
+  upstream?: string;
+  ahead?: number;
+  behind?: number;
+}
+
+export interface GitWorktreeInfo {
+  path: string;
+  branch: string | null;
+  commit: string | null;
+  current: boolean;
+  bare?: boolean;
+}
+
+/**
+ * The workspace's git repository, as the `git` program sees it, run so that nothing the repository
+ * configures to run does (hooks, fsmonitor, diff drivers, filters), except the commit hooks of a
+ * commit the person confirmed. Paths are workspace-relative. Throws NOT_A_REPOSITORY when the
+ * workspace is in none (the in-memory demo workspace is in none), HUNK_NOT_FOUND for a hunk that no
+ * longer applies, MERGE_CONFLICT, NOTHING_TO_COMMIT, GIT_FAILED.
+ */
+export interface GitPort {
+  status(): Promise<GitStatusInfo>;
+  /** Hunks with IDs; a sensitive file's lines are withheld. */
+  diff(options: { path?: string; staged?: boolean; ref?: string }): Promise<{ files: FileDiff[]; truncated: boolean }>;
+  stage(target: GitTarget): Promise<void>;
+  unstage(target: GitTarget): Promise<void>;
+  /** What discarding the unstaged changes would leave in each file, and the diff that is lost; nothing is written. */
+  discardPlan(target: GitTarget): Promise<{ path: string; text: string; lost: FileDiff }[]>;
+  /** What is staged: the files, and the diff as text for a person to read. */
+  staged(): Promise<{ changes: GitChange[]; patch: string }>;
+  /** Commit what is staged, running the repository's commit hooks: only after the person said yes. */
+  commit(message: string): Promise<{ commit: string; branch: string | null; summary: string; files: number }>;
+  log(options: { count: number; path?: string }): Promise<GitCommitInfo[]>;
+  branches(): Promise<GitBranchInfo[]>;
+  worktrees(): Promise<GitWorktreeInfo[]>;
+}

@@ -1,0 +1,457 @@
+/**
+ * The git family's port on a workspace on disk: the `git` program (Node only: src/node.ts exports
+ * it; the sim and Theia's backend make one per workspace). What an agent's call makes git do never
+ * runs what the repository configures to run — no hooks, no fsmonitor, no diff or textconv
+ * drivers, no clean or smudge filters, no transport — except the commit hooks of a commit the
+ * person confirmed (`commit`). Git's own environment variables of the process (GIT_DIR, GIT_CONFIG_*,
+ * …) are not passed on: the repository is the workspace's, configured by its files.
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { access, readFile, realpath } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
+import { ToolError } from '../../contract/index.js';
+import type { FilePolicy } from '../../security/file-policy.js';
+import type { GitBranchInfo, GitCommitInfo, GitPort, GitStatusInfo, GitTarget, GitWorktreeInfo } from './port.js';
+import { MAX_DIFF_LINES, type FileDiff, type GitChange, type Hunk } from './tools.js';
+import { parseDiff, parseNumstat, parseStatus, renderDiffText, revertHunks } from './parse.js';
+
+const MAX_BUFFER = 256 * 1024 * 1024;
+const GIT_TIMEOUT_MS = 60_000;
+
+/** Whatever the repository's or the person's config says, for every command an agent's call runs. */
+const NEUTRAL = [
+  ['core.fsmonitor', 'false'],
+  ['core.hooksPath', '/dev/null'],
+  ['core.quotePath', 'false'],
+  ['core.pager', 'cat'],
+  ['protocol.allow', 'never'],
+  ['log.showSignature', 'false'],
+  ['submodule.recurse', 'false'],
+  ['diff.ignoreSubmodules', 'all'],
+  ['color.ui', 'false'],
+].flatMap(([key, value]) => ['-c', `${key}=${value}`]);
+
+/** What tells where the repository is, or changes what git does, from the process's environment. */
+const KEEP_ENV = new Set(['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL']);
+
+interface Repo {
+  /** The repository's top directory. */
+  top: string;
+  /** The workspace's place in it ("" or "packages/app/"). */
+  prefix: string;
+  gitDir: string;
+  commonDir: string;
+  /** -c options that switch off every configured filter driver. */
+  noFilters: string[];
+}
+
+interface RunOptions {
+  input?: string;
+  /** Exit codes that are answers, not failures. */
+  ok?: number[];
+  /** Run the repository's hooks (a commit the person confirmed). */
+  hooks?: boolean;
+}
+
+export class GitRepository implements GitPort {
+  constructor(
+    private readonly root: string,
+    private readonly policy: FilePolicy,
+  ) {}
+
+  async status(): Promise<GitStatusInfo> {
+    const repo = await this.repo();
+    const [status, staged, unstaged, operation] = await Promise.all([
+      this.git(repo, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--ignore-submodules=all', '--', '.']),
+      this.git(repo, ['diff', '--cached', '--numstat', '-z', '--no-ext-diff', '--no-textconv', '--relative', '-M']),
+      this.git(repo, ['diff', '--numstat', '-z', '--no-ext-diff', '--no-textconv', '--relative']),
+      this.operation(repo),
+    ]);
+    const info = parseStatus(status, repo.prefix);
+    const counts = (changes: GitChange[], numstat: string) => {
+      const byPath = parseNumstat(numstat);
+      return changes.map((c) => ({ ...c, ...byPath.get(c.path) }));
+    };
+    return { ...info, staged: counts(info.staged, staged), unstaged: counts(info.unstaged, unstaged), ...(operation ? { operation } : {}) };
+  }
+
+  async diff(options: { path?: string; staged?: boolean; ref?: string }): Promise<{ files: FileDiff[]; truncated: boolean }> {
+    const repo = await this.repo();
+    const kind = options.ref ? `ref:${options.ref}` : options.staged ? 'index' : 'worktree';
+    const args = ['diff', '--no-ext-diff', '--no-textconv', '--relative', '-M', '-U3'];
+    if (options.staged) args.push('--cached');
+    if (options.ref) {
+      await this.git(repo, ['rev-parse', '--verify', '--quiet', `${options.ref}^{commit}`], { ok: [1] }).then((sha) => {
+        if (!sha.trim()) throw new ToolError('INVALID_ARGUMENT', `"${options.ref}" names no commit in this repository.`, { field: 'ref' });
+      });
+      args.push(options.ref);
+    }
+    args.push('--', options.path ?? '.');
+    const files = parseDiff(await this.git(repo, args), (path, text) => hunkId(kind, path, text));
+    let lines = 0;
+    let truncated = false;
+    const shown: FileDiff[] = [];
+    for (const file of files) {
+      const pattern = this.policy.isSensitive(file.path) ?? (file.oldPath ? this.policy.isSensitive(file.oldPath) : undefined);
+      if (pattern) {
+        shown.push({ ...file, hunks: [], withheld: pattern });
+        continue;
+      }
+      const size = file.hunks.reduce((n, h) => n + h.lines.length + 1, 0);
+      if (lines + size > MAX_DIFF_LINES && shown.length > 0) {
+        truncated = true;
+        break;
+      }
+      lines += size;
+      shown.push(file);
+    }
+    return { files: shown, truncated };
+  }
+
+  async stage(target: GitTarget): Promise<void> {
+    const repo = await this.repo();
+    if (target.paths?.length) {
+      const pathspecs = target.paths.map((p) => p || '.');
+      // What `add` would take: a sensitive file among it is refused before anything is staged.
+      const planned = await this.git(repo, ['add', '--dry-run', '-A', '--', ...pathspecs]);
+      const paths = [...planned.matchAll(/^(?:add|remove) '(.*)'$/gm)].map((m) => m[1]!);
+      const sensitive = paths.find((p) => this.policy.isSensitive(p) !== undefined);
+      if (sensitive) {
+        throw new ToolError(
+          'SENSITIVE_FILE',
+          `${sensitive} is a sensitive file (${this.policy.isSensitive(sensitive)}); agents do not stage it. Nothing was staged; name the other files, or ask the person to stage it.`,
+          { path: sensitive },
+        );
+      }
+      await this.git(repo, ['add', '-A', '--', ...pathspecs]);
+    }
+    if (target.hunks?.length) await this.applyHunks(repo, target.hunks, 'worktree', ['--cached']);
+  }
+
+  async unstage(target: GitTarget): Promise<void> {
+    const repo = await this.repo();
+    if (target.paths?.length) {
+      const pathspecs = target.paths.map((p) => p || '.');
+      const head = (await this.git(repo, ['rev-parse', '--verify', '--quiet', 'HEAD'], { ok: [1] })).trim();
+      if (head) await this.git(repo, ['restore', '--staged', '--', ...pathspecs]);
+      else await this.git(repo, ['rm', '--cached', '-r', '-q', '--ignore-unmatch', '--', ...pathspecs]);
+    }
+    if (target.hunks?.length) await this.applyHunks(repo, target.hunks, 'index', ['--cached', '--reverse']);
+  }
+
+  async discardPlan(target: GitTarget): Promise<{ path: string; text: string; lost: FileDiff }[]> {
+    const repo = await this.repo();
+    const { files } = await this.rawDiff(repo, 'worktree');
+    const byPath = new Map(files.map((f) => [f.path, f]));
+    const plans = new Map<string, { path: string; text: string; lost: FileDiff }>();
+    for (const input of target.paths ?? []) {
+      const matching = files.filter((f) => input === '' || f.path === input || f.path.startsWith(`${input}/`));
+      if (matching.length === 0) {
+        throw new ToolError(
+          'INVALID_ARGUMENT',
+          `${input || 'The workspace'} has no unstaged changes to discard (untracked files are not deleted).`,
+          {
+            path: input,
+          },
+        );
+      }
+      for (const file of matching) {
+        this.refuseSensitive(file.path);
+        plans.set(file.path, {
+          path: file.path,
+          text: await this.git(repo, ['cat-file', '--filters', `:${repo.prefix}${file.path}`]),
+          lost: file,
+        });
+      }
+    }
+    const hunks = this.findHunks(files, target.hunks ?? [], 'worktree');
+    for (const [path, chosen] of hunks) {
+      if (plans.has(path)) continue;
+      this.refuseSensitive(path);
+      const text = await readFile(join(this.root, path), 'utf8').catch(() => '');
+      const reverted = revertHunks(text, chosen);
+      if (reverted === undefined) throw staleHunk(chosen[0]!.id);
+      plans.set(path, { path, text: reverted, lost: { ...byPath.get(path)!, hunks: chosen } });
+    }
+    return [...plans.values()];
+  }
+
+  async staged(): Promise<{ changes: GitChange[]; patch: string }> {
+    const [status, diff] = await Promise.all([this.status(), this.diff({ staged: true })]);
+    return { changes: status.staged, patch: renderDiffText(diff.files, diff.truncated) };
+  }
+
+  async commit(message: string): Promise<{ commit: string; branch: string | null; summary: string; files: number }> {
+    const repo = await this.repo();
+    const hooks = join(repo.commonDir, 'hooks');
+    await this.git(repo, ['commit', '-q', '-F', '-'], { input: message, hooks: true }).catch((err: unknown) => {
+      if (err instanceof ToolError)
+        throw new ToolError(err.code, `The commit failed (a hook in ${hooks} may have refused it): ${err.message}`, err.details);
+      throw err;
+    });
+    const [head, branch, files] = await Promise.all([
+      this.git(repo, ['log', '-1', '--format=%H%x1f%s']),
+      this.git(repo, ['symbolic-ref', '--short', '-q', 'HEAD'], { ok: [1] }),
+      this.git(repo, ['diff-tree', '--root', '--no-commit-id', '--name-only', '-r', '-z', 'HEAD']),
+    ]);
+    const [commit, summary] = head.trim().split('\x1f');
+    return { commit: commit!, branch: branch.trim() || null, summary: summary ?? '', files: files.split('\0').filter(Boolean).length };
+  }
+
+  async log(options: { count: number; path?: string }): Promise<GitCommitInfo[]> {
+    const repo = await this.repo();
+    const args = ['log', `-n${options.count}`, '-z', '--no-show-signature', '--format=%H%x1f%an%x1f%ae%x1f%aI%x1f%s'];
+    if (options.path !== undefined) args.push('--', options.path || '.');
+    const out = await this.git(repo, args).catch((err: unknown) => {
+      if (err instanceof ToolError && /does not have any commits/.test(err.message)) return '';
+      throw err;
+    });
+    return out
+      .split('\0')
+      .filter(Boolean)
+      .map((record) => {
+        const [commit, author, email, date, summary] = record.replace(/^\n/, '').split('\x1f');
+        return { commit: commit!, author: author!, email: email!, date: date!, summary: summary ?? '' };
+      });
+  }
+
+  async branches(): Promise<GitBranchInfo[]> {
+    const repo = await this.repo();
+    const format = ['%(refname:short)', '%(HEAD)', '%(objectname)', '%(subject)', '%(upstream:short)', '%(upstream:track,nobracket)'].join(
+      '%1f',
+    );
+    const out = await this.git(repo, ['for-each-ref', 'refs/heads', `--format=${format}`]);
+    return out
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [name, head, commit, summary, upstream, track] = line.split('\x1f');
+        const ahead = /ahead (\d+)/.exec(track ?? '')?.[1];
+        const behind = /behind (\d+)/.exec(track ?? '')?.[1];
+        return {
+          name: name!,
+          current: head === '*',
+          commit: commit!,
+          summary: summary ?? '',
+          ...(upstream ? { upstream, ahead: Number(ahead ?? 0), behind: Number(behind ?? 0) } : {}),
+        };
+      });
+  }
+
+  async worktrees(): Promise<GitWorktreeInfo[]> {
+    const repo = await this.repo();
+    const out = await this.git(repo, ['worktree', 'list', '--porcelain']);
+    const here = await realpath(repo.top).catch(() => repo.top);
+    return out
+      .split('\n\n')
+      .filter((block) => block.startsWith('worktree '))
+      .map((block) => {
+        const fields = new Map(block.split('\n').map((l) => [l.split(' ')[0]!, l.slice(l.indexOf(' ') + 1)]));
+        const path = fields.get('worktree')!;
+        const branch = fields.get('branch')?.replace(/^refs\/heads\//, '') ?? null;
+        return {
+          path,
+          branch,
+          commit: fields.get('HEAD') ?? null,
+          current: path === here || path === repo.top,
+          ...(fields.has('bare') ? { bare: true } : {}),
+        };
+      });
+  }
+
+  // --- the repository and the program
+
+  private refuseSensitive(path: string): void {
+    const pattern = this.policy.isSensitive(path);
+    if (pattern) {
+      throw new ToolError(
+        'SENSITIVE_FILE',
+        `${path} is a sensitive file (${pattern}); agents do not change it through git. Nothing was discarded.`,
+        {
+          path,
+        },
+      );
+    }
+  }
+
+  /** The unstaged (worktree) or staged (index) diff of the whole workspace, every file's lines included. */
+  private async rawDiff(repo: Repo, kind: 'worktree' | 'index'): Promise<{ files: FileDiff[] }> {
+    const args = ['diff', '--no-ext-diff', '--no-textconv', '--relative', '-U3'];
+    if (kind === 'index') args.push('--cached');
+    return { files: parseDiff(await this.git(repo, [...args, '--', '.']), (path, text) => hunkId(kind, path, text)) };
+  }
+
+  private findHunks(files: FileDiff[], ids: string[], kind: 'worktree' | 'index'): Map<string, Hunk[]> {
+    const byId = new Map(files.flatMap((f) => f.hunks.map((h) => [h.id, { file: f, hunk: h }] as const)));
+    const chosen = new Map<string, Hunk[]>();
+    for (const id of ids) {
+      const found = byId.get(id);
+      if (!found) throw staleHunk(id, kind);
+      chosen.set(found.file.path, [...(chosen.get(found.file.path) ?? []), found.hunk]);
+    }
+    return chosen;
+  }
+
+  /** Apply chosen hunks of the worktree or index diff with `git apply` and these options. */
+  private async applyHunks(repo: Repo, ids: string[], kind: 'worktree' | 'index', options: string[]): Promise<void> {
+    const args = ['diff', '--no-ext-diff', '--no-textconv', '--relative', '-U3'];
+    if (kind === 'index') args.push('--cached');
+    const raw = await this.git(repo, [...args, '--', '.']);
+    const files = parseDiff(raw, (path, text) => hunkId(kind, path, text));
+    const chosen = this.findHunks(files, ids, kind);
+    for (const path of chosen.keys()) this.refuseSensitive(path);
+    const patch = [...chosen]
+      .map(([path, hunks]) => fileHeader(files.find((f) => f.path === path)!) + hunks.map(hunkText).join(''))
+      .join('');
+    await this.git(repo, ['apply', '--whitespace=nowarn', ...options, '-'], { input: patch }).catch((err: unknown) => {
+      throw new ToolError('HUNK_NOT_FOUND', `The hunks no longer apply (${(err as Error).message}); ask openspace.git.diff again.`, {
+        hunks: ids,
+      });
+    });
+  }
+
+  private async operation(repo: Repo): Promise<GitStatusInfo['operation']> {
+    const markers = [
+      ['MERGE_HEAD', 'merge'],
+      ['rebase-merge', 'rebase'],
+      ['rebase-apply', 'rebase'],
+      ['CHERRY_PICK_HEAD', 'cherry-pick'],
+      ['REVERT_HEAD', 'revert'],
+      ['BISECT_LOG', 'bisect'],
+    ] as const;
+    const found = await Promise.all(
+      markers.map(([file]) =>
+        access(join(repo.gitDir, file)).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    );
+    return markers.find((_, i) => found[i])?.[1];
+  }
+
+  /** Where the repository is (asked each call: the person may `git init` or remove one at any time), and its filter drivers. */
+  private async repo(): Promise<Repo> {
+    const out = await run(
+      this.root,
+      ['rev-parse', '--show-toplevel', '--show-prefix', '--absolute-git-dir', '--git-common-dir'],
+      NEUTRAL,
+    ).catch((err: unknown) => {
+      if (err instanceof GitExit && /not a git repository/i.test(err.stderr)) {
+        throw new ToolError(
+          'NOT_A_REPOSITORY',
+          'The workspace is not in a git repository. Ask the person to create one (git init) if they want one.',
+        );
+      }
+      throw gitFailure(err);
+    });
+    const [top, prefix, gitDir, common] = out.split('\n');
+    const commonDir = isAbsolute(common!) ? common! : join(this.root, common!);
+    // Filter drivers are named by the repository's .gitattributes, which an agent can write: each
+    // configured one is switched off (an empty command runs nothing).
+    const drivers = await run(this.root, ['config', '-z', '--get-regexp', '^filter\\.'], NEUTRAL, { ok: [1] });
+    const names = new Set(
+      drivers
+        .split('\0')
+        .filter(Boolean)
+        .map((entry) =>
+          entry
+            .split('\n')[0]!
+            .replace(/^filter\./, '')
+            .replace(/\.[^.]*$/, ''),
+        ),
+    );
+    const noFilters = [...names].flatMap((name) =>
+      ['clean', 'smudge', 'process'].flatMap((part) => ['-c', `filter.${name}.${part}=`]).concat('-c', `filter.${name}.required=false`),
+    );
+    return { top: top!, prefix: prefix ?? '', gitDir: gitDir!, commonDir, noFilters };
+  }
+
+  private git(repo: Repo, args: string[], options: RunOptions = {}): Promise<string> {
+    const config = [...NEUTRAL, ...repo.noFilters];
+    // A confirmed commit runs the hooks where git keeps them by default, never where config points.
+    if (options.hooks) config.push('-c', `core.hooksPath=${join(repo.commonDir, 'hooks')}`);
+    return run(this.root, args, config, options).catch((err: unknown) => {
+      throw gitFailure(err);
+    });
+  }
+}
+
+/** A hunk's ID: its file and its lines (not its place, so an edit elsewhere in the file keeps it). */
+function hunkId(kind: string, path: string, text: string): string {
+  return `${path}#${createHash('sha1').update(`${kind}\0${path}\0${text}`).digest('hex').slice(0, 8)}`;
+}
+
+function staleHunk(id: string, kind?: 'worktree' | 'index'): ToolError {
+  const which = kind === 'index' ? 'staged (openspace.git.diff with staged:true)' : 'unstaged (openspace.git.diff)';
+  return new ToolError(
+    'HUNK_NOT_FOUND',
+    `No ${which} hunk has the ID ${id} now: the file changed, or the hunk is staged or gone. Ask openspace.git.diff again.`,
+    {
+      hunk: id,
+    },
+  );
+}
+
+function fileHeader(file: FileDiff): string {
+  const q = (p: string) => (JSON.stringify(p).slice(1, -1) === p && !/\s/.test(p) ? p : JSON.stringify(p));
+  const oldPath = file.oldPath ?? file.path;
+  const lines = [`diff --git ${q(`a/${oldPath}`)} ${q(`b/${file.path}`)}`];
+  lines.push(`--- ${file.status === 'added' ? '/dev/null' : q(`a/${oldPath}`)}`);
+  lines.push(`+++ ${file.status === 'deleted' ? '/dev/null' : q(`b/${file.path}`)}`);
+  return lines.join('\n') + '\n';
+}
+
+function hunkText(hunk: Hunk): string {
+  return `${hunk.header}\n${hunk.lines.join('\n')}\n`;
+}
+
+class GitExit extends Error {
+  constructor(
+    readonly exitCode: number | string | null | undefined,
+    readonly stderr: string,
+  ) {
+    super(stderr.trim() || `git exited with ${exitCode}`);
+  }
+}
+
+function gitFailure(err: unknown): ToolError {
+  if (err instanceof ToolError) return err;
+  if (err instanceof GitExit)
+    return new ToolError('GIT_FAILED', err.message.split('\n').slice(0, 20).join('\n'), { exitCode: err.exitCode });
+  return new ToolError('GIT_FAILED', `git could not run: ${(err as Error).message}`);
+}
+
+let childEnv: NodeJS.ProcessEnv | undefined;
+function env(): NodeJS.ProcessEnv {
+  childEnv ??= {
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GIT_') || KEEP_ENV.has(k))),
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_PAGER: 'cat',
+    GIT_EDITOR: 'true',
+    LC_ALL: 'C',
+  };
+  return childEnv;
+}
+
+function run(cwd: string, args: string[], config: string[], options: RunOptions = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      'git',
+      [...config, ...args],
+      { cwd, env: env(), maxBuffer: MAX_BUFFER, timeout: GIT_TIMEOUT_MS, encoding: 'utf8' },
+      (err, stdout, stderr) => {
+        if (!err) return resolve(stdout);
+        const code = (err as NodeJS.ErrnoException & { code?: number | string }).code;
+        if (typeof code === 'number' && options.ok?.includes(code) && !stderr.trim()) return resolve(stdout);
+        if (typeof code === 'number' || stderr) return reject(new GitExit(code, stderr));
+        reject(err);
+      },
+    );
+    // git may exit without reading what it was given (a refusal): that is its answer, not an error here.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(options.input);
+  });
+}
