@@ -72,6 +72,8 @@ export interface TargetOptions extends Pick<
   maxCallsPerTurn?: number;
   /** How long an idle MCP session lives (default 30 min). */
   sessionIdleMs?: number;
+  /** false: the person confirms nothing (openspace.security.confirmDangerousCommands off, as they may set it). */
+  confirmations?: false;
 }
 
 export async function startTarget(options: TargetOptions = {}): Promise<Target> {
@@ -98,6 +100,7 @@ export async function startTarget(options: TargetOptions = {}): Promise<Target> 
       scriptedResponses: options.scriptedResponses,
       publishIntervalMs: options.publishIntervalMs,
       consent: options.consent ?? 'granted',
+      confirmDangerousCommands: options.confirmations ?? true,
       languageServers: options.languageServers,
       languageServerReadyWaitMs: options.languageServerReadyWaitMs,
       maxCallsPerTurn: options.maxCallsPerTurn ?? 0,
@@ -126,7 +129,14 @@ export async function startTarget(options: TargetOptions = {}): Promise<Target> 
       workspaceParent: options.workspaceParent,
       workspaceSettings: options.workspaceSettings,
       env: options.ideEnv,
-      userSettings: options.sandbox && { [AGENT_CONSENT_SETTING]: CONSENT_VERSION, ...sandboxPreferences(options.sandbox) },
+      userSettings:
+        options.sandbox || options.confirmations === false
+          ? {
+              [AGENT_CONSENT_SETTING]: CONSENT_VERSION,
+              ...(options.sandbox && sandboxPreferences(options.sandbox)),
+              ...(options.confirmations === false && { 'openspace.security.confirmDangerousCommands': false }),
+            }
+          : undefined,
       maxCallsPerTurn: options.maxCallsPerTurn,
       sessionIdleMs: options.sessionIdleMs,
       languageServers: options.languageServers,

@@ -66,7 +66,7 @@ describe('the catalog a session starts with', () => {
     const { agent } = await freshAgent();
     try {
       const before = (await agent.listTools()).tools.length;
-      const wrong = await agent.fails(TOOLS_ENABLE.name, { families: ['git'] }, 'INVALID_ARGUMENT');
+      const wrong = await agent.fails(TOOLS_ENABLE.name, { families: ['debugger'] }, 'INVALID_ARGUMENT');
       expect(wrong.error).toMatch(/families/);
       expect((await agent.listTools()).tools).toHaveLength(before);
       await agent.ok(TOOLS_ENABLE.name, { families: ['all'] });

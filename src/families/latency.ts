@@ -37,6 +37,11 @@ export interface Workload {
    * one loop cost Theia one open and one close per pair of samples, not two of each.
    */
   undo?: { tool: string; args: (i: number, result: Answer) => Record<string, unknown> };
+  /**
+   * What the workspace must be: `repository`, a git repository with every file committed (the spec
+   * makes it one where the workspace is on disk, once, and skips the tool on the in-memory one).
+   */
+  needs?: 'repository';
 }
 
 /** A family's workloads, one per tool, made once per run (state they share lives in the closure). */

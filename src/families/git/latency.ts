@@ -1,4 +1,8 @@
-/** Latency workloads of the git tools (conformance/specs/latency.test.ts measures them; see src/families/latency.ts). */
+/**
+ * Latency workloads of the git tools (conformance/specs/latency.test.ts measures them; see
+ * src/families/latency.ts), on the workspace made a repository. The latency run's person does not
+ * ask before a commit or a discard (confirmations off): what is timed is the IDE's work, not theirs.
+ */
 import type { LatencyWorkloads } from '../latency.js';
 import type tools from './tools.js';
 
@@ -13,9 +17,18 @@ const workloads: LatencyWorkloads<typeof tools> = ({ ok }) => {
     await ok('openspace.file.write', { path: FILE, content: `${lines.join('\n')}\n` });
   };
   const firstHunk = async () => (await ok('openspace.git.diff', { path: FILE })).files[0].hunks[0].id as string;
-  const needsRepository = { repository: true } as const;
+  const needsRepository = { needs: 'repository' } as const;
   return {
-    'openspace.git.status': { ...needsRepository, before: () => change(0), prepare: () => ({}) },
+    'openspace.git.status': {
+      ...needsRepository,
+      before: async () => {
+        await ok('openspace.file.write', { path: FILE, content: `${Array.from({ length: 40 }, (_, n) => `line ${n}`).join('\n')}\n` });
+        await ok('openspace.git.stage', { paths: [FILE] });
+        await ok('openspace.git.commit', { message: 'The file the latency workloads change' });
+        await change(0);
+      },
+      prepare: () => ({}),
+    },
     'openspace.git.diff': { ...needsRepository, prepare: () => ({ path: FILE }) },
     'openspace.git.stage': {
       ...needsRepository,

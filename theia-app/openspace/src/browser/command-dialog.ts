@@ -1,5 +1,5 @@
 import { AbstractDialog } from '@theia/core/lib/browser/dialogs';
-import type { CommandAnswer, CommandQuestion } from '../../../../src/browser.js';
+import type { ActionQuestion, CommandAnswer, CommandQuestion } from '../../../../src/browser.js';
 import { COMMAND_ANSWERS } from '../../../../src/browser.js';
 
 /**
@@ -36,5 +36,30 @@ export class CommandDialog extends AbstractDialog<CommandAnswer> {
 
   get value(): CommandAnswer {
     return this.answer;
+  }
+}
+
+/**
+ * "The agent wants to commit …" / "… discard changes": what happens, what to look at (the staged
+ * diff, what is lost) in a scrolling block, and the question's own yes ("Commit") or Cancel.
+ * Escape, closing and no answer are no.
+ */
+export class ActionDialog extends AbstractDialog<boolean> {
+  constructor(question: ActionQuestion) {
+    super({ title: `OpenSpace: ${question.title}` });
+    const body = this.contentNode.appendChild(document.createElement('div'));
+    body.className = 'openspace-confirm';
+    body.appendChild(document.createElement('p')).textContent = question.message;
+    if (question.detail) {
+      const detail = body.appendChild(document.createElement('pre'));
+      detail.className = 'openspace-confirm-detail';
+      detail.textContent = question.detail;
+    }
+    this.appendCloseButton('Cancel');
+    this.appendAcceptButton(question.accept);
+  }
+
+  get value(): boolean {
+    return true;
   }
 }

@@ -9,7 +9,7 @@ import { inject, injectable, interfaces } from '@theia/core/shared/inversify';
 import {
   COMMANDS,
   IdeState,
-  NODE_COMMANDS,
+  WINDOW_COMMANDS,
   runCommand,
   terminalScreens,
   ideEvents,
@@ -104,6 +104,7 @@ export class BridgeContribution implements FrontendApplicationContribution {
         if (granted) this.view.changed();
         return granted;
       },
+      confirmAction: (question) => this.ide.security!.confirmAction!(question),
       notifyAgentCall: async (call) => this.backendCall(call),
     };
     this.backend = this.connect(frontend);
@@ -194,9 +195,10 @@ export class OpenSpaceCommandContribution implements CommandContribution, Keybin
             if (args === undefined) return undefined;
             // A command starts on a settled layout: what an earlier one began showing is in place.
             await this.shellPort.settled();
-            const run = NODE_COMMANDS.has(command.tool.name)
-              ? () => this.bridge.runBesideFiles(command.tool.name, args, context)
-              : () => runCommand(command, this.ide, args, context);
+            const inWindow = WINDOW_COMMANDS.get(command.tool.name);
+            const run = inWindow
+              ? () => runCommand(inWindow, this.ide, args, context)
+              : () => this.bridge.runBesideFiles(command.tool.name, args, context);
             const result = context ? await this.agentStatus.track(command.tool.name, context, run) : await run();
             if (fromPalette) this.report(command.tool.title, result);
             else if (!result.success) this.failures.notify(command.tool.name, result, context);

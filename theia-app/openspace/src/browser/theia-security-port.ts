@@ -2,7 +2,15 @@ import { type AbstractDialog, ConfirmDialog } from '@theia/core/lib/browser/dial
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
 import { inject, injectable } from '@theia/core/shared/inversify';
-import type { BoxVerdict, CommandAnswer, CommandQuestion, SecurityPort, CallContext, TerminalInfo } from '../../../../src/browser.js';
+import type {
+  ActionQuestion,
+  BoxVerdict,
+  CommandAnswer,
+  CommandQuestion,
+  SecurityPort,
+  CallContext,
+  TerminalInfo,
+} from '../../../../src/browser.js';
 import {
   AGENT_CONSENT_SETTING,
   CONSENT_VERSION,
@@ -15,7 +23,7 @@ import {
   assessWithoutDisk,
 } from '../../../../src/browser.js';
 import { AGENTS_READ_MY_TERMINALS, ALLOWED_COMMANDS, CONFIRM_DANGEROUS_COMMANDS } from '../common/preferences.js';
-import { CommandDialog } from './command-dialog.js';
+import { ActionDialog, CommandDialog } from './command-dialog.js';
 import { ContentIds } from './content-ids.js';
 import { filePolicySettings } from './file-policy-settings.js';
 import { TheiaSandbox } from './theia-sandbox.js';
@@ -23,6 +31,8 @@ import { TheiaTerminalPort } from './theia-terminal-port.js';
 
 /** A confirmation nobody answers is a refusal, before the hub's own time limit runs out. */
 const ANSWER_WITHIN_MS = 25_000;
+/** A commit or a discard shows changes to read first: longer (the tools wait GIT_CONFIRM_WAIT_MS). */
+const ACTION_ANSWER_WITHIN_MS = 110_000;
 
 /**
  * Asks the person in dialogs: consent to agent control (§17.8) on the first agent command, and
@@ -145,6 +155,10 @@ export class TheiaSecurityPort implements SecurityPort {
     return (await this.openWithin(new CommandDialog(question))) ?? 'deny';
   }
 
+  async confirmAction(question: ActionQuestion): Promise<boolean> {
+    return (await this.openWithin(new ActionDialog(question), ACTION_ANSWER_WITHIN_MS)) === true;
+  }
+
   async assessInBox(terminal: TerminalInfo, text: string): Promise<BoxVerdict | undefined> {
     if (!terminal.sandboxed) return undefined;
     // A command that deletes, writes or reaches nothing by name is judged here (the settings still
@@ -177,8 +191,8 @@ export class TheiaSecurityPort implements SecurityPort {
   }
 
   /** The dialog's answer; undefined for Cancel, Escape, or no answer within ANSWER_WITHIN_MS. */
-  private async openWithin<T>(dialog: AbstractDialog<T>): Promise<T | undefined> {
-    const timer = setTimeout(() => dialog.close(), ANSWER_WITHIN_MS);
+  private async openWithin<T>(dialog: AbstractDialog<T>, withinMs = ANSWER_WITHIN_MS): Promise<T | undefined> {
+    const timer = setTimeout(() => dialog.close(), withinMs);
     try {
       return await dialog.open();
     } finally {

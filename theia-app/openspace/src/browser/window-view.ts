@@ -80,6 +80,7 @@ export class WindowViewPublisher {
       views,
       policy: filePolicySettings(this.preferences, root?.toString() ?? ''),
       consented: this.security.consented(),
+      confirms: this.security.confirmDangerousCommands(),
     };
   }
 }

@@ -7,6 +7,7 @@ import type {
   ConnectedSession,
   SandboxSettings,
   BoxVerdict,
+  ActionQuestion,
 } from '../../../../src/browser.js';
 
 export type { ConnectedSession };
@@ -31,6 +32,8 @@ export interface BridgeFrontend {
   fileWritten(path: string, text: string): Promise<void>;
   /** Whether the person lets agents act in this workspace (asking them, as for a call run here). */
   agentConsent(context: CallContext): Promise<boolean>;
+  /** Whether the person allows an agent's action (a commit, discarding changes), asked in a dialog. */
+  confirmAction(question: ActionQuestion): Promise<boolean>;
   /**
    * An agent's call ran beside the files: the window shows it (status bar, failure notification,
    * event log). A notification (Theia's RPC sends a `notify…` method without waiting for an answer).
@@ -63,6 +66,8 @@ export interface WindowView {
   views: string[];
   policy: FilePolicySettings;
   consented: boolean;
+  /** Whether an agent's risky actions wait for the person's yes (openspace.security.confirmDangerousCommands). */
+  confirms: boolean;
 }
 
 /**

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WorkspaceFiles } from '../../../../src/node.js';
+import { GitRepository, WorkspaceFiles } from '../../../../src/node.js';
 import type { CallContext, CodePort } from '../../../../src/browser.js';
 import type { BackendCall, BridgeFrontend, WindowView } from '../common/protocol.js';
 import { BesideFiles } from './beside-files.js';
@@ -27,6 +27,7 @@ function scriptedWindow(answers: { dirty?: Set<string>; consent?: boolean } = {}
     discard: async (path) => void asked.push(`discard ${path}`),
     fileWritten: async (path, text) => void asked.push(`fileWritten ${path} ${JSON.stringify(text)}`),
     agentConsent: async () => (asked.push('agentConsent'), answers.consent ?? true),
+    confirmAction: async (question) => (asked.push(`confirmAction ${question.title}`), false),
     notifyAgentCall: async (call) => void calls.push(call),
   };
   return { window, asked, calls };
@@ -54,6 +55,7 @@ function besideFiles(window: BridgeFrontend, view: Partial<WindowView> = {}) {
   const beside = new BesideFiles(window, {
     files: () => files,
     code: async () => ({}) as CodePort,
+    git: () => new GitRepository(root, policies.current),
     policies,
   });
   beside.publish({
@@ -62,6 +64,7 @@ function besideFiles(window: BridgeFrontend, view: Partial<WindowView> = {}) {
     views: [],
     policy: { sensitivePatterns: [], protectedPatterns: [], problems: [] },
     consented: true,
+    confirms: true,
     ...view,
   });
   return beside;

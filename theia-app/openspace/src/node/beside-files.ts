@@ -8,6 +8,7 @@ import {
   type AgentCallEvents,
   type CallContext,
   type CodePort,
+  type GitPort,
   type NodeEditors,
   type NodeIde,
   type ToolResult,
@@ -27,6 +28,8 @@ export interface BackendParts {
   files(root: string): Promise<WorkspaceFiles>;
   /** The language servers of the workspace, seeing these editor buffers (a path whose text is undefined is as on disk). */
   code(root: string, buffers: Record<string, string | undefined>): Promise<CodePort>;
+  /** The workspace's git repository, seen with the file policy of the call it serves. */
+  git(root: string): GitPort;
   policies: CallFilePolicy;
 }
 
@@ -143,8 +146,11 @@ export class BesideFiles {
     return {
       workspace: showingWrites(files, shows, (path, text) => this.window.fileWritten(path, text)),
       code: askingFirst(code, withUnsaved),
+      git: this.backend.git(root),
       editors,
       security: {
+        confirmDangerousCommands: () => view.confirms,
+        confirmAction: (question) => this.window.confirmAction(question),
         agentConsent: async (context) => {
           if (view.consented) return true;
           const granted = await this.window.agentConsent(serializableContext(context)!);

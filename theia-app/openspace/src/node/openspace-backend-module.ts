@@ -16,6 +16,7 @@ import {
   WorkspaceFiles,
   agentLaunch,
   type AgentLaunch,
+  GitRepository,
 } from '../../../../src/node.js';
 import type { Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
@@ -227,6 +228,7 @@ export default new ContainerModule((bind) => {
             files: (root) => files.workspaceFor(root),
             code: (root, buffers) => code.portFor(root, buffers),
             policies: files.policies,
+            git: (root) => new GitRepository(root, files.policies.current),
           });
         }),
     )
