@@ -3,7 +3,8 @@
  * connection (the protocol floor), and hub start-to-ready time. Prints a table and writes
  * reports/bench.json. Options: --samples N (default 400), --target sim (default). Ends with the
  * terminal boundary's figures: the dangerous commands it contains and the everyday ones that ask
- * (ci/bench-sandbox.ts).
+ * (ci/bench-sandbox.ts). Beside them: the store, file.search on 20,000 files beside ripgrep, git.status and
+ * git.diff on a 20,000-file repository beside the git program, start-up, and code intelligence.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -21,6 +22,7 @@ import { BOARD, DECK, openDeckAndBoard } from '../conformance/fixtures/deck-and-
 import { modelTokens, STARTING_CATALOG_TOKENS } from '../src/contract/index.js';
 import { TOOLS } from '../src/families/index.js';
 import { benchCode } from './bench-code.js';
+import { benchGit } from './bench-git.js';
 import { benchSandbox } from './bench-sandbox.js';
 import { benchSearch } from './bench-search.js';
 import { benchSecurity } from './bench-security.js';
@@ -371,6 +373,8 @@ async function main(): Promise<void> {
   hub.stop();
   // file.search on a 20,000-file tree beside ripgrep alone (in process: the store code both IDEs run).
   const search = await benchSearch();
+  // git.status and git.diff on a 20,000-file repository beside the git program alone (in process).
+  const git = await benchGit();
   // Start-up as a client that spawns its server over stdio sees it, beside a bare SDK server.
   const startup = theia ? undefined : await benchStartup();
   // Code intelligence on a generated 2,000-file TypeScript project (the simulated IDE on disk).
@@ -407,6 +411,7 @@ async function main(): Promise<void> {
         catalog,
         store,
         search,
+        git,
         startup,
         code,
       },

@@ -148,6 +148,10 @@ export class ConformanceReporter implements Reporter {
     });
     const s = this.report.summary;
     const breaches = this.latency.filter((l) => !l.withinBudget);
+    // Again at the end, where a CI log's tail shows it: which tests failed, and why in a line.
+    const failures = this.tests.filter((t) => t.status === 'fail');
+    if (failures.length)
+      this.write(`\nFailed:\n${failures.map((t) => `  ✗ ${t.file ?? ''} › ${t.name}\n      ${headline(t.error)}\n`).join('')}`);
     this.write(
       `\n${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped of ${s.total} tests; ` +
         `${this.latency.length - breaches.length}/${this.latency.length} latency budgets met` +

@@ -18,6 +18,8 @@ import { parseDiff, parseNumstat, parseStatus, renderDiffText, revertHunks } fro
 
 const MAX_BUFFER = 256 * 1024 * 1024;
 const GIT_TIMEOUT_MS = 60_000;
+/** Up to this many changed files, status counts their lines by naming them; beyond, by looking at every file. */
+const MAX_COUNTED_PATHS = 200;
 
 /** Whatever the repository's or the person's config says, for every command an agent's call runs. */
 const NEUTRAL = [
@@ -35,15 +37,21 @@ const NEUTRAL = [
 /** What tells where the repository is, or changes what git does, from the process's environment. */
 const KEEP_ENV = new Set(['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL']);
 
-interface Repo {
+/** Where the repository is. */
+interface Place {
   /** The repository's top directory. */
   top: string;
   /** The workspace's place in it ("" or "packages/app/"). */
   prefix: string;
   gitDir: string;
   commonDir: string;
-  /** -c options that switch off every configured filter driver. */
+}
+
+interface Repo {
+  /** -c options that switch off every configured filter driver: known before git runs for a call. */
   noFilters: string[];
+  /** Asked beside the call's first command (NOT_A_REPOSITORY when there is none). */
+  place: Promise<Place>;
 }
 
 interface RunOptions {
@@ -62,18 +70,22 @@ export class GitRepository implements GitPort {
 
   async status(): Promise<GitStatusInfo> {
     const repo = await this.repo();
-    const [status, staged, unstaged, operation] = await Promise.all([
+    const [status, place, operation] = await Promise.all([
       this.git(repo, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--ignore-submodules=all', '--', '.']),
-      this.git(repo, ['diff', '--cached', '--numstat', '-z', '--no-ext-diff', '--no-textconv', '--relative', '-M']),
-      this.git(repo, ['diff', '--numstat', '-z', '--no-ext-diff', '--no-textconv', '--relative']),
-      this.operation(repo),
+      repo.place,
+      repo.place.then((p) => this.operation(p)),
     ]);
-    const info = parseStatus(status, repo.prefix);
-    const counts = (changes: GitChange[], numstat: string) => {
-      const byPath = parseNumstat(numstat);
+    const info = parseStatus(status, place.prefix);
+    // Line counts of the files that changed only: git looks at those, not at every file again.
+    const counted = async (changes: GitChange[], staged: boolean) => {
+      if (changes.length === 0) return changes;
+      const paths = changes.length <= MAX_COUNTED_PATHS ? changes.flatMap((c) => (c.oldPath ? [c.oldPath, c.path] : [c.path])) : ['.'];
+      const args = ['diff', '--numstat', '-z', '--no-ext-diff', '--no-textconv', '--relative', ...(staged ? ['--cached', '-M'] : [])];
+      const byPath = parseNumstat(await this.git(repo, [...args, '--', ...paths]));
       return changes.map((c) => ({ ...c, ...byPath.get(c.path) }));
     };
-    return { ...info, staged: counts(info.staged, staged), unstaged: counts(info.unstaged, unstaged), ...(operation ? { operation } : {}) };
+    const [staged, unstaged] = await Promise.all([counted(info.staged, true), counted(info.unstaged, false)]);
+    return { ...info, staged, unstaged, ...(operation ? { operation } : {}) };
   }
 
   async diff(options: { path?: string; staged?: boolean; ref?: string }): Promise<{ files: FileDiff[]; truncated: boolean }> {
@@ -160,7 +172,7 @@ export class GitRepository implements GitPort {
         this.refuseSensitive(file.path);
         plans.set(file.path, {
           path: file.path,
-          text: await this.git(repo, ['cat-file', '--filters', `:${repo.prefix}${file.path}`]),
+          text: await this.git(repo, ['cat-file', '--filters', `:${(await repo.place).prefix}${file.path}`]),
           lost: file,
         });
       }
@@ -184,7 +196,7 @@ export class GitRepository implements GitPort {
 
   async commit(message: string): Promise<{ commit: string; branch: string | null; summary: string; files: number }> {
     const repo = await this.repo();
-    const hooks = join(repo.commonDir, 'hooks');
+    const hooks = join((await repo.place).commonDir, 'hooks');
     await this.git(repo, ['commit', '-q', '-F', '-'], { input: message, hooks: true }).catch((err: unknown) => {
       if (err instanceof ToolError)
         throw new ToolError(err.code, `The commit failed (a hook in ${hooks} may have refused it): ${err.message}`, err.details);
@@ -242,7 +254,8 @@ export class GitRepository implements GitPort {
   async worktrees(): Promise<GitWorktreeInfo[]> {
     const repo = await this.repo();
     const out = await this.git(repo, ['worktree', 'list', '--porcelain']);
-    const here = await realpath(repo.top).catch(() => repo.top);
+    const { top } = await repo.place;
+    const here = await realpath(top).catch(() => top);
     return out
       .split('\n\n')
       .filter((block) => block.startsWith('worktree '))
@@ -254,7 +267,7 @@ export class GitRepository implements GitPort {
           path,
           branch,
           commit: fields.get('HEAD') ?? null,
-          current: path === here || path === repo.top,
+          current: path === here || path === top,
           ...(fields.has('bare') ? { bare: true } : {}),
         };
       });
@@ -311,7 +324,7 @@ export class GitRepository implements GitPort {
     });
   }
 
-  private async operation(repo: Repo): Promise<GitStatusInfo['operation']> {
+  private async operation(place: Place): Promise<GitStatusInfo['operation']> {
     const markers = [
       ['MERGE_HEAD', 'merge'],
       ['rebase-merge', 'rebase'],
@@ -322,7 +335,7 @@ export class GitRepository implements GitPort {
     ] as const;
     const found = await Promise.all(
       markers.map(([file]) =>
-        access(join(repo.gitDir, file)).then(
+        access(join(place.gitDir, file)).then(
           () => true,
           () => false,
         ),
@@ -331,26 +344,26 @@ export class GitRepository implements GitPort {
     return markers.find((_, i) => found[i])?.[1];
   }
 
-  /** Where the repository is (asked each call: the person may `git init` or remove one at any time), and its filter drivers. */
+  /**
+   * The repository's configured filter drivers, switched off: .gitattributes, which an agent can
+   * write, names them, and git runs them on status, add and checkout (an empty command runs nothing).
+   * Where it is (asked each call: the person may `git init` or remove one at any time) is asked beside
+   * the call's first command.
+   */
   private async repo(): Promise<Repo> {
-    const out = await run(
-      this.root,
-      ['rev-parse', '--show-toplevel', '--show-prefix', '--absolute-git-dir', '--git-common-dir'],
-      NEUTRAL,
-    ).catch((err: unknown) => {
-      if (err instanceof GitExit && /not a git repository/i.test(err.stderr)) {
-        throw new ToolError(
-          'NOT_A_REPOSITORY',
-          'The workspace is not in a git repository. Ask the person to create one (git init) if they want one.',
-        );
-      }
+    const place = run(this.root, ['rev-parse', '--show-toplevel', '--show-prefix', '--absolute-git-dir', '--git-common-dir'], NEUTRAL).then(
+      (out) => {
+        const [top, prefix, gitDir, common] = out.split('\n');
+        return { top: top!, prefix: prefix ?? '', gitDir: gitDir!, commonDir: isAbsolute(common!) ? common! : join(this.root, common!) };
+      },
+      (err: unknown) => {
+        throw gitFailure(err);
+      },
+    );
+    place.catch(() => undefined);
+    const drivers = await run(this.root, ['config', '-z', '--get-regexp', '^filter\\.'], NEUTRAL, { ok: [1] }).catch((err: unknown) => {
       throw gitFailure(err);
     });
-    const [top, prefix, gitDir, common] = out.split('\n');
-    const commonDir = isAbsolute(common!) ? common! : join(this.root, common!);
-    // Filter drivers are named by the repository's .gitattributes, which an agent can write: each
-    // configured one is switched off (an empty command runs nothing).
-    const drivers = await run(this.root, ['config', '-z', '--get-regexp', '^filter\\.'], NEUTRAL, { ok: [1] });
     const names = new Set(
       drivers
         .split('\0')
@@ -365,16 +378,22 @@ export class GitRepository implements GitPort {
     const noFilters = [...names].flatMap((name) =>
       ['clean', 'smudge', 'process'].flatMap((part) => ['-c', `filter.${name}.${part}=`]).concat('-c', `filter.${name}.required=false`),
     );
-    return { top: top!, prefix: prefix ?? '', gitDir: gitDir!, commonDir, noFilters };
+    return { noFilters, place };
   }
 
-  private git(repo: Repo, args: string[], options: RunOptions = {}): Promise<string> {
+  /** git with every -c option above; it fails NOT_A_REPOSITORY where the workspace is in none, whatever git said. */
+  private async git(repo: Repo, args: string[], options: RunOptions = {}): Promise<string> {
     const config = [...NEUTRAL, ...repo.noFilters];
     // A confirmed commit runs the hooks where git keeps them by default, never where config points.
-    if (options.hooks) config.push('-c', `core.hooksPath=${join(repo.commonDir, 'hooks')}`);
-    return run(this.root, args, config, options).catch((err: unknown) => {
-      throw gitFailure(err);
-    });
+    if (options.hooks) config.push('-c', `core.hooksPath=${join((await repo.place).commonDir, 'hooks')}`);
+    const [out] = await Promise.all([
+      run(this.root, args, config, options).catch(async (err: unknown) => {
+        await repo.place;
+        throw gitFailure(err);
+      }),
+      repo.place,
+    ]);
+    return out;
   }
 }
 
@@ -418,6 +437,12 @@ class GitExit extends Error {
 
 function gitFailure(err: unknown): ToolError {
   if (err instanceof ToolError) return err;
+  if (err instanceof GitExit && /not a git repository/i.test(err.stderr)) {
+    return new ToolError(
+      'NOT_A_REPOSITORY',
+      'The workspace is not in a git repository. Ask the person to create one (git init) if they want one.',
+    );
+  }
   if (err instanceof GitExit)
     return new ToolError('GIT_FAILED', err.message.split('\n').slice(0, 20).join('\n'), { exitCode: err.exitCode });
   return new ToolError('GIT_FAILED', `git could not run: ${(err as Error).message}`);
