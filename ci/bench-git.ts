@@ -101,7 +101,10 @@ export async function benchGit(): Promise<GitBenchFigures> {
     const b: number[] = [];
     for (let i = 0; i < SAMPLES + 2; i++) {
       const [x, y] = [await timed(ours), await timed(cli)];
-      if (i >= 2) a.push(x), b.push(y);
+      if (i >= 2) {
+        a.push(x);
+        b.push(y);
+      }
     }
     figures[name as keyof typeof pairs] = { openspaceMs: p50(a), gitMs: p50(b), ratio: p50(a) / p50(b) };
   }
