@@ -66,6 +66,12 @@ export interface GitPort {
   /** Commit what is staged, running the repository's commit hooks: only after the person said yes. */
   commit(message: string): Promise<{ commit: string; branch: string | null; summary: string; files: number }>;
   log(options: { count: number; path?: string }): Promise<GitCommitInfo[]>;
+  /**
+   * A file's text as staged (`index`) or as last committed (`HEAD`), as a checkout would write it;
+   * undefined where it has none. For the person's views (a diff, the editor's change markers), not
+   * a tool: it does not check the sensitive-file patterns.
+   */
+  original(path: string, ref: 'index' | 'HEAD'): Promise<string | undefined>;
   branches(): Promise<GitBranchInfo[]>;
   worktrees(): Promise<GitWorktreeInfo[]>;
 }

@@ -228,6 +228,17 @@ export class GitRepository implements GitPort {
       });
   }
 
+  async original(path: string, ref: 'index' | 'HEAD'): Promise<string | undefined> {
+    const repo = await this.repo();
+    const { prefix } = await repo.place;
+    const object = `${ref === 'index' ? '' : 'HEAD'}:${prefix}${path}`;
+    const exists = await this.git(repo, ['cat-file', '-e', object]).then(
+      () => true,
+      () => false,
+    );
+    return exists ? this.git(repo, ['cat-file', '--filters', object]) : undefined;
+  }
+
   async branches(): Promise<GitBranchInfo[]> {
     const repo = await this.repo();
     const format = ['%(refname:short)', '%(HEAD)', '%(objectname)', '%(subject)', '%(upstream:short)', '%(upstream:track,nobracket)'].join(
