@@ -72,6 +72,8 @@ export interface GitPort {
    * a tool: it does not check the sensitive-file patterns.
    */
   original(path: string, ref: 'index' | 'HEAD'): Promise<string | undefined>;
+  /** Stage this text as the file's (the person stages one change from the editor's change markers). */
+  stageText(path: string, text: string): Promise<void>;
   branches(): Promise<GitBranchInfo[]>;
   worktrees(): Promise<GitWorktreeInfo[]>;
 }

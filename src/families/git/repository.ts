@@ -239,6 +239,16 @@ export class GitRepository implements GitPort {
     return exists ? this.git(repo, ['cat-file', '--filters', object]) : undefined;
   }
 
+  async stageText(path: string, text: string): Promise<void> {
+    const repo = await this.repo();
+    const { prefix } = await repo.place;
+    const staged = await this.git(repo, ['ls-files', '-s', '-z', '--', `:(literal)${prefix}${path}`]);
+    const mode = /^(\d{6}) /.exec(staged)?.[1] ?? '100644';
+    // As it is, no filter in between: the text is what the index should hold.
+    const blob = (await this.git(repo, ['hash-object', '-w', '--no-filters', '--stdin'], { input: text })).trim();
+    await this.git(repo, ['update-index', '--add', '--cacheinfo', `${mode},${blob},${prefix}${path}`]);
+  }
+
   async branches(): Promise<GitBranchInfo[]> {
     const repo = await this.repo();
     const format = ['%(refname:short)', '%(HEAD)', '%(objectname)', '%(subject)', '%(upstream:short)', '%(upstream:track,nobracket)'].join(

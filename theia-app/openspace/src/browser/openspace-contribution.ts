@@ -1,3 +1,4 @@
+import { Emitter } from '@theia/core/lib/common/event';
 import { FrontendApplicationContribution } from '@theia/core/lib/browser/frontend-application-contribution';
 import { KeybindingContribution, KeybindingRegistry } from '@theia/core/lib/browser/keybinding';
 import { ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
@@ -84,6 +85,7 @@ export class BridgeContribution implements FrontendApplicationContribution {
   @inject(RemoteWorkspacePort) protected readonly workspace!: RemoteWorkspacePort;
 
   private backend!: RpcProxy<BridgeBackend>;
+  private readonly gitCalls = new Emitter<void>();
   private publisher: StatePublisher | undefined;
   private viewPublishing: Disposable | undefined;
 
@@ -148,9 +150,23 @@ export class BridgeContribution implements FrontendApplicationContribution {
     return this.backend.run(commandId, args, context);
   }
 
+  /** A file's staged (index) or committed (HEAD) text, for the source-control view and the editor's change markers. */
+  gitOriginal(path: string, ref: 'index' | 'HEAD'): Promise<string | undefined> {
+    return this.backend.gitOriginal(path, ref);
+  }
+
+  /** Stage this text as the file's: the person stages one change from the editor's change markers. */
+  gitStageText(path: string, text: string): Promise<void> {
+    return this.backend.gitStageText(path, text);
+  }
+
+  /** Fires after an agent's git call the backend ran changed the repository (the source-control view refreshes). */
+  readonly onGitCall = this.gitCalls.event;
+
   /** An agent's call the backend ran: in the status bar, the event log and, failed, a notification, as a call run here. */
   private backendCall(call: BackendCall): void {
     this.agentStatus.backendCall(call);
+    if (call.result && call.tool.startsWith('openspace.git.')) this.gitCalls.fire();
     const result = call.result;
     if (!result || result.success) return;
     if (call.logFailure) ideEvents(this.ide).agentCallFailed(call.tool, result.code);

@@ -43,9 +43,15 @@ import { bindViewContribution } from '@theia/core/lib/browser/shell/view-contrib
 import { ChatBackendProxy, ChatEvents, ChatService, createChatBackendProxy } from './chat/chat-service.js';
 import { CHAT_WIDGET_ID, ChatWidget } from './chat/chat-widget.js';
 import { ChatContribution } from './chat/chat-contribution.js';
+import { OpenSpaceScm } from './git/openspace-scm.js';
+import { MenuContribution } from '@theia/core/lib/common/menu';
 import './style/openspace.css';
 
 export default new ContainerModule((bind) => {
+  // The source-control view over the git family.
+  bind(OpenSpaceScm).toSelf().inSingletonScope();
+  for (const service of [FrontendApplicationContribution, CommandContribution, MenuContribution, ResourceResolver])
+    bind(service).toService(OpenSpaceScm);
   bind(OpenSpacePreferenceDefaults).toSelf().inSingletonScope();
   bind(PreferenceContribution).toService(OpenSpacePreferenceDefaults);
   bind(ContentIds).toSelf().inSingletonScope();

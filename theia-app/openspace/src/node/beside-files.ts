@@ -88,6 +88,14 @@ export class BesideFiles {
     return result;
   }
 
+  /** The repository of the workspace the window shows, for the person's views, and a path in it checked by the path guard. */
+  async personsGit(path: string): Promise<{ git: GitPort; path: string }> {
+    const view = await this.currentView();
+    if (!view.root) throw new ToolError('NO_WORKSPACE', 'No folder is open in this IDE.');
+    const files = await this.filesOf(view.root);
+    return { git: this.backend.git(view.root), path: await files.resolve(path) };
+  }
+
   /** Tell the window of a call once its answer is on its way: writing to the window's socket costs the backend a millisecond or two. */
   private tell(call: Parameters<BridgeFrontend['notifyAgentCall']>[0]): void {
     setImmediate(() => this.window.notifyAgentCall(call).catch(() => undefined));
