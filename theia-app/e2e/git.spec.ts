@@ -42,6 +42,8 @@ test('the source-control view follows the agent, and the person stages one chang
 
   // The person opens the file, clicks the first change's marker in the gutter and stages that change.
   await ide.agent.ok('openspace.editor.open', { path: NOTES, line: 2 });
+  // Its tab says it is modified, as the explorer does.
+  await expect(page.locator('.lm-TabBar-tab', { hasText: NOTES })).toContainText('M');
   const marker = page.locator('.monaco-editor .dirty-diff-glyph').first();
   await expect(marker).toBeVisible({ timeout: 10_000 });
   // Monaco takes a click on the marker's stripe only, which widens under the mouse (the folding controls are beside it).
@@ -70,4 +72,18 @@ test('the source-control view follows the agent, and the person stages one chang
     .toBe('Stage one change from the gutter');
   await expect(view.locator('.scm-theia-header', { hasText: 'Staged Changes' })).toHaveCount(0, { timeout: 5_000 });
   await expect(view).toContainText(NOTES);
+});
+
+test("the person searches the workspace in the search view and finds the agent's text", async () => {
+  const { page } = ide.theia;
+  await ide.agent.ok('openspace.file.write', { path: 'found/by-search.txt', content: 'a needle in the haystack\n' });
+  await page.keyboard.press('Control+Shift+F');
+  const input = page.locator('#search-input-field');
+  await expect(input).toBeVisible({ timeout: 5_000 });
+  await input.fill('needle in the');
+  await input.press('Enter');
+  const results = page.locator('#search-in-workspace .resultContainer, #search-in-workspace .theia-TreeNode');
+  await expect(page.locator('#search-in-workspace')).toContainText('by-search.txt', { timeout: 10_000 });
+  await expect(results.filter({ hasText: 'needle' }).first()).toBeVisible();
+  await page.screenshot({ path: 'reports/screenshots/search-view.png' });
 });

@@ -1,6 +1,7 @@
 import { codicon } from '@theia/core/lib/browser/widgets';
 import { ConfirmDialog } from '@theia/core/lib/browser/dialogs';
 import { DiffUris } from '@theia/core/lib/browser/diff-uris';
+import { DecorationsService, type Decoration } from '@theia/core/lib/browser/decorations-service';
 import { FrontendApplicationContribution } from '@theia/core/lib/browser/frontend-application-contribution';
 import { OpenerService, open } from '@theia/core/lib/browser/opener-service';
 import { CommandContribution, CommandRegistry } from '@theia/core/lib/common/command';
@@ -100,6 +101,9 @@ export class OpenSpaceScm implements ScmProvider, FrontendApplicationContributio
   /** Open diffs' left sides follow the repository. */
   private readonly originals = new Emitter<void>();
   private repository: ScmRepository | undefined;
+  /** The letter each changed file shows in this view and in the explorer (M, A, U …), by URI. */
+  private decorations = new Map<string, Decoration>();
+  private readonly decorationsChanged = new Emitter<URI[]>();
   private refreshing: Promise<void> | undefined;
   private again = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -110,11 +114,16 @@ export class OpenSpaceScm implements ScmProvider, FrontendApplicationContributio
   @inject(FileService) protected readonly files!: FileService;
   @inject(OpenerService) protected readonly opener!: OpenerService;
   @inject(CommandRegistry) protected readonly commands!: CommandRegistry;
+  @inject(DecorationsService) protected readonly decorationsService!: DecorationsService;
 
   onStart(): void {
     this.files.onDidFilesChange(() => this.refreshSoon());
     this.bridge.onGitCall(() => this.refreshSoon());
     window.addEventListener('focus', () => this.refreshSoon());
+    this.decorationsService.registerDecorationsProvider({
+      onDidChange: this.decorationsChanged.event,
+      provideDecorations: (uri) => this.decorations.get(uri.toString()),
+    });
     this.refreshSoon();
   }
 
@@ -148,6 +157,7 @@ export class OpenSpaceScm implements ScmProvider, FrontendApplicationContributio
       // No repository (or no folder): the view says so, as it does without one.
       this.repository?.dispose();
       this.repository = undefined;
+      this.decorate(new Map());
       return;
     }
     const status = answer as ToolResult & GitStatusInfo;
@@ -168,9 +178,25 @@ export class OpenSpaceScm implements ScmProvider, FrontendApplicationContributio
     ];
     this.statusBarCommands = [{ title: `$(source-control) ${status.branch ?? 'detached HEAD'}`, tooltip: 'The current git branch' }];
     if (!this.repository) this.repository = this.scm.registerScmProvider(this, { input: { placeholder: 'Message ({0} to commit)' } });
+    // What is not staged shows over what is, and a conflict over both (as the git extension of VS Code shows them).
+    const letters = new Map<string, Decoration>();
+    for (const resource of [...this.groups[1]!.resources, ...this.groups[2]!.resources, ...this.groups[0]!.resources]) {
+      letters.set(resource.sourceUri.toString(), {
+        letter: LETTERS[resource.status],
+        tooltip: `${resource.status} (${resource.group.label})`,
+        bubble: true,
+      });
+    }
+    this.decorate(letters);
     this.changed.fire();
     this.statusBarChanged.fire(this.statusBarCommands);
     this.originals.fire();
+  }
+
+  private decorate(letters: Map<string, Decoration>): void {
+    const touched = new Set([...this.decorations.keys(), ...letters.keys()]);
+    this.decorations = letters;
+    if (touched.size > 0) this.decorationsChanged.fire([...touched].map((uri) => new URI(uri)));
   }
 
   /** A click on a change: its diff (staged: committed ↔ staged; not staged: staged ↔ the file), or the file itself. */
