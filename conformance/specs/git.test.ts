@@ -7,12 +7,12 @@
  * the `git` program as a person would; the person answers at the agent's side on the simulated IDE
  * (MCP elicitation) and in Theia's dialog. The in-memory workspace is in no repository.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectAgent, type Agent, type Result } from '../client.js';
 import { useTarget } from '../setup.js';
+import { gitIn, makeRepository } from '../fixtures/git-repository.js';
 
 const ctx = useTarget();
 const NOTES = 'git/notes.txt';
@@ -26,7 +26,7 @@ let dir: string;
 /** Files the repository's configured programs would create if any ran. */
 let canaries: string;
 
-const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
+const git = (...args: string[]) => gitIn(dir)(...args);
 const commits = () => Number(git('rev-list', '--count', 'HEAD').trim());
 const disk = (path: string) => readFileSync(join(dir, path), 'utf8');
 
@@ -60,13 +60,7 @@ describe('a repository', () => {
     mkdirSync(join(dir, 'git'), { recursive: true });
     writeFileSync(join(dir, NOTES), text(LINES));
     writeFileSync(join(dir, '.env'), 'TOKEN=one\n');
-    git('init', '-q', '-b', 'main');
-    // OpenSpace's own audit log is no part of the person's project.
-    writeFileSync(join(dir, '.git/info/exclude'), '.openspace/\n');
-    git('config', 'user.name', 'Pat Person');
-    git('config', 'user.email', 'pat@example.com');
-    git('add', '-A');
-    git('commit', '-q', '-m', 'initial');
+    makeRepository(dir);
     // A hook the person put where git keeps them: it runs for a commit they confirm, and then only.
     writeFileSync(join(dir, '.git/hooks/pre-commit'), `#!/bin/sh\necho ran >> '${canaries}/pre-commit'\n`);
     chmodSync(join(dir, '.git/hooks/pre-commit'), 0o755);

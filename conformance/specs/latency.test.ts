@@ -19,10 +19,7 @@
  * (requestIdleCallback, at most 1 s); on a running hub, SETTLE_MS later; the simulated IDE does
  * nothing after it answers.
  */
-import { execFileSync } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { FAMILIES, TOOLS_BY_NAME } from '../../src/families/index.js';
@@ -31,6 +28,7 @@ import { BUDGET_MS, describeLatency, latencySeries, remeasured, type BudgetName,
 import type { Result } from '../client.js';
 import { useTarget } from '../setup.js';
 import { FIXTURE_WORKSPACE } from '../target.js';
+import { makeRepository } from '../fixtures/git-repository.js';
 import { BOARD, DECK, openDeckAndBoard as setUpDeckAndBoard } from '../fixtures/deck-and-board.js';
 
 // The SDK's HTTP client transport leaves an abort listener per request on one signal; thousands of
@@ -100,17 +98,7 @@ function record(task: { meta: { latency?: LatencySeries; tool?: string } }, seri
   );
 }
 
-let repository: Promise<void> | undefined;
-/** The workspace on disk made a git repository, every file committed, as its person would with `git`. */
-async function makeRepository(dir: string): Promise<void> {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
-  git('init', '-q', '-b', 'main');
-  writeFileSync(join(dir, '.git/info/exclude'), '.openspace/\n');
-  git('config', 'user.name', 'Latency Person');
-  git('config', 'user.email', 'latency@example.com');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'The fixture');
-}
+let repository: Promise<unknown> | undefined;
 
 /** Samples of a tool taken as another tool's undo, by tool; its own test takes them. */
 const measuredBy = new Map<string, number[]>();
@@ -154,7 +142,7 @@ describe(`latency: ${SAMPLES} round trips per tool within its budget (NFR-3.2.1)
       async ({ task, skip }) => {
         if (workload.needs === 'repository') {
           if (!ctx.target.workspaceDir) return skip('the in-memory workspace is in no git repository');
-          await (repository ??= makeRepository(ctx.target.workspaceDir));
+          await (repository ??= Promise.resolve(makeRepository(ctx.target.workspaceDir, 'The fixture')));
         }
         await workload.before?.();
         const undone: number[] = [];

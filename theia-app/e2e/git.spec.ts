@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useTheia } from './theia-session.js';
+import { makeRepository } from '../../conformance/fixtures/git-repository.js';
 
 /**
  * Issue 30 as a person sees it in Theia: the source-control view shows the repository the agent's
@@ -16,14 +16,8 @@ const LINES = Array.from({ length: 16 }, (_, i) => `line ${i + 1}`);
 
 test('the source-control view follows the agent, and the person stages one change from the gutter and commits', async () => {
   const { page, workspace } = ide.theia;
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: workspace, encoding: 'utf8' });
   writeFileSync(join(workspace, NOTES), `${LINES.join('\n')}\n`);
-  git('init', '-q', '-b', 'main');
-  writeFileSync(join(workspace, '.git/info/exclude'), '.openspace/\n.theia/\n');
-  git('config', 'user.name', 'Pat Person');
-  git('config', 'user.email', 'pat@example.com');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'initial');
+  const git = makeRepository(workspace);
   const changed = [...LINES];
   changed[1] = 'line 2, changed';
   changed[13] = 'line 14, changed';
