@@ -117,7 +117,12 @@ export class OpenSpaceScm implements ScmProvider, FrontendApplicationContributio
   @inject(DecorationsService) protected readonly decorationsService!: DecorationsService;
 
   onStart(): void {
-    this.files.onDidFilesChange(() => this.refreshSoon());
+    this.files.onDidFilesChange((event) => {
+      // OpenSpace's own files (the audit log takes a line per agent call) change no repository; and
+      // without one, only a repository appearing (.git) is worth asking git about.
+      const paths = event.changes.map((c) => this.relative(c.resource)).filter((p) => p !== '.openspace' && !p.startsWith('.openspace/'));
+      if (paths.length > 0 && (this.repository || paths.some((p) => p === '.git' || p.startsWith('.git/')))) this.refreshSoon();
+    });
     this.bridge.onGitCall(() => this.refreshSoon());
     window.addEventListener('focus', () => this.refreshSoon());
     this.decorationsService.registerDecorationsProvider({
