@@ -1,5 +1,5 @@
 import { statePart } from '../../commands/ide-state.js';
-import { FIRST_PROMPT_WAIT_MS, terminalClose, terminalCreate, terminalList, terminalReadOutput, terminalSend } from './tools.js';
+import { terminalClose, terminalCreate, terminalList, terminalReadOutput, terminalSend } from './tools.js';
 import { ToolError, type CallContext, type TerminalInfo } from '../../contract/index.js';
 import { checkCommandSync, formatConfirmation } from '../../security/dangerous-commands/index.js';
 import { isRememberable } from '../../security/known-safe/index.js';
@@ -8,44 +8,8 @@ import { defineCommand } from '../../commands/command.js';
 import { requireDirectory } from '../file/commands.js';
 import type { BoxVerdict, CommandAnswer, CommandQuestion } from '../../contract/port.js';
 import type { IdePort } from '../index.js';
-import { terminalScreens, type TerminalScreens } from './output.js';
+import { terminalScreens } from './output.js';
 import { requireReadable } from './access.js';
-
-/** How often a wait looks whether the terminal's process is still there (marks wake it at once). */
-const EXIT_POLL_MS = 100;
-
-export type Outcome = 'done' | 'exited' | 'timeout';
-
-/** The terminal as the port lists it now; undefined once it is closed. */
-export function current(ide: IdePort, terminalId: string): TerminalInfo | undefined {
-  return ide.terminals.list().find((t) => t.terminalId === terminalId);
-}
-
-/** Wait until done() holds (checked after every mark), the terminal's process ends, or timeoutMs pass. */
-export function waitUntil(
-  ide: IdePort,
-  screens: TerminalScreens,
-  terminalId: string,
-  done: () => boolean,
-  timeoutMs: number,
-): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const check = () => {
-      if (done()) finish('done');
-      else if (!current(ide, terminalId)?.running) finish('exited');
-    };
-    const subscription = screens.onMark((id) => id === terminalId && check());
-    const poll = setInterval(check, EXIT_POLL_MS);
-    const timer = setTimeout(() => finish('timeout'), Math.max(0, timeoutMs));
-    function finish(outcome: Outcome) {
-      subscription.dispose();
-      clearInterval(poll);
-      clearTimeout(timer);
-      resolve(outcome);
-    }
-    check();
-  });
-}
 
 /** Find a terminal by ID, or by title when no ID matches. */
 export function resolveTerminal(ide: IdePort, ref: string): TerminalInfo {
@@ -315,19 +279,6 @@ export function heldText(ide: IdePort, terminalId: string): string {
   return heldInput.of(ide).get(terminalId) ?? '';
 }
 
-/**
- * A terminal OpenSpace has just opened with bash: text typed before the shell reads (before its first
- * prompt) is at the mercy of its start-up, so send waits for that prompt, FIRST_PROMPT_WAIT_MS from
- * the opening at most; a shell that never shows one (a person's bashrc replaced PROMPT_COMMAND) gets
- * the text then.
- */
-async function untilFirstPrompt(ide: IdePort, terminalId: string): Promise<void> {
-  const screens = terminalScreens(ide);
-  const since = screens.integrationSince(terminalId);
-  if (since === undefined || screens.shell(terminalId).integration) return;
-  await waitUntil(ide, screens, terminalId, () => screens.shell(terminalId).integration, since + FIRST_PROMPT_WAIT_MS - Date.now());
-}
-
 export const terminalSendCommand = defineCommand(terminalSend, async (ide, args, context) => {
   const terminal = resolveTerminal(ide, args.terminalId);
   const { terminalId } = terminal;
@@ -351,7 +302,6 @@ export const terminalSendCommand = defineCommand(terminalSend, async (ide, args,
       else holding.delete(terminalId);
     }
   }
-  await untilFirstPrompt(ide, terminalId);
   const cursor = terminalScreens(ide).cursor(terminalId);
   await ide.terminals.send(terminalId, text);
   return { terminalId, cursor };

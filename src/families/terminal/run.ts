@@ -9,22 +9,42 @@ import { AGENT_TERMINAL_TITLE, FIRST_PROMPT_WAIT_MS, RUN_OUTPUT_LINES, RUN_TIMEO
 import { ToolError, type TerminalInfo } from '../../contract/index.js';
 import type { IdePort } from '../index.js';
 import { defineCommand } from '../../commands/command.js';
-import {
-  confirmUnlessSafe,
-  current,
-  heldText,
-  openTerminal,
-  resolveTerminal,
-  terminalExited,
-  typedAheadText,
-  waitUntil,
-  type Outcome,
-} from './commands.js';
+import { confirmUnlessSafe, heldText, openTerminal, resolveTerminal, terminalExited, typedAheadText } from './commands.js';
 import { isRedacted, terminalScreens, type TerminalScreens } from './output.js';
 import { requireReadable } from './access.js';
 
+/** How often a wait looks whether the terminal's process is still there (marks wake it at once). */
+const EXIT_POLL_MS = 100;
+
+type Outcome = 'done' | 'exited' | 'timeout';
+
 /** Per IDE, the terminals terminal.run has typed a command into that has not started yet. */
 const starting = statePart(() => new Set<string>());
+
+/** The terminal as the port lists it now; undefined once it is closed. */
+function current(ide: IdePort, terminalId: string): TerminalInfo | undefined {
+  return ide.terminals.list().find((t) => t.terminalId === terminalId);
+}
+
+/** Wait until done() holds (checked after every mark), the terminal's process ends, or timeoutMs pass. */
+function waitUntil(ide: IdePort, screens: TerminalScreens, terminalId: string, done: () => boolean, timeoutMs: number): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (done()) finish('done');
+      else if (!current(ide, terminalId)?.running) finish('exited');
+    };
+    const subscription = screens.onMark((id) => id === terminalId && check());
+    const poll = setInterval(check, EXIT_POLL_MS);
+    const timer = setTimeout(() => finish('timeout'), Math.max(0, timeoutMs));
+    function finish(outcome: Outcome) {
+      subscription.dispose();
+      clearInterval(poll);
+      clearTimeout(timer);
+      resolve(outcome);
+    }
+    check();
+  });
+}
 
 /**
  * The terminal named by terminalId, or the agent's terminal: a running one titled "agent" with shell
