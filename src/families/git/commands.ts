@@ -25,9 +25,13 @@ async function target(ide: NodeIde, args: { paths?: string[]; hunks?: string[] }
  * (MCP elicitation). With no one to ask it is refused; a no or no answer is CONFIRMATION_DENIED.
  * Where the person turned confirmations off (openspace.security.confirmDangerousCommands), it runs.
  */
+/** Whether confirm() will ask anyone: not for the person's own command, nor where they turned confirmations off. */
+function asks(ide: NodeIde, context: CallContext | undefined): boolean {
+  return context !== undefined && (ide.security?.confirmDangerousCommands?.() ?? true);
+}
+
 async function confirm(ide: NodeIde, question: ActionQuestion, context: CallContext | undefined): Promise<void> {
-  if (!context) return; // the person's own command from the palette
-  if (!(ide.security?.confirmDangerousCommands?.() ?? true)) return;
+  if (!context || !asks(ide, context)) return;
   let answer: boolean | undefined;
   if (ide.security?.confirmAction) answer = await ide.security.confirmAction(question);
   else if (context.ask) {
@@ -116,7 +120,8 @@ export const gitCommitCommand = defineNodeCommand(gitCommit, async (ide, args, c
   }
   if (status.staged.length === 0)
     throw new ToolError('NOTHING_TO_COMMIT', 'Nothing is staged: stage changes with openspace.git.stage first.');
-  const { patch } = await ide.git.staged();
+  // The staged diff is for the person's eyes: not asked for when no one is asked.
+  const patch = asks(ide, context) ? (await ide.git.staged()).patch : '';
   const summary = args.message.split('\n')[0]!;
   const files = status.staged.map((c) => `${c.path} (+${c.added ?? 0} −${c.removed ?? 0})`).join(', ');
   await confirm(

@@ -22,7 +22,8 @@ import { ContentIds } from '../content-ids.js';
 
 /** The provider's ID, which is also the scheme of the staged and committed texts it serves. */
 export const GIT_SCHEME = 'openspace-git';
-const REFRESH_AFTER_MS = 200;
+/** The view reads the status again this long after a change, at most once in that time however many come. */
+const REFRESH_AFTER_MS = 500;
 
 const COMMANDS = {
   stage: { id: 'openspace.scm.stage', label: 'Stage Changes', icon: codicon('add') },
@@ -137,8 +138,11 @@ export class OpenSpaceScm implements ScmProvider, FrontendApplicationContributio
   }
 
   refreshSoon(): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.refresh(), REFRESH_AFTER_MS);
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.refresh();
+    }, REFRESH_AFTER_MS);
   }
 
   /** Read the status again (one reading at a time; one more after it if asked meanwhile). */
