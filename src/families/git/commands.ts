@@ -121,7 +121,7 @@ export const gitCommitCommand = defineNodeCommand(gitCommit, async (ide, args, c
   if (status.staged.length === 0)
     throw new ToolError('NOTHING_TO_COMMIT', 'Nothing is staged: stage changes with openspace.git.stage first.');
   // The staged diff is for the person's eyes: not asked for when no one is asked.
-  const patch = asks(ide, context) ? (await ide.git.staged()).patch : '';
+  const patch = asks(ide, context) ? await ide.git.stagedPatch() : '';
   const summary = args.message.split('\n')[0]!;
   const files = status.staged.map((c) => `${c.path} (+${c.added ?? 0} −${c.removed ?? 0})`).join(', ');
   await confirm(

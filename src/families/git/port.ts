@@ -61,8 +61,8 @@ export interface GitPort {
   unstage(target: GitTarget): Promise<void>;
   /** What discarding the unstaged changes would leave in each file, and the diff that is lost; nothing is written. */
   discardPlan(target: GitTarget): Promise<{ path: string; text: string; lost: FileDiff }[]>;
-  /** What is staged: the files, and the diff as text for a person to read. */
-  staged(): Promise<{ changes: GitChange[]; patch: string }>;
+  /** What is staged, as a diff for a person to read (a sensitive file's lines withheld). */
+  stagedPatch(): Promise<string>;
   /** Commit what is staged, running the repository's commit hooks: only after the person said yes. */
   commit(message: string): Promise<{ commit: string; branch: string | null; summary: string; files: number }>;
   log(options: { count: number; path?: string }): Promise<GitCommitInfo[]>;

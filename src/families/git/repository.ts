@@ -6,7 +6,6 @@
  * person confirmed (`commit`). Git's own environment variables of the process (GIT_DIR, GIT_CONFIG_*,
  * …) are not passed on: the repository is the workspace's, configured by its files.
  */
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { access, readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
@@ -15,9 +14,8 @@ import type { FilePolicy } from '../../security/file-policy.js';
 import type { GitBranchInfo, GitCommitInfo, GitPort, GitStatusInfo, GitTarget, GitWorktreeInfo } from './port.js';
 import { MAX_DIFF_LINES, type FileDiff, type GitChange, type Hunk } from './tools.js';
 import { parseDiff, parseNumstat, parseStatus, renderDiffText, revertHunks } from './parse.js';
+import { gitFailure, run, type RunOptions } from './program.js';
 
-const MAX_BUFFER = 256 * 1024 * 1024;
-const GIT_TIMEOUT_MS = 60_000;
 /** Up to this many changed files, status counts their lines by naming them; beyond, by looking at every file. */
 const MAX_COUNTED_PATHS = 200;
 
@@ -34,9 +32,6 @@ const NEUTRAL = [
   ['color.ui', 'false'],
 ].flatMap(([key, value]) => ['-c', `${key}=${value}`]);
 
-/** What tells where the repository is, or changes what git does, from the process's environment. */
-const KEEP_ENV = new Set(['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL']);
-
 /** Where the repository is. */
 interface Place {
   /** The repository's top directory. */
@@ -52,14 +47,6 @@ interface Repo {
   noFilters: string[];
   /** Asked beside the call's first command (NOT_A_REPOSITORY when there is none). */
   place: Promise<Place>;
-}
-
-interface RunOptions {
-  input?: string;
-  /** Exit codes that are answers, not failures. */
-  ok?: number[];
-  /** Run the repository's hooks (a commit the person confirmed). */
-  hooks?: boolean;
 }
 
 export class GitRepository implements GitPort {
@@ -189,9 +176,9 @@ export class GitRepository implements GitPort {
     return [...plans.values()];
   }
 
-  async staged(): Promise<{ changes: GitChange[]; patch: string }> {
-    const [status, diff] = await Promise.all([this.status(), this.diff({ staged: true })]);
-    return { changes: status.staged, patch: renderDiffText(diff.files, diff.truncated) };
+  async stagedPatch(): Promise<string> {
+    const diff = await this.diff({ staged: true });
+    return renderDiffText(diff.files, diff.truncated);
   }
 
   async commit(message: string): Promise<{ commit: string; branch: string | null; summary: string; files: number }> {
@@ -329,10 +316,7 @@ export class GitRepository implements GitPort {
 
   /** Apply chosen hunks of the worktree or index diff with `git apply` and these options. */
   private async applyHunks(repo: Repo, ids: string[], kind: 'worktree' | 'index', options: string[]): Promise<void> {
-    const args = ['diff', '--no-ext-diff', '--no-textconv', '--relative', '-U3'];
-    if (kind === 'index') args.push('--cached');
-    const raw = await this.git(repo, [...args, '--', '.']);
-    const files = parseDiff(raw, (path, text) => hunkId(kind, path, text));
+    const { files } = await this.rawDiff(repo, kind);
     const chosen = this.findHunks(files, ids, kind);
     for (const path of chosen.keys()) this.refuseSensitive(path);
     const patch = [...chosen]
@@ -445,59 +429,4 @@ function fileHeader(file: FileDiff): string {
 
 function hunkText(hunk: Hunk): string {
   return `${hunk.header}\n${hunk.lines.join('\n')}\n`;
-}
-
-class GitExit extends Error {
-  constructor(
-    readonly exitCode: number | string | null | undefined,
-    readonly stderr: string,
-  ) {
-    super(stderr.trim() || `git exited with ${exitCode}`);
-  }
-}
-
-function gitFailure(err: unknown): ToolError {
-  if (err instanceof ToolError) return err;
-  if (err instanceof GitExit && /not a git repository/i.test(err.stderr)) {
-    return new ToolError(
-      'NOT_A_REPOSITORY',
-      'The workspace is not in a git repository. Ask the person to create one (git init) if they want one.',
-    );
-  }
-  if (err instanceof GitExit)
-    return new ToolError('GIT_FAILED', err.message.split('\n').slice(0, 20).join('\n'), { exitCode: err.exitCode });
-  return new ToolError('GIT_FAILED', `git could not run: ${(err as Error).message}`);
-}
-
-let childEnv: NodeJS.ProcessEnv | undefined;
-function env(): NodeJS.ProcessEnv {
-  childEnv ??= {
-    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GIT_') || KEEP_ENV.has(k))),
-    GIT_TERMINAL_PROMPT: '0',
-    GIT_OPTIONAL_LOCKS: '0',
-    GIT_PAGER: 'cat',
-    GIT_EDITOR: 'true',
-    LC_ALL: 'C',
-  };
-  return childEnv;
-}
-
-function run(cwd: string, args: string[], config: string[], options: RunOptions = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      'git',
-      [...config, ...args],
-      { cwd, env: env(), maxBuffer: MAX_BUFFER, timeout: GIT_TIMEOUT_MS, encoding: 'utf8' },
-      (err, stdout, stderr) => {
-        if (!err) return resolve(stdout);
-        const code = (err as NodeJS.ErrnoException & { code?: number | string }).code;
-        if (typeof code === 'number' && options.ok?.includes(code) && !stderr.trim()) return resolve(stdout);
-        if (typeof code === 'number' || stderr) return reject(new GitExit(code, stderr));
-        reject(err);
-      },
-    );
-    // git may exit without reading what it was given (a refusal): that is its answer, not an error here.
-    child.stdin?.on('error', () => undefined);
-    child.stdin?.end(options.input);
-  });
 }
