@@ -616,6 +616,21 @@ describe('commands through terminal.send (src/security/corpus, shell.json)', () 
     );
   }
 
+  /** Ctrl-C, then wait for the shell's `^C` and its next prompt, so that what is read next starts after them. */
+  async function interrupt(): Promise<{ cursor: number; partial: string }> {
+    const before = await agent().ok('openspace.terminal.read_output', { terminalId, lines: 1 });
+    await agent().ok('openspace.terminal.send', { terminalId, text: '\u0003', enter: false });
+    await eventually(
+      async () => {
+        const read = await agent().ok('openspace.terminal.read_output', { terminalId, since: before.cursor });
+        expect(read.output.join('\n')).toContain('^C');
+      },
+      10_000,
+      30,
+    );
+    return settle();
+  }
+
   /** Send `text` where it must be refused with `code`: nothing typed, the prompt as it was. */
   async function refused(text: string, code: Refusal): Promise<Result> {
     const mark = await agent().ok('openspace.terminal.read_output', { terminalId, lines: 1 });
@@ -644,7 +659,7 @@ describe('commands through terminal.send (src/security/corpus, shell.json)', () 
     }
     const answers = new Map<string, string>();
     const wrong: string[] = [];
-    let mark = await agent().ok('openspace.terminal.read_output', { terminalId, lines: 1 });
+    let mark = await settle();
     for (const { rule, command } of dangerous) {
       const result = await agent().call('openspace.terminal.send', { terminalId, text: command });
       const held = HELD[command];
@@ -654,8 +669,7 @@ describe('commands through terminal.send (src/security/corpus, shell.json)', () 
         const rest = await agent().call('openspace.terminal.send', { terminalId, text: held.rest });
         expect(rest.success ? 'ran' : rest.code, `${command} then ${held.rest}`).toBe(held.then);
         answers.set(command, `held, then ${held.then}`);
-        await agent().ok('openspace.terminal.send', { terminalId, text: '\u0003', enter: false });
-        mark = await agent().ok('openspace.terminal.read_output', { terminalId, lines: 1 });
+        mark = await interrupt();
         continue;
       }
       answers.set(command, result.success ? 'ran' : result.code);
@@ -668,8 +682,7 @@ describe('commands through terminal.send (src/security/corpus, shell.json)', () 
           );
       } else if (result.success) {
         // It ran (the scripted shell has no such programs): drop whatever the shell still waits for.
-        await agent().ok('openspace.terminal.send', { terminalId, text: '\u0003', enter: false });
-        mark = await agent().ok('openspace.terminal.read_output', { terminalId, lines: 1 });
+        mark = await interrupt();
       } else wrong.push(`${rule} ${JSON.stringify(command)} → ${result.code}: ${result.error}`);
     }
     expect(wrong).toEqual([]);
@@ -714,9 +727,8 @@ describe('commands through terminal.send (src/security/corpus, shell.json)', () 
       expect(after.output).toEqual([]);
       expect(after.partial).toBe(mark.partial);
     }
-    // Clear what was typed so far (Ctrl-C), for the next vector.
-    await agent().ok('openspace.terminal.send', { terminalId, text: '\u0003', enter: false });
-    await settle();
+    // Clear what was typed so far, for the next vector.
+    await interrupt();
   });
 
   it.for([
