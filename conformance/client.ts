@@ -32,7 +32,10 @@ export interface AgentOptions {
    * accept with, or undefined to decline (a promise of either: one that never settles leaves the
    * question unanswered). Without it the client does not offer elicitation.
    */
-  ask?: (message: string) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
+  ask?: (
+    message: string,
+    fields: Record<string, { title?: string }>,
+  ) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
   /**
    * Which tools the agent has listed: "all" (default) enables every family first, so the SDK checks
    * every tool's answers against its outputSchema; "start" keeps the session's starting catalog.
@@ -92,7 +95,8 @@ export async function connectAgent(target: AgentTarget, name = 'conformance-agen
   if (ask) {
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
       asked.push(request.params.message);
-      const content = await ask(request.params.message);
+      const { requestedSchema } = request.params as { requestedSchema?: { properties?: Record<string, { title?: string }> } };
+      const content = await ask(request.params.message, requestedSchema?.properties ?? {});
       return content ? { action: 'accept', content } : { action: 'decline' };
     });
   }

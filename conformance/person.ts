@@ -61,20 +61,30 @@ export async function personUndoes(ctx: TargetContext, t: TestContext, path: str
 }
 
 /** Wait until the diff of a proposal shows, then the person clicks Accept or Reject above it. */
-export async function personDecides(ctx: TargetContext, t: TestContext, proposalId: string, accept: boolean): Promise<void> {
+export async function personDecides(
+  ctx: TargetContext,
+  t: TestContext,
+  proposalId: string,
+  accept: boolean,
+  which: { path?: string; hunk?: number } = {},
+): Promise<void> {
   const { sim, page } = ctx.target;
+  const shown = (v: { proposalId: string; path: string }) =>
+    v.proposalId === proposalId && (which.path === undefined || v.path === which.path);
   if (sim) {
-    await eventually(() => expect(sim.review.views().map((v) => v.proposalId)).toContain(proposalId));
-    sim.review.personDecides(proposalId, accept);
+    await eventually(() => expect(sim.review.views().some(shown)).toBe(true));
+    sim.review.personDecides(proposalId, accept, which);
   } else if (page) {
-    // The proposal's diff tab, then the button in its toolbar.
-    const tab = page.locator('.lm-TabBar-tab', { hasText: `(${proposalId})` }).first();
+    // The diff tab of the proposal's file, then the bar above the hunk or the button in its toolbar.
+    const name = which.path?.split('/').pop() ?? '';
+    const tab = page.locator('.lm-TabBar-tab', { hasText: `${name} ↔ proposed (${proposalId})` }).first();
     await tab.waitFor({ timeout: 10_000 });
     await tab.click();
-    await page
-      .locator(`[id="openspace.review.${accept ? 'accept' : 'reject'}"]`)
-      .first()
-      .click();
+    const button =
+      which.hunk === undefined
+        ? page.locator(`[id="openspace.review.${accept ? 'accept' : 'reject'}"]`)
+        : page.locator(`.openspace-hunk-bar[data-hunk="${which.hunk}"]:visible .openspace-hunk-${accept ? 'accept' : 'reject'}`);
+    await button.first().click();
   } else {
     t.skip("needs a person's decision: only the simulated IDE and Theia offer one");
   }

@@ -1,5 +1,5 @@
 import type { Disposable } from '../src/contract/port.js';
-import type { ProposalView, ReviewPort } from '../src/families/index.js';
+import type { ProposalView, ReviewDecision, ReviewPort } from '../src/families/index.js';
 import type { SimLayout } from './layout.js';
 
 /** What decides an edit proposal when the MCP client cannot ask its person (elicitation). */
@@ -15,7 +15,7 @@ export class SimReview implements ReviewPort {
   readonly decidesAtAgent = true;
   autoDecision: 'accept' | 'reject' | undefined;
   private readonly shown = new Map<string, ProposalView>();
-  private readonly listeners = new Set<(proposalId: string, accepted: boolean) => void>();
+  private readonly listeners = new Set<(decision: ReviewDecision) => void>();
 
   constructor(
     private readonly layout: SimLayout,
@@ -29,23 +29,28 @@ export class SimReview implements ReviewPort {
     this.autoDecision = decision === 'wait' ? undefined : decision;
   }
 
-  static contentId(proposalId: string): string {
-    return `proposal:${proposalId}`;
+  /** The tab of a proposal's file. */
+  static contentId(proposalId: string, path: string): string {
+    return `proposal:${proposalId}:${path}`;
   }
 
-  async show(proposal: ProposalView): Promise<void> {
-    this.shown.set(proposal.proposalId, { ...proposal });
-    const name = proposal.path.split('/').pop() ?? proposal.path;
-    await this.layout.openContent({ type: 'view', contentId: SimReview.contentId(proposal.proposalId), title: `${name} ↔ proposed` });
+  async show(file: ProposalView): Promise<void> {
+    this.shown.set(SimReview.contentId(file.proposalId, file.path), { ...file });
+    const name = file.path.split('/').pop() ?? file.path;
+    await this.layout.openContent({
+      type: 'view',
+      contentId: SimReview.contentId(file.proposalId, file.path),
+      title: `${name} ↔ proposed`,
+    });
   }
 
-  async close(proposalId: string): Promise<void> {
-    this.shown.delete(proposalId);
-    const contentId = SimReview.contentId(proposalId);
+  async close(proposalId: string, path: string): Promise<void> {
+    const contentId = SimReview.contentId(proposalId, path);
+    this.shown.delete(contentId);
     if (this.layout.isOpen(contentId)) await this.layout.closeContent(contentId);
   }
 
-  onDecision(listener: (proposalId: string, accepted: boolean) => void): Disposable {
+  onDecision(listener: (decision: ReviewDecision) => void): Disposable {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };
   }
@@ -55,9 +60,14 @@ export class SimReview implements ReviewPort {
     return [...this.shown.values()];
   }
 
-  /** The person clicks Accept or Reject above a proposal's diff. */
-  personDecides(proposalId: string, accept: boolean): void {
-    if (!this.shown.has(proposalId)) throw new Error(`no proposal ${proposalId} is shown`);
-    for (const listener of this.listeners) listener(proposalId, accept);
+  /**
+   * The person clicks Accept or Reject: above one hunk of a file's diff (path and hunk), in a file's
+   * toolbar (its undecided hunks), or for the whole proposal (neither).
+   */
+  personDecides(proposalId: string, accepted: boolean, which: { path?: string; hunk?: number } = {}): void {
+    if (!this.views().some((v) => v.proposalId === proposalId && (which.path === undefined || v.path === which.path))) {
+      throw new Error(`no proposal ${proposalId}${which.path ? ` of ${which.path}` : ''} is shown`);
+    }
+    for (const listener of this.listeners) listener({ proposalId, accepted, ...which });
   }
 }

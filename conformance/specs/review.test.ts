@@ -175,13 +175,125 @@ describe('editor.propose_edit', () => {
   });
 });
 
+describe('change sets, reviewed hunk by hunk', () => {
+  const A = 'review/set/a.txt';
+  const B = 'review/set/b.txt';
+  const C = 'review/set/c.txt';
+
+  it('three files: the person accepts a hunk, rejects one, accepts a file and a new file; each holds exactly what was accepted', async (t) => {
+    await ctx.agent.ok('openspace.file.write', { path: A, content: 'one\r\ntwo\r\nthree\r\nfour\r\nfive\r\nsix' });
+    await ctx.agent.ok('openspace.file.write', { path: B, content: 'alpha\nbeta\n' });
+    const asked = ctx.agent.call('openspace.editor.propose_edit', {
+      proposalId: 'set-1',
+      title: 'Shout two and six, add gamma, create c',
+      edits: [
+        { path: A, newText: 'one\r\nTWO\r\nthree\r\nfour\r\nfive\r\nSIX' },
+        { path: B, operations: [{ type: 'append', content: 'gamma' }] },
+        { path: C, newText: 'created\n' },
+      ],
+      timeoutMs: 30_000,
+    });
+    await personDecides(ctx, t, 'set-1', true, { path: A, hunk: 1 });
+    await personDecides(ctx, t, 'set-1', false, { path: A, hunk: 2 });
+    await personDecides(ctx, t, 'set-1', true, { path: B });
+    await personDecides(ctx, t, 'set-1', true, { path: C });
+    const answer = await asked;
+    expect(answer).toMatchObject({ success: true, proposalId: 'set-1', status: 'partial', added: 4, removed: 2 });
+    expect(answer.path).toBeUndefined();
+    const files = answer.files as { path: string; status: string; version?: string; hunks: unknown[] }[];
+    expect(files.map(({ path, status, hunks }) => ({ path, status, hunks }))).toEqual([
+      {
+        path: A,
+        status: 'partial',
+        hunks: [
+          { hunk: 1, oldStart: 2, oldLines: 1, newStart: 2, newLines: 1, decision: 'accepted' },
+          { hunk: 2, oldStart: 6, oldLines: 1, newStart: 6, newLines: 1, decision: 'rejected' },
+        ],
+      },
+      { path: B, status: 'accepted', hunks: [{ hunk: 1, oldStart: 3, oldLines: 0, newStart: 3, newLines: 1, decision: 'accepted' }] },
+      { path: C, status: 'accepted', hunks: [{ hunk: 1, oldStart: 1, oldLines: 0, newStart: 1, newLines: 1, decision: 'accepted' }] },
+    ]);
+    // Byte for byte: the line ends and the missing last newline of a stay as they were.
+    expect(await disk(A)).toEqual({ content: 'one\r\nTWO\r\nthree\r\nfour\r\nfive\r\nsix', version: files[0]!.version });
+    expect(await disk(B)).toEqual({ content: 'alpha\nbeta\ngamma\n', version: files[1]!.version });
+    expect(await disk(C)).toEqual({ content: 'created\n', version: files[2]!.version });
+    await eventually(async () => expect(JSON.stringify(await ctx.agent.ok('openspace.pane.list', {}))).not.toContain('set-1'));
+  });
+
+  it('a file that moved on is not written (CONFLICT, naming what was); every hunk rejected leaves a file as it was', async (t) => {
+    await ctx.agent.ok('openspace.file.write', { path: A, content: 'a1\na2\n' });
+    await ctx.agent.ok('openspace.file.write', { path: B, content: 'b1\nb2\n' });
+    await ctx.agent.ok('openspace.file.write', { path: C, content: 'c1\nc2\n' });
+    const before = await disk(C);
+    await ctx.agent.ok('openspace.editor.propose_edit', {
+      proposalId: 'set-2',
+      edits: [
+        { path: A, newText: 'A1\na2\n' },
+        { path: B, newText: 'b1\nB2\n' },
+        { path: C, newText: 'C1\nc2\nC3\n' },
+      ],
+      timeoutMs: 0,
+    });
+    await ctx.agent.ok('openspace.file.write', { path: B, content: 'b1 changed\nb2\n' });
+    await personDecides(ctx, t, 'set-2', true, { path: A });
+    await personDecides(ctx, t, 'set-2', true, { path: B });
+    await personDecides(ctx, t, 'set-2', false, { path: C, hunk: 2 });
+    await personDecides(ctx, t, 'set-2', false, { path: C, hunk: 1 });
+    const failed = await ctx.agent.fails('openspace.editor.propose_edit', { proposalId: 'set-2', timeoutMs: 0 }, 'CONFLICT');
+    expect(failed.error).toContain(B);
+    expect(failed.error).toContain(`Written as decided: ${A}`);
+    expect((failed.files as { path: string; status: string }[]).map((f) => `${f.path} ${f.status}`)).toEqual([
+      `${A} accepted`,
+      `${B} accepted`,
+      `${C} rejected`,
+    ]);
+    expect((await disk(A)).content).toBe('A1\na2\n');
+    expect((await disk(B)).content).toBe('b1 changed\nb2\n');
+    expect(await disk(C)).toEqual(before);
+  });
+
+  it('bad change sets answer structured errors and show nothing', async () => {
+    await ctx.agent.ok('openspace.file.write', { path: A, content: 'same\n' });
+    const fails = (args: Record<string, unknown>, code: string) => ctx.agent.fails('openspace.editor.propose_edit', args, code);
+    await fails({ path: A, edits: [{ path: A, newText: 'x' }] }, 'INVALID_ARGUMENT');
+    await fails(
+      {
+        edits: [
+          { path: A, newText: 'x\n' },
+          { path: `./${A}`, newText: 'y\n' },
+        ],
+      },
+      'INVALID_ARGUMENT',
+    );
+    expect((await fails({ edits: [{ path: A, newText: 'same\n' }] }, 'INVALID_ARGUMENT')).error).toContain('changes nothing');
+    await fails({ edits: [{ path: A }] }, 'INVALID_ARGUMENT');
+    await fails(
+      {
+        edits: [
+          { path: A, newText: 'x' },
+          { path: '../outside.txt', newText: 'x' },
+        ],
+      },
+      'PATH_OUTSIDE_WORKSPACE',
+    );
+    expect(JSON.stringify(await ctx.agent.ok('openspace.pane.list', {}))).not.toContain(`proposal:`);
+    expect((await disk(A)).content).toBe('same\n');
+  });
+});
+
 describe("propose_edit on the simulated IDE: the person at the agent's side decides (MCP elicitation)", () => {
-  let answer: Record<string, unknown> | undefined | 'never';
+  /** What the person answers: a yes or no per field, no answer (declined), or never. */
+  let answer: ((fields: Record<string, { title?: string }>) => Record<string, unknown>) | undefined | 'never';
   let agent: Awaited<ReturnType<typeof connectAgent>>;
+  let fields: Record<string, { title?: string }> = {};
+  const yes = (fields: Record<string, unknown>) => Object.fromEntries(Object.keys(fields).map((k) => [k, true]));
   beforeAll(async () => {
     if (!ctx.target.sim) return;
     agent = await connectAgent(ctx.target, 'eliciting-agent', {
-      ask: () => (answer === 'never' ? new Promise<undefined>(() => {}) : answer),
+      ask: (_message, asked) => {
+        fields = asked;
+        return answer === 'never' ? new Promise<undefined>(() => {}) : answer?.(asked);
+      },
     });
   });
   afterAll(() => agent?.close());
@@ -190,7 +302,7 @@ describe("propose_edit on the simulated IDE: the person at the agent's side deci
     if (!ctx.target.sim) return t.skip('Theia asks its own person, in the diff view');
     const path = 'review/elicited.txt';
     await agent.ok('openspace.file.write', { path, content: 'old\n' });
-    answer = { allow: true };
+    answer = yes;
     expect(await agent.ok('openspace.editor.propose_edit', { path, newText: 'new\n', title: 'Renew' })).toMatchObject({
       status: 'accepted',
     });
@@ -206,6 +318,28 @@ describe("propose_edit on the simulated IDE: the person at the agent's side deci
     expect(await agent.ok('openspace.editor.propose_edit', { proposalId: pending.proposalId, timeoutMs: 0 })).toMatchObject({
       status: 'rejected',
     });
+  });
+
+  it('one form with a yes or no for every hunk of a change set; the files hold the hunks answered yes', async (t) => {
+    if (!ctx.target.sim) return t.skip('Theia asks its own person, in the diff view');
+    await agent.ok('openspace.file.write', { path: 'review/asked/a.txt', content: '1\n2\n3\n4\n5\n' });
+    await agent.ok('openspace.file.write', { path: 'review/asked/b.txt', content: 'b\n' });
+    // Every hunk but the one of line 5.
+    answer = (asked) => Object.fromEntries(Object.entries(asked).map(([k, f]) => [k, !f.title?.includes('line 5')]));
+    const result = await agent.ok('openspace.editor.propose_edit', {
+      edits: [
+        { path: 'review/asked/a.txt', newText: 'one\n2\n3\n4\nfive\n' },
+        { path: 'review/asked/b.txt', newText: 'B\n' },
+      ],
+    });
+    expect(Object.values(fields).map((f) => f.title)).toEqual([
+      'review/asked/a.txt, line 1: +1 −1',
+      'review/asked/a.txt, line 5: +1 −1',
+      'review/asked/b.txt, line 1: +1 −1',
+    ]);
+    expect(result).toMatchObject({ status: 'partial' });
+    expect((await agent.ok('openspace.file.read', { path: 'review/asked/a.txt' })).content).toBe('one\n2\n3\n4\n5\n');
+    expect((await agent.ok('openspace.file.read', { path: 'review/asked/b.txt' })).content).toBe('B\n');
   });
 
   it('without elicitation, the --proposals setting decides', async (t) => {

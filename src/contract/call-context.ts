@@ -20,6 +20,16 @@ export interface CallContext {
    * dismissed the question.
    */
   choose?: <T extends string>(message: string, options: readonly T[], timeoutMs?: number) => Promise<T | undefined>;
+  /**
+   * Ask the person at the agent's side yes or no to each of `items` in one form (MCP elicitation), when
+   * the client supports it: each key's answer (a no to all when they declined), or undefined when no
+   * answer came within timeoutMs or they dismissed the form.
+   */
+  askEach?: <K extends string>(
+    message: string,
+    items: readonly { key: K; title: string }[],
+    timeoutMs?: number,
+  ) => Promise<Record<K, boolean> | undefined>;
   /** Set on the calls the hub makes itself to clean up after the session ended (audited as such). */
   cleanup?: boolean;
 }

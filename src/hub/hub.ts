@@ -337,30 +337,35 @@ export class Hub {
     const clientName = server.getClientVersion()?.name;
     if (!server.getClientCapabilities()?.elicitation) return { sessionId, clientName };
     // Sent on the tool call's own stream; no answer within the time limit counts as none.
-    const elicit = async (message: string, name: string, property: PrimitiveSchemaDefinition, timeoutMs = ASK_TIMEOUT_MS) => {
+    const elicit = async (message: string, properties: Record<string, PrimitiveSchemaDefinition>, timeoutMs = ASK_TIMEOUT_MS) => {
       try {
         const answer = await server.elicitInput(
-          { message, requestedSchema: { type: 'object', properties: { [name]: property }, required: [name] } },
+          { message, requestedSchema: { type: 'object', properties, required: Object.keys(properties) } },
           { relatedRequestId: requestId, timeout: timeoutMs },
         );
-        return answer.action === 'cancel' ? undefined : { accepted: answer.action === 'accept', value: answer.content?.[name] };
+        return answer.action === 'cancel' ? undefined : { accepted: answer.action === 'accept', content: answer.content ?? {} };
       } catch {
         return undefined;
       }
     };
     const ask = async (message: string, timeoutMs?: number): Promise<boolean | undefined> => {
-      const answer = await elicit(message, 'allow', { type: 'boolean', title: 'Allow', description: message, default: false }, timeoutMs);
-      return answer && answer.accepted && answer.value === true;
+      const answer = await elicit(message, { allow: { type: 'boolean', title: 'Allow', description: message, default: false } }, timeoutMs);
+      return answer && answer.accepted && answer.content.allow === true;
     };
     const choose = async <T extends string>(message: string, options: readonly T[], timeoutMs?: number): Promise<T | undefined> => {
       const answer = await elicit(
         message,
-        'answer',
-        { type: 'string', title: 'Answer', description: message, enum: [...options] },
+        { answer: { type: 'string', title: 'Answer', description: message, enum: [...options] } },
         timeoutMs,
       );
-      return answer?.accepted ? options.find((o) => o === answer.value) : undefined;
+      return answer?.accepted ? options.find((o) => o === answer.content.answer) : undefined;
     };
-    return { sessionId, clientName, ask, choose };
+    const askEach = async <K extends string>(message: string, items: readonly { key: K; title: string }[], timeoutMs?: number) => {
+      const properties = Object.fromEntries(items.map(({ key, title }) => [key, { type: 'boolean' as const, title, default: true }]));
+      const answer = await elicit(message, properties, timeoutMs);
+      if (!answer) return undefined;
+      return Object.fromEntries(items.map(({ key }) => [key, answer.accepted && answer.content[key] === true])) as Record<K, boolean>;
+    };
+    return { sessionId, clientName, ask, choose, askEach };
   }
 }

@@ -20,9 +20,18 @@ const highlight: Describe = (input) => {
   return { verb: 'highlight', rest: `${path}${lineSuffix(line, num(first, 'endLine'))}${more}`, path, line };
 };
 
+/** One file's edit, or a change set's files. */
+const propose: Describe = (input) => {
+  const edits = Array.isArray(input.edits) ? (input.edits as PhraseInput[]) : undefined;
+  if (!edits) return onFile('propose', { before: 'an edit to' })(input);
+  const first = str(edits[0] ?? {}, 'path');
+  if (edits.length === 1 && first) return { verb: 'propose', rest: `an edit to ${first}`, path: first };
+  return { verb: 'propose', rest: `edits to ${edits.length} files` };
+};
+
 export default defineFamily({
   name: 'editor',
-  summaries: { editor: 'close, scroll, highlight, replace ranges, propose edits as a diff' },
+  summaries: { editor: 'close, scroll, highlight, replace ranges, propose edits across files, reviewed hunk by hunk' },
   tools,
   commands: [...editorCommands, ...reviewCommands],
   phrases: {
@@ -34,14 +43,14 @@ export default defineFamily({
     'openspace.editor.clear_highlight': (input) =>
       str(input, 'path') ? onFile('clear', { before: 'highlights in' })(input) : { verb: 'clear', rest: 'a highlight' },
     'openspace.editor.replace_range': onFile('replace', { before: 'lines of', line: 'startLine', end: 'endLine' }),
-    'openspace.editor.propose_edit': onFile('propose', { before: 'an edit to' }),
+    'openspace.editor.propose_edit': propose,
   },
   preferences: [
     { use: 'openspace.editor.read_file', insteadOf: 'reading the file from disk', why: 'it reads the editor, unsaved changes included' },
     {
       use: 'openspace.editor.propose_edit',
       insteadOf: 'writing a change the person has not seen',
-      why: 'they review it as a diff and accept or reject it, and the answer says which',
+      why: 'they review it as a diff, accepting or rejecting each hunk, and the answer says which',
     },
     { use: 'openspace.editor.open with a line', insteadOf: 'naming a place in prose', why: 'the person sees it: the editor opens there' },
   ],

@@ -71,27 +71,41 @@ export interface EditorPort {
   highlights(): Highlight[];
 }
 
-/** An agent's proposed change to a file, as a review shows it. */
+/** One file of an agent's proposal, as a review shows it: a diff with a choice above each hunk. */
 export interface ProposalView {
   proposalId: string;
   path: string;
   title: string;
-  /** The file now ('' for a file that does not exist yet) and the file as proposed. */
+  /** This file's place in the proposal: file `file` of `files`. */
+  file: number;
+  files: number;
+  /** The file now ('' for a file that does not exist yet). */
   original: string;
+  /** The file as the proposal leaves it with the decisions so far: a rejected hunk is taken out. */
   proposed: string;
+  /** The hunks shown: where each starts in `proposed` (1-based; a hunk that only removes lines: the line after them) and what was decided. */
+  hunks: { hunk: number; line: number; added: number; removed: number; decision: 'accepted' | 'pending' }[];
+}
+
+/** A person's decision: one hunk of one file, the undecided hunks of one file (no hunk), or of the whole proposal (no path). */
+export interface ReviewDecision {
+  proposalId: string;
+  path?: string;
+  hunk?: number;
+  accepted: boolean;
 }
 
 /**
  * Where a person reviews proposed edits (src/families/editor/review.ts keeps the proposals and applies the
- * decisions): a diff view per proposal with Accept and Reject. Theia: its Monaco diff editor.
+ * decisions): a diff view per file with Accept and Reject for each hunk and for the whole. Theia: its Monaco diff editor.
  */
 export interface ReviewPort {
-  /** Open (or update and reveal) the diff of a proposal. */
-  show(proposal: ProposalView): Promise<void>;
-  /** Close a proposal's diff, if open. */
-  close(proposalId: string): Promise<void>;
-  /** Fires when a person accepts or rejects a proposal in its diff view. */
-  onDecision(listener: (proposalId: string, accepted: boolean) => void): Disposable;
+  /** Open (or update and reveal) the diff of a proposal's file. */
+  show(file: ProposalView): Promise<void>;
+  /** Close a proposal's diff of `path`, if open. */
+  close(proposalId: string, path: string): Promise<void>;
+  /** Fires when a person accepts or rejects in a diff view. */
+  onDecision(listener: (decision: ReviewDecision) => void): Disposable;
   /** Whether the person decides at the agent's side (MCP elicitation) rather than in the IDE; the simulated IDE's case. */
   readonly decidesAtAgent?: boolean;
   /** Without a person to ask: what a proposal's decision is at once (the simulated IDE's setting); undefined waits. */

@@ -1,9 +1,10 @@
 /**
- * Edits the person reviews (issue 14): openspace.editor.propose_edit shows a proposed change as a
- * diff (ReviewPort) and answers the person's decision. The proposals live here, shared by both
- * IDEs: a decision takes effect when the person makes it (Accept writes the file through the
- * artifact store, only over the version the proposal was made against), whether or not an agent
- * call is waiting; a call that waited in vain answers `pending`, and a later call asks again.
+ * Edits the person reviews (issues 14 and 30): openspace.editor.propose_edit shows a change to one
+ * file or a change set across files as diffs (ReviewPort), and the person accepts or rejects each
+ * hunk, a file's remaining hunks, or all. The proposals live here, shared by both IDEs: a file is
+ * written when its last hunk is decided (through the artifact store, only over the version the
+ * proposal was made against, with the accepted hunks only), whether or not an agent call is
+ * waiting; a call that waited in vain answers `pending`, and a later call asks again.
  */
 import { statePart } from '../../commands/ide-state.js';
 import { editorProposeEdit, PROPOSAL_WAIT_MS } from './tools.js';
@@ -13,46 +14,80 @@ import { applyPatch } from '../../store/patch-engine.js';
 import { defineCommand } from '../../commands/command.js';
 import { ideEvents } from '../../commands/event-log.js';
 import { guardUnsavedWork } from '../file/commands.js';
-import { splitLines } from '../../commands/text.js';
+import { applyHunks, countLines, hunksOf, reviewed, segmentsOf, type Hunk, type HunkDecision, type Segment } from './hunks.js';
+import type { ProposalView, ReviewDecision } from './port.js';
 
 /** Decided proposals kept so that a late call still learns the decision. */
 const DECIDED_KEPT = 100;
 
-type Status = 'pending' | 'accepted' | 'rejected';
+type Status = 'pending' | 'accepted' | 'rejected' | 'partial';
+
+interface ProposedFile {
+  path: string;
+  original: string;
+  proposed: string;
+  segments: Segment[];
+  hunks: Hunk[];
+  /** One per hunk, in order. */
+  decisions: HunkDecision[];
+  /** The file's version the proposal was made against; null: the file did not exist. */
+  baseVersion: string | null;
+  /** Every hunk decided and the file written (or left as it was). */
+  done: boolean;
+  /** The version written. */
+  version?: string;
+  /** Why the accepted hunks could not be written (the file moved on). */
+  failure?: ToolError;
+}
 
 interface Proposal {
   proposalId: string;
-  path: string;
   title: string;
-  original: string;
-  proposed: string;
-  /** The file's version the proposal was made against; null: the file did not exist. */
-  baseVersion: string | null;
-  status: Status;
-  /** With accepted: the version written. */
-  version?: string;
-  /** Why an Accept could not be carried out (the file moved on): the answer is this failure. */
-  failure?: ToolError;
-  /** Who proposed, for the audit of the write. */
+  files: ProposedFile[];
+  /** Who proposed, for the audit of the writes. */
   context?: CallContext;
-  /** A decision is being carried out (the write): the proposal stays findable, and pending, until it is. */
-  deciding?: boolean;
+  /** The decisions being carried out, one after another. */
+  work: Promise<void>;
+  busy: number;
   waiters: Set<() => void>;
 }
 
-/** Lines added and removed from one text to another, by a line-multiset difference (what a diff's gutter counts, near enough for a summary). */
-export function lineDelta(before: string, after: string): { added: number; removed: number } {
-  const count = new Map<string, number>();
-  for (const line of splitLines(before)) count.set(line, (count.get(line) ?? 0) + 1);
-  let added = 0;
-  for (const line of splitLines(after)) {
-    const n = count.get(line) ?? 0;
-    if (n > 0) count.set(line, n - 1);
-    else added++;
-  }
-  let removed = 0;
-  for (const n of count.values()) removed += n;
-  return { added, removed };
+/** A new file of a proposal: its hunks, all undecided. */
+export function proposedFile(path: string, original: string, proposed: string, baseVersion: string | null): ProposedFile {
+  const segments = segmentsOf(original, proposed);
+  const hunks = hunksOf(segments);
+  return { path, original, proposed, segments, hunks, decisions: hunks.map(() => 'pending'), baseVersion, done: false };
+}
+
+function statusOf(decisions: readonly HunkDecision[]): Status {
+  if (decisions.includes('pending')) return 'pending';
+  if (decisions.every((d) => d === 'accepted')) return 'accepted';
+  return decisions.includes('accepted') ? 'partial' : 'rejected';
+}
+
+function fileStatus(file: ProposedFile): Status {
+  return file.done ? statusOf(file.decisions) : 'pending';
+}
+
+function proposalStatus(proposal: Proposal): Status {
+  if (proposal.files.some((f) => !f.done)) return 'pending';
+  return statusOf(proposal.files.flatMap((f) => f.decisions));
+}
+
+/** What the person sees of one file. */
+function viewOf(proposal: Proposal, file: ProposedFile): ProposalView {
+  const { text, hunks } = reviewed(file.segments, file.decisions);
+  const { proposalId, title, files } = proposal;
+  return {
+    proposalId,
+    title,
+    path: file.path,
+    file: files.indexOf(file) + 1,
+    files: files.length,
+    original: file.original,
+    proposed: text,
+    hunks,
+  };
 }
 
 /** The proposals of one IDE, and the decisions its person makes on them. */
@@ -62,16 +97,16 @@ export class Proposals {
   private next = 1;
 
   constructor(private readonly ide: IdePort) {
-    ide.review.onDecision((proposalId, accepted) => void this.decide(proposalId, accepted));
+    ide.review.onDecision((decision) => void this.decide(decision));
   }
 
   get(proposalId: string): Proposal | undefined {
     return this.open.get(proposalId) ?? this.decided.get(proposalId);
   }
 
-  /** The pending proposals, for a review UI (Theia's Accept/Reject commands). */
-  pending(): { proposalId: string; path: string; title: string }[] {
-    return [...this.open.values()].filter((p) => !p.deciding).map(({ proposalId, path, title }) => ({ proposalId, path, title }));
+  /** The pending proposals, for a review UI. */
+  pending(): { proposalId: string; title: string; paths: string[] }[] {
+    return [...this.open.values()].map(({ proposalId, title, files }) => ({ proposalId, title, paths: files.map((f) => f.path) }));
   }
 
   newId(): string {
@@ -79,62 +114,96 @@ export class Proposals {
     return `proposal-${this.next++}`;
   }
 
-  /** Record and show a new or revised proposal. */
-  async propose(proposal: Omit<Proposal, 'status' | 'waiters'>): Promise<Proposal> {
-    const earlier = this.open.get(proposal.proposalId);
-    const entry: Proposal = { ...proposal, status: 'pending', waiters: earlier?.waiters ?? new Set() };
-    this.decided.delete(proposal.proposalId);
-    this.open.set(proposal.proposalId, entry);
-    const { proposalId, path, title, original, proposed } = entry;
-    await this.ide.review.show({ proposalId, path, title, original, proposed });
-    return entry;
+  /** Record and show a new proposal, or a revision of a pending one (its files as given now, every hunk undecided). */
+  async propose(proposalId: string, title: string, files: ProposedFile[], context: CallContext | undefined): Promise<Proposal> {
+    const earlier = this.open.get(proposalId);
+    if (earlier) await earlier.work;
+    const proposal: Proposal = {
+      proposalId,
+      title,
+      files,
+      context,
+      work: Promise.resolve(),
+      busy: 0,
+      waiters: earlier?.waiters ?? new Set(),
+    };
+    this.decided.delete(proposalId);
+    this.open.set(proposalId, proposal);
+    for (const gone of earlier?.files.filter((f) => !f.done && !files.some((g) => g.path === f.path)) ?? []) {
+      await this.ide.review.close(proposalId, gone.path).catch(() => undefined);
+    }
+    for (const file of files) await this.ide.review.show(viewOf(proposal, file));
+    return proposal;
   }
 
-  /** Carry out a decision: Accept writes the proposed text over the version it was made against. */
-  async decide(proposalId: string, accepted: boolean): Promise<void> {
-    const proposal = this.open.get(proposalId);
-    if (!proposal || proposal.deciding) return;
-    proposal.deciding = true;
-    if (accepted) {
-      try {
-        proposal.version = await this.write(proposal);
-        proposal.status = 'accepted';
-      } catch (err) {
-        proposal.status = 'rejected';
-        proposal.failure =
-          err instanceof ToolError ? err : new ToolError('INTERNAL', `Writing ${proposal.path} failed: ${(err as Error).message}`);
-      }
-    } else {
-      proposal.status = 'rejected';
+  /** Carry out a decision; a file whose last hunk it decides is written with its accepted hunks. */
+  decide(decision: ReviewDecision): Promise<void> {
+    const proposal = this.open.get(decision.proposalId);
+    if (!proposal) return Promise.resolve();
+    proposal.busy++;
+    proposal.work = proposal.work
+      .then(() => this.carryOut(proposal, decision))
+      .finally(() => {
+        proposal.busy--;
+        if (proposal.busy === 0) for (const wake of [...proposal.waiters]) wake();
+      });
+    return proposal.work;
+  }
+
+  private async carryOut(proposal: Proposal, { path, hunk, accepted }: ReviewDecision): Promise<void> {
+    if (this.open.get(proposal.proposalId) !== proposal) return;
+    for (const file of proposal.files) {
+      if (file.done || (path !== undefined && file.path !== path)) continue;
+      file.decisions = file.decisions.map((d, i) =>
+        d === 'pending' && (hunk === undefined || hunk === i + 1) ? (accepted ? 'accepted' : 'rejected') : d,
+      );
+      if (file.decisions.includes('pending')) await this.ide.review.show(viewOf(proposal, file)).catch(() => undefined);
+      else await this.finish(proposal, file);
     }
-    this.open.delete(proposalId);
-    this.decided.set(proposalId, proposal);
-    for (const id of [...this.decided.keys()].slice(0, Math.max(0, this.decided.size - DECIDED_KEPT))) this.decided.delete(id);
-    await this.ide.review.close(proposalId).catch(() => undefined);
-    for (const wake of proposal.waiters) wake();
-    proposal.waiters.clear();
+    if (proposal.files.every((f) => f.done)) {
+      this.open.delete(proposal.proposalId);
+      this.decided.set(proposal.proposalId, proposal);
+      for (const id of [...this.decided.keys()].slice(0, Math.max(0, this.decided.size - DECIDED_KEPT))) this.decided.delete(id);
+    }
   }
 
   /** Wait until the proposal is decided or timeoutMs passed; a decision being carried out is waited for whatever the timeout. */
   async wait(proposal: Proposal, timeoutMs: number): Promise<void> {
-    if (proposal.status !== 'pending' || (timeoutMs === 0 && !proposal.deciding)) return;
+    if (proposalStatus(proposal) !== 'pending' || (timeoutMs === 0 && proposal.busy === 0)) return;
     await new Promise<void>((resolve) => {
+      let expired = false;
       const done = () => {
+        if (proposalStatus(proposal) === 'pending' && !expired) return;
+        if (proposal.busy > 0) return;
         clearTimeout(timer);
         proposal.waiters.delete(done);
         resolve();
       };
       const timer = setTimeout(() => {
-        if (!proposal.deciding) done();
+        expired = true;
+        done();
       }, timeoutMs);
       proposal.waiters.add(done);
     });
   }
 
-  private async write(proposal: Proposal): Promise<string> {
-    const { path } = proposal;
+  /** Every hunk of the file is decided: write the accepted ones, and close its diff. */
+  private async finish(proposal: Proposal, file: ProposedFile): Promise<void> {
+    if (file.decisions.includes('accepted')) {
+      try {
+        file.version = await this.write(proposal, file);
+      } catch (err) {
+        file.failure = err instanceof ToolError ? err : new ToolError('INTERNAL', `Writing ${file.path} failed: ${(err as Error).message}`);
+      }
+    }
+    file.done = true;
+    await this.ide.review.close(proposal.proposalId, file.path).catch(() => undefined);
+  }
+
+  private async write(proposal: Proposal, file: ProposedFile): Promise<string> {
+    const { path } = file;
     await guardUnsavedWork(this.ide, path, false, 'accepting the proposal');
-    if (proposal.baseVersion === null) {
+    if (file.baseVersion === null) {
       const now = await this.ide.workspace.stat(path).then(
         () => true,
         () => false,
@@ -146,10 +215,11 @@ export class Proposals {
         });
       }
     }
-    const written = await this.ide.workspace.writeText(path, proposal.proposed, {
+    const text = applyHunks(file.segments, (hunk) => file.decisions[hunk - 1] === 'accepted');
+    const written = await this.ide.workspace.writeText(path, text, {
       tool: editorProposeEdit.name,
       context: serializableContext(proposal.context),
-      ...(proposal.baseVersion !== null && { baseVersion: proposal.baseVersion }),
+      ...(file.baseVersion !== null && { baseVersion: file.baseVersion }),
     });
     return written.version;
   }
@@ -174,25 +244,82 @@ async function currentFile(ide: IdePort, path: string): Promise<{ text: string; 
 }
 
 function answer(proposal: Proposal) {
-  if (proposal.failure) throw proposal.failure;
-  const { proposalId, path, status, version } = proposal;
-  return { proposalId, path, status, ...(version !== undefined && { version }), ...lineDelta(proposal.original, proposal.proposed) };
+  const files = proposal.files.map((f) => ({
+    path: f.path,
+    status: fileStatus(f),
+    ...(f.version !== undefined && { version: f.version }),
+    hunks: f.hunks.map((h, i) => ({ ...h, decision: f.decisions[i]! })),
+  }));
+  const failed = proposal.files.filter((f) => f.failure);
+  if (failed.length > 0) {
+    const first = failed[0]!.failure!;
+    const written = proposal.files.filter((f) => f.version !== undefined).map((f) => f.path);
+    throw new ToolError(
+      first.code,
+      `${first.message}${
+        failed.length > 1
+          ? ` Not written either: ${failed
+              .slice(1)
+              .map((f) => f.path)
+              .join(', ')}.`
+          : ''
+      }` + (written.length > 0 ? ` Written as decided: ${written.join(', ')}.` : ''),
+      { ...first.details, files },
+    );
+  }
+  let added = 0;
+  let removed = 0;
+  for (const f of proposal.files) {
+    const lines = countLines(f.segments);
+    added += lines.added;
+    removed += lines.removed;
+  }
+  const single = proposal.files.length === 1 ? files[0]! : undefined;
+  return {
+    proposalId: proposal.proposalId,
+    status: proposalStatus(proposal),
+    ...(single && { path: single.path, ...(single.version !== undefined && { version: single.version }) }),
+    added,
+    removed,
+    files,
+  };
+}
+
+type Edit = { path: string; newText?: string; operations?: Parameters<typeof applyPatch>[1] };
+
+/** The edits of a call: `edits`, or the one file of path with newText or operations. */
+function editsOf(
+  args: { path?: string; newText?: string; operations?: Edit['operations']; edits?: Edit[] },
+  earlier?: Proposal,
+): Edit[] | undefined {
+  const single = args.newText !== undefined || args.operations !== undefined;
+  if (args.edits !== undefined) {
+    if (single || args.path !== undefined) {
+      throw new ToolError('INVALID_ARGUMENT', 'Pass edits, or path with newText or operations, not both.', { fields: ['edits', 'path'] });
+    }
+    return args.edits;
+  }
+  if (!single) return undefined;
+  const path = args.path ?? (earlier?.files.length === 1 ? earlier.files[0]!.path : undefined);
+  if (path === undefined) throw new ToolError('INVALID_ARGUMENT', 'A new proposal needs path (or edits).', { fields: ['path', 'edits'] });
+  return [{ path, newText: args.newText, operations: args.operations }];
 }
 
 export const editorProposeEditCommand = defineCommand(editorProposeEdit, async (ide, args, context) => {
   const all = proposals(ide);
   const earlier = args.proposalId === undefined ? undefined : all.get(args.proposalId);
-  const revises = args.newText !== undefined || args.operations !== undefined;
-  if (args.newText !== undefined && args.operations !== undefined) {
-    throw new ToolError('INVALID_ARGUMENT', 'Pass newText or operations, not both.', { fields: ['newText', 'operations'] });
-  }
+  const edits = editsOf(args, earlier);
   const timeoutMs = args.timeoutMs ?? PROPOSAL_WAIT_MS;
   let proposal = earlier;
-  if (!revises) {
+  if (!edits) {
     if (args.proposalId === undefined) {
-      throw new ToolError('INVALID_ARGUMENT', 'Pass path with newText or operations to propose a change, or proposalId to ask about one.', {
-        fields: ['path', 'newText', 'operations', 'proposalId'],
-      });
+      throw new ToolError(
+        'INVALID_ARGUMENT',
+        'Pass path with newText or operations, or edits, to propose a change, or proposalId to ask about one.',
+        {
+          fields: ['path', 'newText', 'operations', 'edits', 'proposalId'],
+        },
+      );
     }
     if (!earlier) {
       throw new ToolError(
@@ -206,45 +333,91 @@ export const editorProposeEditCommand = defineCommand(editorProposeEdit, async (
       );
     }
   } else {
-    if (earlier && earlier.status !== 'pending' && args.path === undefined) {
-      throw new ToolError('INVALID_ARGUMENT', `Proposal ${earlier.proposalId} was already ${earlier.status}; propose anew with path.`, {
-        fields: ['path'],
-      });
-    }
-    const input = args.path ?? earlier?.path;
-    if (input === undefined) throw new ToolError('INVALID_ARGUMENT', 'A new proposal needs path.', { fields: ['path'] });
-    const path = await ide.workspace.resolve(input);
-    if (path === '') throw new ToolError('NOT_A_FILE', 'The workspace root is a directory; give a file path.');
-    await guardUnsavedWork(ide, path, false, editorProposeEdit.name);
-    const file = await currentFile(ide, path);
-    const proposed = args.newText ?? applyPatch(file.text, args.operations!);
-    proposal = await all.propose({
-      proposalId: args.proposalId ?? all.newId(),
-      path,
-      title: args.title ?? earlier?.title ?? `Proposed change to ${path}`,
-      original: file.text,
-      proposed,
-      baseVersion: file.version,
-      context,
-    });
-  }
-  const review = ide.review;
-  if (proposal!.status === 'pending') {
-    if (proposal!.deciding) {
-      await all.wait(proposal!, timeoutMs);
-    } else if (review.autoDecision && !(review.decidesAtAgent && context?.ask)) {
-      await all.decide(proposal!.proposalId, review.autoDecision === 'accept');
-    } else if (review.decidesAtAgent && context?.ask && timeoutMs > 0) {
-      const { added, removed } = lineDelta(proposal!.original, proposal!.proposed);
-      const decision = await ideEvents(ide).whileAgentWaits(
-        context.ask(`${proposal!.title} (${proposal!.path}: +${added} −${removed} lines). Accept this change?`, timeoutMs),
+    if (earlier && proposalStatus(earlier) !== 'pending' && args.path === undefined && args.edits === undefined) {
+      throw new ToolError(
+        'INVALID_ARGUMENT',
+        `Proposal ${earlier.proposalId} was already ${proposalStatus(earlier)}; propose anew with path or edits.`,
+        {
+          fields: ['path', 'edits'],
+        },
       );
-      if (decision !== undefined) await all.decide(proposal!.proposalId, decision);
-    } else {
-      await ideEvents(ide).whileAgentWaits(all.wait(proposal!, timeoutMs));
     }
+    const files: ProposedFile[] = [];
+    for (const [i, edit] of edits.entries()) {
+      const field = args.edits ? `edits.${i}` : 'newText';
+      if ((edit.newText === undefined) === (edit.operations === undefined)) {
+        throw new ToolError('INVALID_ARGUMENT', `Pass newText or operations${args.edits ? ` for ${edit.path}` : ''}, not both.`, {
+          fields: [args.edits ? field : 'newText', 'operations'],
+        });
+      }
+      const path = await ide.workspace.resolve(edit.path);
+      if (path === '') throw new ToolError('NOT_A_FILE', 'The workspace root is a directory; give a file path.');
+      if (files.some((f) => f.path === path))
+        throw new ToolError('INVALID_ARGUMENT', `${path} is in edits twice; give each file once.`, { fields: [field] });
+      await guardUnsavedWork(ide, path, false, editorProposeEdit.name);
+      const file = await currentFile(ide, path);
+      const proposed = edit.newText ?? applyPatch(file.text, edit.operations!);
+      if (proposed === file.text) throw new ToolError('INVALID_ARGUMENT', `The proposal changes nothing in ${path}.`, { fields: [field] });
+      files.push(proposedFile(path, file.text, proposed, file.version));
+    }
+    const title =
+      args.title ??
+      earlier?.title ??
+      (files.length === 1 ? `Proposed change to ${files[0]!.path}` : `Proposed changes to ${files.length} files`);
+    proposal = await all.propose(args.proposalId ?? all.newId(), title, files, context);
   }
+  await decide(ide, all, proposal!, timeoutMs, context);
   return answer(proposal!);
 });
+
+/** Have the proposal decided as this IDE can: the person at the agent's side, the simulated IDE's setting, or the person in the IDE. */
+async function decide(
+  ide: IdePort,
+  all: Proposals,
+  proposal: Proposal,
+  timeoutMs: number,
+  context: CallContext | undefined,
+): Promise<void> {
+  if (proposalStatus(proposal) !== 'pending') return;
+  const review = ide.review;
+  const { proposalId } = proposal;
+  if (review.decidesAtAgent && context?.askEach && timeoutMs > 0 && proposal.busy === 0) {
+    const open = proposal.files.flatMap((file) =>
+      file.hunks
+        .filter((_, i) => file.decisions[i] === 'pending')
+        .map((h) => ({ file, hunk: h.hunk, key: `hunk${proposal.files.indexOf(file) + 1}_${h.hunk}`, title: hunkTitle(file, h) })),
+    );
+    const { added, removed } = proposal.files.reduce(
+      (sum, f) => {
+        const lines = countLines(f.segments);
+        return { added: sum.added + lines.added, removed: sum.removed + lines.removed };
+      },
+      { added: 0, removed: 0 },
+    );
+    const paths = proposal.files.map((f) => f.path).join(', ');
+    const answers = await ideEvents(ide).whileAgentWaits(
+      context.askEach(`${proposal.title} (${paths}: +${added} −${removed} lines). Keep each change you accept:`, open, timeoutMs),
+    );
+    if (answers)
+      for (const { file, hunk, key } of open) await all.decide({ proposalId, path: file.path, hunk, accepted: answers[key] === true });
+  } else if (review.autoDecision && !(review.decidesAtAgent && context?.askEach)) {
+    await all.decide({ proposalId, accepted: review.autoDecision === 'accept' });
+  } else {
+    await ideEvents(ide).whileAgentWaits(all.wait(proposal, timeoutMs));
+  }
+}
+
+function hunkTitle(file: ProposedFile, hunk: Hunk): string {
+  const where =
+    hunk.oldLines === 0
+      ? hunk.oldStart === 1
+        ? 'at the start'
+        : `after line ${hunk.oldStart - 1}`
+      : hunk.oldLines === 1
+        ? `line ${hunk.oldStart}`
+        : `lines ${hunk.oldStart}–${hunk.oldStart + hunk.oldLines - 1}`;
+  const lines = countLines(file.segments, (h) => h === hunk.hunk);
+  return `${file.path}, ${where}: +${lines.added} −${lines.removed}`;
+}
 
 export default [editorProposeEditCommand];

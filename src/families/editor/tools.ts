@@ -178,19 +178,43 @@ export const editorReplaceRange = defineTool({
   session: {},
 });
 
+const ProposedFile = z.strictObject({
+  path: WorkspacePath.describe('The file to change; may be a file that does not exist yet'),
+  newText: z.string().max(1_000_000).optional().describe('Its whole new content'),
+  operations: z
+    .array(PatchOperation)
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe('Or patch operations, as openspace.file.patch takes, against the file now'),
+});
+
+const HunkAnswer = z.object({
+  hunk: z.number().int().describe('1-based, in file order'),
+  oldStart: z.number().int(),
+  oldLines: z.number().int(),
+  newStart: z.number().int(),
+  newLines: z.number().int(),
+  decision: z.enum(['accepted', 'rejected', 'pending']),
+});
+
+const Decision = z.enum(['accepted', 'rejected', 'partial', 'pending']);
+
 export const editorProposeEdit = defineTool({
   name: 'openspace.editor.propose_edit',
-  title: 'Propose Edit for Review',
+  title: 'Propose Edits for Review',
   description:
-    "Show the person a change to a file as a side-by-side diff with Accept and Reject, and wait for their decision: 'accepted' (the file " +
-    "is written, atomically and versioned; the answer has the new version), 'rejected' (nothing changes), or 'pending' after timeoutMs " +
-    `(default ${PROPOSAL_WAIT_MS / 1000} s, at most ${PROPOSAL_WAIT_MAX_MS / 1000} s, within your MCP client's own limit): the diff stays open, and calling again with the proposalId ` +
-    'asks again (pass newText or operations with it to revise the proposal). Give the whole new content (newText) or patch operations ' +
-    '(as openspace.file.patch takes, against the file now). A file that changed before the decision answers CONFLICT. Each proposal has its own diff.',
+    'Show the person a change to one file (path with newText or operations) or a change set across files (edits), as diffs they ' +
+    'accept or reject hunk by hunk, or whole, and wait for their decisions. Each file is written (atomically, versioned) once all its hunks are decided, ' +
+    "with the accepted hunks only; a rejected hunk leaves its lines as they were. The answer gives each file's hunks with their decision and the " +
+    "version written; status 'accepted', 'rejected', 'partial', or 'pending' after timeoutMs " +
+    `(default ${PROPOSAL_WAIT_MS / 1000} s, at most ${PROPOSAL_WAIT_MAX_MS / 1000} s, within your MCP client's own limit): the diffs stay open, and calling again with the proposalId ` +
+    'asks again (pass new edits with it to revise the proposal). A file that changed before its decision answers CONFLICT, naming what was written.',
   input: z.strictObject({
-    path: WorkspacePath.optional().describe('The file to change (a new proposal); may be a file that does not exist yet'),
+    path: WorkspacePath.optional().describe('The file to change (a new proposal of one file); may be a file that does not exist yet'),
     newText: z.string().max(1_000_000).optional(),
     operations: z.array(PatchOperation).min(1).max(1000).optional(),
+    edits: z.array(ProposedFile).min(1).max(100).optional().describe('A change set: several files, reviewed together (instead of path)'),
     proposalId: z
       .string()
       .min(1)
@@ -203,11 +227,19 @@ export const editorProposeEdit = defineTool({
   }),
   output: z.object({
     proposalId: z.string(),
-    path: z.string(),
-    status: z.enum(['accepted', 'rejected', 'pending']),
-    version: z.string().optional().describe('With accepted: the version of the file written'),
-    added: z.number().int().describe('Lines added by the proposal'),
-    removed: z.number().int().describe('Lines removed by the proposal'),
+    status: Decision,
+    path: z.string().optional().describe('With a proposal of one file: that file'),
+    version: z.string().optional().describe('With a proposal of one file, once written: the version written'),
+    added: z.number().int().describe('Lines added by the proposal, all hunks'),
+    removed: z.number().int().describe('Lines removed by the proposal, all hunks'),
+    files: z.array(
+      z.object({
+        path: z.string(),
+        status: Decision,
+        version: z.string().optional().describe('The version written, when a hunk was accepted'),
+        hunks: z.array(HunkAnswer),
+      }),
+    ),
   }),
   budget: 'simple',
   effect: 'write',

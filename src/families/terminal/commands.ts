@@ -154,7 +154,7 @@ const PROMPT_WAIT_MS = 500;
 
 /** Whether the terminal's shell is at its prompt (shell integration says so) within `ms`. */
 function promptWithin(screens: ReturnType<typeof terminalScreens>, terminalId: string, ms: number): Promise<boolean> {
-  const idle = () => !screens.shell(terminalId).running;
+  const idle = () => !screens.shell(terminalId).busy;
   if (idle()) return Promise.resolve(true);
   return new Promise((resolve) => {
     const done = () => {
@@ -176,10 +176,11 @@ async function questionFor(
   held: string,
 ): Promise<Question | undefined> {
   const screens = terminalScreens(ide);
-  const running = screens.shell(terminal.terminalId).running;
-  if (running && ANSWERS_PROGRAM.test(text)) return undefined;
+  // Running, or sent and not yet started: what comes now may be read by that command (a pager's `v`).
+  const busy = screens.shell(terminal.terminalId).busy;
+  if (busy && ANSWERS_PROGRAM.test(text)) return undefined;
   // A command sent right after another that is just ending (`echo a`, then `echo b`) is the shell's.
-  if (running && !(await promptWithin(screens, terminal.terminalId, PROMPT_WAIT_MS))) {
+  if (busy && !(await promptWithin(screens, terminal.terminalId, PROMPT_WAIT_MS))) {
     const why = 'types into the program running in the terminal (a pager, an editor or a REPL may run commands)';
     return question(text, [{ command: text, rule: 'types-into-program', why }]);
   }
@@ -292,7 +293,8 @@ export const terminalSendCommand = defineCommand(terminalSend, async (ide, args,
   await confirmUnlessSafe(ide, terminal, text, context, before, held);
   // What waits at the prompt now, as the terminal edits it (a program's input is not the shell's line),
   // and what bash may hold unrun: Ctrl-C drops both.
-  if (!terminalScreens(ide).shell(terminalId).running) {
+  const shell = terminalScreens(ide).shell(terminalId);
+  if (!shell.busy) {
     const { rest, lines } = typedLines(before, text);
     if (rest === '') pending.delete(terminalId);
     else pending.set(terminalId, rest);
@@ -300,6 +302,8 @@ export const terminalSendCommand = defineCommand(terminalSend, async (ide, args,
     if (lines.length > 0 || text.includes('\u0003')) {
       if (submitted && mightContinue(submitted)) holding.set(terminalId, submitted);
       else holding.delete(terminalId);
+      // A whole line goes to the shell: until its marks say what became of it, the next text waits (shell integration only).
+      if (submitted && !mightContinue(submitted) && shell.integration) shell.submitted = true;
     }
   }
   const cursor = terminalScreens(ide).cursor(terminalId);

@@ -148,9 +148,19 @@ export class ShellState {
   /** B seen and no C since: the shell waits for input at its prompt. */
   atPrompt = false;
   running: StartedCommand | undefined;
+  /**
+   * A line was sent with Enter at the prompt, and the shell has not yet said whether it runs a command
+   * (C) or prompts again (A): until it does, what is typed next may reach that command.
+   */
+  submitted = false;
   last: FinishedCommand | undefined;
   /** Commands started so far. */
   started = 0;
+
+  /** A command runs, or may be starting: text typed now may be a program's input, not the shell's. */
+  get busy(): boolean {
+    return this.running !== undefined || this.submitted;
+  }
 
   mark(mark: ShellMark, at: MarkPosition): void {
     this.integration = true;
@@ -162,12 +172,14 @@ export class ShellState {
     switch (mark.kind) {
       case 'A':
         this.atPrompt = false;
+        this.submitted = false;
         break;
       case 'B':
         if (!this.running) this.atPrompt = true;
         break;
       case 'C':
         this.atPrompt = false;
+        this.submitted = false;
         if (!this.running) this.running = { id: ++this.started, startCursor: at.cursor, startedAt: when() };
         break;
       case 'D': {

@@ -7,7 +7,7 @@ import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service
 import { ToolError, type ContentType } from '../../../../src/browser.js';
 import { PresentationWidget } from './presentation/presentation-widget.js';
 import { WhiteboardWidget } from './whiteboard/whiteboard-widget.js';
-import { proposalIdOf } from './proposal-uri.js';
+import { proposalIdOf, proposalOf } from './proposal-uri.js';
 
 /** How a widget is named to an agent: a workspace-relative path for editors, the terminal ID, a view ID otherwise. */
 @injectable()
@@ -56,8 +56,8 @@ export class ContentIds {
 
   idOf(widget: Widget): string {
     // A proposal's diff, as the simulated IDE names it.
-    const proposalId = proposalIdOf(widget);
-    if (proposalId) return `proposal:${proposalId}`;
+    const proposal = proposalOf(widget);
+    if (proposal) return `proposal:${proposal.proposalId}:${proposal.path}`;
     if (widget instanceof EditorWidget) return this.pathOf(widget.editor.uri);
     if (widget instanceof PresentationWidget || widget instanceof WhiteboardWidget) return widget.path;
     return widget.id;

@@ -12,11 +12,11 @@ export function proposalUri(proposalId: string, side: ProposalSide, path: string
   return new URI(`${PROPOSAL_SCHEME}:/${proposalId}/${side}/${path}`);
 }
 
-/** The proposal ID and side of a proposal text's URI. */
-export function parseProposalUri(uri: URI): { proposalId: string; side: ProposalSide } | undefined {
+/** The proposal ID, side and file of a proposal text's URI. */
+export function parseProposalUri(uri: URI): { proposalId: string; side: ProposalSide; path: string } | undefined {
   if (uri.scheme !== PROPOSAL_SCHEME) return undefined;
-  const [, proposalId, side] = uri.path.toString().split('/');
-  return proposalId && (side === 'modified' || side === 'original') ? { proposalId, side } : undefined;
+  const [, proposalId, side, ...path] = uri.path.toString().split('/');
+  return proposalId && (side === 'modified' || side === 'original') ? { proposalId, side, path: path.join('/') } : undefined;
 }
 
 /** Whether a widget is a diff editor (a proposal's or any other). */
@@ -24,9 +24,15 @@ export function isDiffEditor(widget: Widget | undefined): boolean {
   return widget instanceof EditorWidget && DiffUris.isDiffUri(widget.editor.uri);
 }
 
-/** The proposal a diff editor shows; undefined for any other widget. */
-export function proposalIdOf(widget: Widget | undefined): string | undefined {
+/** The proposal and file a diff editor shows; undefined for any other widget. */
+export function proposalOf(widget: Widget | undefined): { proposalId: string; path: string } | undefined {
   if (!(widget instanceof EditorWidget) || !DiffUris.isDiffUri(widget.editor.uri)) return undefined;
   const right = DiffUris.decode(widget.editor.uri)[1];
-  return right && parseProposalUri(right)?.proposalId;
+  const parsed = right && parseProposalUri(right);
+  return parsed ? { proposalId: parsed.proposalId, path: parsed.path } : undefined;
+}
+
+/** The proposal a diff editor shows; undefined for any other widget. */
+export function proposalIdOf(widget: Widget | undefined): string | undefined {
+  return proposalOf(widget)?.proposalId;
 }

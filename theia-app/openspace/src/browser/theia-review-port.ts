@@ -1,8 +1,10 @@
 /**
- * Edit proposals in Theia (issue 14): each proposal opens in Theia's side-by-side Monaco diff editor
- * (the file on the left, the proposed text on the right, read-only), with Accept and Reject in its
- * toolbar and in the command palette. Closing the diff without deciding rejects the proposal, as
- * closing a review does elsewhere. The proposals and what a decision does are shared code
+ * Edit proposals in Theia (issues 14 and 30): each file of a proposal opens in Theia's side-by-side
+ * Monaco diff editor (the file on the left, the proposed text on the right, read-only), with Accept
+ * and Reject above each hunk (a view zone in the proposed side) and, for the file's remaining hunks,
+ * in its toolbar and the command palette. A rejected hunk leaves the proposed side; an accepted one
+ * stays, marked. Closing a diff without deciding rejects the file's remaining hunks, as closing a
+ * review does elsewhere. The proposals and what a decision does are shared code
  * (src/families/editor/review.ts); this is only where the person sees and decides.
  */
 import { DiffUris } from '@theia/core/lib/browser/diff-uris';
@@ -16,12 +18,13 @@ import URI from '@theia/core/lib/common/uri';
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { EditorManager } from '@theia/editor/lib/browser/editor-manager';
 import { EditorWidget } from '@theia/editor/lib/browser/editor-widget';
-import type { Disposable, ProposalView, ReviewPort } from '../../../../src/browser.js';
+import { MonacoDiffEditor } from '@theia/monaco/lib/browser/monaco-diff-editor';
+import type { Disposable, ProposalView, ReviewDecision, ReviewPort } from '../../../../src/browser.js';
 import { ContentIds } from './content-ids.js';
-import { parseProposalUri, proposalIdOf, proposalUri, type ProposalSide } from './proposal-uri.js';
+import { parseProposalUri, proposalOf, proposalUri, type ProposalSide } from './proposal-uri.js';
 
-export const ACCEPT_COMMAND = { id: 'openspace.review.accept', label: 'OpenSpace: Accept Proposed Change' };
-export const REJECT_COMMAND = { id: 'openspace.review.reject', label: 'OpenSpace: Reject Proposed Change' };
+export const ACCEPT_COMMAND = { id: 'openspace.review.accept', label: "OpenSpace: Accept Proposed Change (this file's remaining hunks)" };
+export const REJECT_COMMAND = { id: 'openspace.review.reject', label: "OpenSpace: Reject Proposed Change (this file's remaining hunks)" };
 
 /** A proposal's text, read-only; it tells the diff when a revision changes it. */
 class ProposalText implements Resource {
@@ -55,49 +58,53 @@ export class TheiaReviewPort implements ReviewPort, ResourceResolver, CommandCon
 
   readonly priority = 10;
   private readonly texts = new Map<string, ProposalText>();
-  private readonly decided = new Emitter<{ proposalId: string; accepted: boolean }>();
-  /** Proposals whose diff closes because they were decided (not a person closing it). */
+  private readonly decided = new Emitter<ReviewDecision>();
+  /** Diffs that close because their file was decided (not a person closing them). */
   private readonly closing = new Set<string>();
   private readonly watched = new WeakSet<Widget>();
+  /** The hunk bars shown in each diff, to replace when the view changes. */
+  private readonly zones = new Map<string, { ids: string[]; render?: Disposable }>();
 
   resolve(uri: URI): Resource {
     const parsed = parseProposalUri(uri);
-    const text = parsed && this.texts.get(this.key(parsed.proposalId, parsed.side));
+    const text = parsed && this.texts.get(this.key(parsed.proposalId, parsed.side, parsed.path));
     if (!text) throw new Error(`No proposal text at ${uri.toString()}`);
     return text;
   }
 
-  async show(proposal: ProposalView): Promise<void> {
-    const { proposalId, path } = proposal;
-    const modified = this.text(proposalId, 'modified', path, proposal.proposed);
+  async show(view: ProposalView): Promise<void> {
+    const { proposalId, path } = view;
+    const modified = this.text(proposalId, 'modified', path, view.proposed);
     const file = this.ids.uriOf(path);
     // A new file has nothing on disk to show on the left.
-    const original = proposal.original === '' ? this.text(proposalId, 'original', path, '') : file;
-    const name = file.path.base;
-    const uri = DiffUris.encode(original, modified, `${name} ↔ proposed (${proposalId})`);
+    const original = view.original === '' ? this.text(proposalId, 'original', path, '') : file;
+    const uri = DiffUris.encode(original, modified, `${file.path.base} ↔ proposed (${proposalId})`);
     const widget = await this.editors.open(uri, { mode: 'activate' });
-    widget.title.caption = `${proposal.title}: ${path} (${proposalId})`;
+    widget.title.caption = `${view.title}: ${path} (${proposalId}${view.files > 1 ? `, file ${view.file} of ${view.files}` : ''})`;
+    this.showHunks(widget, view);
     if (this.watched.has(widget)) return;
     this.watched.add(widget);
+    const key = this.key(proposalId, 'modified', path);
     widget.disposed.connect(() => {
-      // Closed by the person without a decision: that is a Reject.
-      if (!this.closing.delete(proposalId) && this.texts.has(this.key(proposalId, 'modified'))) {
-        this.decided.fire({ proposalId, accepted: false });
-      }
+      this.zones.get(key)?.render?.dispose();
+      this.zones.delete(key);
+      // Closed by the person without a decision: a Reject of what is left.
+      if (!this.closing.delete(key) && this.texts.has(key)) this.decided.fire({ proposalId, path, accepted: false });
     });
   }
 
-  async close(proposalId: string): Promise<void> {
-    const widget = this.widgetOf(proposalId);
-    for (const side of ['modified', 'original']) this.texts.delete(this.key(proposalId, side));
+  async close(proposalId: string, path: string): Promise<void> {
+    const widget = this.widgetOf(proposalId, path);
+    const key = this.key(proposalId, 'modified', path);
+    for (const side of ['modified', 'original'] as const) this.texts.delete(this.key(proposalId, side, path));
     if (widget) {
-      this.closing.add(proposalId);
+      this.closing.add(key);
       widget.close();
     }
   }
 
-  onDecision(listener: (proposalId: string, accepted: boolean) => void): Disposable {
-    return this.decided.event(({ proposalId, accepted }) => listener(proposalId, accepted));
+  onDecision(listener: (decision: ReviewDecision) => void): Disposable {
+    return this.decided.event(listener);
   }
 
   registerCommands(registry: CommandRegistry): void {
@@ -107,26 +114,87 @@ export class TheiaReviewPort implements ReviewPort, ResourceResolver, CommandCon
     ] as const) {
       registry.registerCommand(command, {
         execute: (widget?: Widget) => {
-          const proposalId = proposalIdOf(this.target(widget));
-          if (proposalId) this.decided.fire({ proposalId, accepted });
+          const proposal = proposalOf(this.target(widget));
+          if (proposal) this.decided.fire({ ...proposal, accepted });
         },
-        isEnabled: (widget?: Widget) => proposalIdOf(this.target(widget)) !== undefined,
-        isVisible: (widget?: Widget) => proposalIdOf(this.target(widget)) !== undefined,
+        isEnabled: (widget?: Widget) => proposalOf(this.target(widget)) !== undefined,
+        isVisible: (widget?: Widget) => proposalOf(this.target(widget)) !== undefined,
       });
     }
   }
 
   registerToolbarItems(registry: TabBarToolbarRegistry): void {
     // Words, not icons: the person decides about their file.
-    const accept = { command: ACCEPT_COMMAND.id, text: 'Accept', tooltip: 'Accept: write the proposed change to the file' };
-    registry.registerItem({ id: ACCEPT_COMMAND.id, ...accept, priority: 0 });
+    registry.registerItem({
+      id: ACCEPT_COMMAND.id,
+      command: ACCEPT_COMMAND.id,
+      text: 'Accept',
+      tooltip: "Accept: write this file's proposed changes (those not yet decided)",
+      priority: 0,
+    });
     registry.registerItem({
       id: REJECT_COMMAND.id,
       command: REJECT_COMMAND.id,
       text: 'Reject',
-      tooltip: 'Reject: leave the file as it is',
+      tooltip: "Reject: leave this file's lines as they are (those not yet decided)",
       priority: 1,
     });
+  }
+
+  /**
+   * A bar above each hunk of the proposed side: Accept and Reject while undecided, "Accepted" after.
+   * Placed once the proposed side shows this view's text (the model reloads after a revision).
+   */
+  private showHunks(widget: EditorWidget, view: ProposalView): void {
+    if (!(widget.editor instanceof MonacoDiffEditor)) return;
+    const editor = widget.editor.diffEditor.getModifiedEditor();
+    const key = this.key(view.proposalId, 'modified', view.path);
+    const shown = this.zones.get(key) ?? { ids: [] };
+    this.zones.set(key, shown);
+    shown.render?.dispose();
+    const place = (): boolean => {
+      // The model's line ends may be its own.
+      if (editor.getModel()?.getValue().replace(/\r\n?/g, '\n') !== view.proposed.replace(/\r\n?/g, '\n')) return false;
+      editor.changeViewZones((zones) => {
+        for (const id of shown.ids) zones.removeZone(id);
+        shown.ids = view.hunks.map((hunk) =>
+          zones.addZone({ afterLineNumber: hunk.line - 1, heightInPx: 26, domNode: this.hunkBar(view, hunk), suppressMouseDown: true }),
+        );
+      });
+      return true;
+    };
+    if (place()) return;
+    const listener = editor.onDidChangeModelContent(() => place() && listener.dispose());
+    const modelListener = editor.onDidChangeModel(() => place() && listener.dispose());
+    shown.render = {
+      dispose: () => {
+        listener.dispose();
+        modelListener.dispose();
+      },
+    };
+  }
+
+  private hunkBar(view: ProposalView, hunk: ProposalView['hunks'][number]): HTMLElement {
+    const bar = document.createElement('div');
+    bar.className = `openspace-hunk-bar openspace-hunk-${hunk.decision}`;
+    bar.dataset.hunk = String(hunk.hunk);
+    const label = document.createElement('span');
+    label.textContent = `Change ${hunk.hunk}: +${hunk.added} −${hunk.removed}${hunk.decision === 'accepted' ? ' · Accepted' : ''}`;
+    bar.append(label);
+    if (hunk.decision === 'pending') {
+      for (const [text, accepted] of [
+        ['Accept', true],
+        ['Reject', false],
+      ] as const) {
+        const button = document.createElement('button');
+        button.className = `theia-button ${accepted ? 'main' : 'secondary'} openspace-hunk-${accepted ? 'accept' : 'reject'}`;
+        button.textContent = text;
+        button.title = `${text} this change to ${view.path}`;
+        button.onclick = () => this.decided.fire({ proposalId: view.proposalId, path: view.path, hunk: hunk.hunk, accepted });
+        bar.append(button);
+      }
+    }
+    return bar;
   }
 
   /**
@@ -137,23 +205,26 @@ export class TheiaReviewPort implements ReviewPort, ResourceResolver, CommandCon
     return widget ?? this.shell.currentWidget;
   }
 
-  private widgetOf(proposalId: string): EditorWidget | undefined {
-    return this.editors.all.find((w) => proposalIdOf(w) === proposalId);
+  private widgetOf(proposalId: string, path: string): EditorWidget | undefined {
+    return this.editors.all.find((w) => {
+      const proposal = proposalOf(w);
+      return proposal?.proposalId === proposalId && proposal.path === path;
+    });
   }
 
-  private key(proposalId: string, side: string): string {
-    return `${proposalId}/${side}`;
+  private key(proposalId: string, side: string, path: string): string {
+    return `${proposalId}/${side}/${path}`;
   }
 
   /** The proposal text of one side, created or updated. */
   private text(proposalId: string, side: ProposalSide, path: string, content: string): URI {
-    const existing = this.texts.get(this.key(proposalId, side));
+    const existing = this.texts.get(this.key(proposalId, side, path));
     if (existing) {
       existing.update(content);
       return existing.uri;
     }
     const uri = proposalUri(proposalId, side, path);
-    this.texts.set(this.key(proposalId, side), new ProposalText(uri, content));
+    this.texts.set(this.key(proposalId, side, path), new ProposalText(uri, content));
     return uri;
   }
 }

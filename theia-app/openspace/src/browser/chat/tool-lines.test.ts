@@ -39,6 +39,18 @@ describe('a tool call as the line a person reads', () => {
       2,
     ],
     ['openspace_openspace_editor_propose_edit', { path: 'src/a.ts', newText: 'x' }, 'proposed an edit to src/a.ts', 'src/a.ts', undefined],
+    [
+      'openspace_openspace_editor_propose_edit',
+      {
+        edits: [
+          { path: 'a.ts', newText: 'x' },
+          { path: 'b.ts', newText: 'y' },
+        ],
+      },
+      'proposed edits to 2 files',
+      undefined,
+      undefined,
+    ],
     ['openspace_openspace_editor_close', { path: 'a.ts' }, 'closed a.ts', 'a.ts', undefined],
     ['openspace_openspace_file_write', { path: 'notes.md', content: '# hi' }, 'wrote notes.md', 'notes.md', undefined],
     ['openspace_openspace_file_read', { path: 'src/a.ts', startLine: 10 }, 'read src/a.ts:10', 'src/a.ts', 10],
