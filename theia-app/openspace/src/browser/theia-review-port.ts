@@ -50,6 +50,13 @@ class ProposalText implements Resource {
   dispose(): void {}
 }
 
+/** The view a diff shows, and the view zones of its hunk bars. */
+interface HunkZones {
+  view: ProposalView;
+  ids: string[];
+  listeners: Disposable[];
+}
+
 @injectable()
 export class TheiaReviewPort implements ReviewPort, ResourceResolver, CommandContribution, TabBarToolbarContribution {
   @inject(EditorManager) protected readonly editors!: EditorManager;
@@ -63,7 +70,7 @@ export class TheiaReviewPort implements ReviewPort, ResourceResolver, CommandCon
   private readonly closing = new Set<string>();
   private readonly watched = new WeakSet<Widget>();
   /** The hunk bars shown in each diff, to replace when the view changes. */
-  private readonly zones = new Map<string, { ids: string[]; render?: Disposable }>();
+  private readonly zones = new Map<string, HunkZones>();
 
   resolve(uri: URI): Resource {
     const parsed = parseProposalUri(uri);
@@ -86,7 +93,7 @@ export class TheiaReviewPort implements ReviewPort, ResourceResolver, CommandCon
     this.watched.add(widget);
     const key = this.key(proposalId, 'modified', path);
     widget.disposed.connect(() => {
-      this.zones.get(key)?.render?.dispose();
+      for (const listener of this.zones.get(key)?.listeners ?? []) listener.dispose();
       this.zones.delete(key);
       // Closed by the person without a decision: a Reject of what is left.
       if (!this.closing.delete(key) && this.texts.has(key)) this.decided.fire({ proposalId, path, accepted: false });
@@ -143,41 +150,49 @@ export class TheiaReviewPort implements ReviewPort, ResourceResolver, CommandCon
 
   /**
    * A bar above each hunk of the proposed side: Accept and Reject while undecided, "Accepted" after.
-   * Placed once the proposed side shows this view's text (the model reloads after a revision).
+   * Placed again whenever the proposed side gets its model back (Theia drops a hidden editor's model)
+   * or its text changes (a decision or a revision), once it shows this view's text.
    */
   private showHunks(widget: EditorWidget, view: ProposalView): void {
     if (!(widget.editor instanceof MonacoDiffEditor)) return;
     const editor = widget.editor.diffEditor.getModifiedEditor();
     const key = this.key(view.proposalId, 'modified', view.path);
-    const shown = this.zones.get(key) ?? { ids: [] };
+    const known = this.zones.get(key);
+    if (known) {
+      known.view = view;
+      return this.placeHunks(editor, known);
+    }
+    const shown: HunkZones = { view, ids: [], listeners: [] };
     this.zones.set(key, shown);
-    shown.render?.dispose();
-    const place = (): boolean => {
-      // The model's line ends may be its own.
-      if (editor.getModel()?.getValue().replace(/\r\n?/g, '\n') !== view.proposed.replace(/\r\n?/g, '\n')) return false;
-      editor.changeViewZones((zones) => {
-        for (const id of shown.ids) zones.removeZone(id);
-        shown.ids = view.hunks.map((hunk) =>
-          zones.addZone({ afterLineNumber: hunk.line - 1, heightInPx: 26, domNode: this.hunkBar(view, hunk), suppressMouseDown: true }),
-        );
-      });
-      return true;
-    };
-    if (place()) return;
-    const listener = editor.onDidChangeModelContent(() => place() && listener.dispose());
-    const modelListener = editor.onDidChangeModel(() => place() && listener.dispose());
-    shown.render = {
-      dispose: () => {
-        listener.dispose();
-        modelListener.dispose();
-      },
-    };
+    shown.listeners.push(
+      editor.onDidChangeModel(() => {
+        shown.ids = []; // the zones went with the old view
+        this.placeHunks(editor, shown);
+      }),
+      editor.onDidChangeModelContent(() => this.placeHunks(editor, shown)),
+    );
+    this.placeHunks(editor, shown);
+  }
+
+  private placeHunks(editor: ReturnType<MonacoDiffEditor['diffEditor']['getModifiedEditor']>, shown: HunkZones): void {
+    const { view } = shown;
+    // The model's line ends may be its own.
+    const text = editor.getModel()?.getValue();
+    if (text === undefined || text.replace(/\r\n?/g, '\n') !== view.proposed.replace(/\r\n?/g, '\n')) return;
+    editor.changeViewZones((zones) => {
+      for (const id of shown.ids) zones.removeZone(id);
+      shown.ids = view.hunks.map((hunk) =>
+        zones.addZone({ afterLineNumber: hunk.line - 1, heightInPx: 26, domNode: this.hunkBar(view, hunk), suppressMouseDown: true }),
+      );
+    });
   }
 
   private hunkBar(view: ProposalView, hunk: ProposalView['hunks'][number]): HTMLElement {
     const bar = document.createElement('div');
     bar.className = `openspace-hunk-bar openspace-hunk-${hunk.decision}`;
     bar.dataset.hunk = String(hunk.hunk);
+    // The editor below would take the press (and capture the pointer, so that no click follows).
+    for (const type of ['pointerdown', 'mousedown']) bar.addEventListener(type, (event) => event.stopPropagation());
     const label = document.createElement('span');
     label.textContent = `Change ${hunk.hunk}: +${hunk.added} −${hunk.removed}${hunk.decision === 'accepted' ? ' · Accepted' : ''}`;
     bar.append(label);
