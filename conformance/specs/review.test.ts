@@ -281,6 +281,62 @@ describe('change sets, reviewed hunk by hunk', () => {
   });
 });
 
+describe('search.replace: a change set the person reviews', () => {
+  it('replaces across files, skipping sensitive and excluded ones; nothing is written until the person decides, then exactly what they accepted', async (t) => {
+    await ctx.agent.ok('openspace.file.write', { path: 'replace/one.ts', content: 'const oldName = 1;\n\nuse(oldName);\n' });
+    await ctx.agent.ok('openspace.file.write', { path: 'replace/deeper/two.ts', content: 'oldName();\n' });
+    await ctx.agent.ok('openspace.file.write', { path: 'replace/notes.md', content: 'oldName\n' });
+    const asked = ctx.agent.call('openspace.search.replace', {
+      query: 'oldName',
+      replacement: 'newName',
+      caseSensitive: true,
+      path: 'replace',
+      excludePattern: '**/*.md',
+      proposalId: 'rename-1',
+      timeoutMs: 30_000,
+    });
+    await personDecides(ctx, t, 'rename-1', true, { path: 'replace/one.ts', hunk: 1 });
+    // Decided in part, nothing is written yet (read by another session: this one waits for its call).
+    const observer = await connectAgent(ctx.target, 'observer');
+    try {
+      expect((await observer.ok('openspace.file.read', { path: 'replace/one.ts' })).content).toBe('const oldName = 1;\n\nuse(oldName);\n');
+    } finally {
+      await observer.close();
+    }
+    await personDecides(ctx, t, 'rename-1', false, { path: 'replace/one.ts', hunk: 2 });
+    await personDecides(ctx, t, 'rename-1', true, { path: 'replace/deeper/two.ts' });
+    const answer = await asked;
+    expect(answer).toMatchObject({ success: true, proposalId: 'rename-1', status: 'partial', matches: 3 });
+    expect((answer.files as { path: string; status: string }[]).map((f) => `${f.path} ${f.status}`)).toEqual([
+      'replace/deeper/two.ts accepted',
+      'replace/one.ts partial',
+    ]);
+    expect((await disk('replace/one.ts')).content).toBe('const newName = 1;\n\nuse(oldName);\n');
+    expect((await disk('replace/deeper/two.ts')).content).toBe('newName();\n');
+    expect((await disk('replace/notes.md')).content).toBe('oldName\n');
+  });
+
+  it("a regular expression's groups in the replacement; no match and a bad expression are errors that propose nothing", async (t) => {
+    await ctx.agent.ok('openspace.file.write', { path: 'replace-re/calls.ts', content: 'use(a);\nuse(bb);\nkeep(c);\n' });
+    const asked = ctx.agent.call('openspace.search.replace', {
+      query: 'use\\((\\w+)\\)',
+      replacement: 'call($1, true)',
+      isRegex: true,
+      path: 'replace-re',
+      proposalId: 'rename-2',
+      timeoutMs: 30_000,
+    });
+    await personDecides(ctx, t, 'rename-2', true, { path: 'replace-re/calls.ts' });
+    expect(await asked).toMatchObject({ success: true, status: 'accepted', matches: 2 });
+    expect((await disk('replace-re/calls.ts')).content).toBe('call(a, true);\ncall(bb, true);\nkeep(c);\n');
+    await ctx.agent.fails('openspace.search.replace', { query: 'nothing-like-this-anywhere', replacement: 'x' }, 'NO_MATCHES');
+    // The fixture's .env holds it: a sensitive file is never searched, so never changed.
+    await ctx.agent.fails('openspace.search.replace', { query: 'fixture-value-not-a-real-secret', replacement: 'x' }, 'NO_MATCHES');
+    await ctx.agent.fails('openspace.search.replace', { query: 'use(', replacement: 'x', isRegex: true }, 'INVALID_ARGUMENT');
+    expect(JSON.stringify(await ctx.agent.ok('openspace.pane.list', {}))).not.toContain('proposal:');
+  });
+});
+
 describe("propose_edit on the simulated IDE: the person at the agent's side decides (MCP elicitation)", () => {
   /** What the person answers: a yes or no per field, no answer (declined), or never. */
   let answer: ((fields: Record<string, { title?: string }>) => Record<string, unknown>) | undefined | 'never';

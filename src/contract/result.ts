@@ -26,6 +26,8 @@ export const ERROR_CODES = {
     'A line or column range lies outside the file or ends before it starts; or patch operations overlap, or a replace_text anchor does not occur exactly once.',
   CONFLICT:
     'The file changed since the version the call was based on (baseVersion); currentVersion says what it is now: read it again and redo the change.',
+  NO_MATCHES:
+    'The search found nothing to replace (with the ignore and sensitive-file rules of openspace.file.search); nothing was proposed.',
   PROPOSAL_NOT_FOUND: 'No edit proposal has that ID (the IDE keeps the pending ones and the last 100 decided); propose the change again.',
   SNAPSHOT_NOT_FOUND: 'No kept snapshot of the file has that version; openspace.file.snapshots lists them.',
   ALREADY_EXISTS: 'A file already exists at the path; the tool creates new files only (change an existing one with its update tools).',

@@ -1,13 +1,15 @@
 import { defineFamily } from '../family.js';
-import { lineSuffix, num, onFile, str, type Describe, type PhraseInput } from '../phrases.js';
+import { lineSuffix, num, onFile, quoted, str, type Describe, type PhraseInput } from '../phrases.js';
 import tools from './tools.js';
 import editorCommands from './commands.js';
 import reviewCommands from './review.js';
+import searchReplaceCommands from './search-replace.js';
 
 export * from './tools.js';
 export * from './port.js';
 export * from './commands.js';
 export * from './review.js';
+export * from './search-replace.js';
 export * from './highlights.js';
 
 const highlight: Describe = (input) => {
@@ -31,9 +33,12 @@ const propose: Describe = (input) => {
 
 export default defineFamily({
   name: 'editor',
-  summaries: { editor: 'close, scroll, highlight, replace ranges, propose edits across files, reviewed hunk by hunk' },
+  summaries: {
+    editor: 'close, scroll, highlight, replace ranges, propose edits across files, reviewed hunk by hunk',
+    search: 'replace across files, reviewed hunk by hunk',
+  },
   tools,
-  commands: [...editorCommands, ...reviewCommands],
+  commands: [...editorCommands, ...reviewCommands, ...searchReplaceCommands],
   phrases: {
     'openspace.editor.open': onFile('open', { line: 'line', end: 'endLine' }),
     'openspace.editor.read_file': onFile('read', { line: 'startLine', end: 'endLine' }),
@@ -44,6 +49,7 @@ export default defineFamily({
       str(input, 'path') ? onFile('clear', { before: 'highlights in' })(input) : { verb: 'clear', rest: 'a highlight' },
     'openspace.editor.replace_range': onFile('replace', { before: 'lines of', line: 'startLine', end: 'endLine' }),
     'openspace.editor.propose_edit': propose,
+    'openspace.search.replace': (input) => ({ verb: 'replace', rest: `${quoted(str(input, 'query'))} across files` }),
   },
   preferences: [
     { use: 'openspace.editor.read_file', insteadOf: 'reading the file from disk', why: 'it reads the editor, unsaved changes included' },

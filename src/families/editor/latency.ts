@@ -41,6 +41,14 @@ const workloads: LatencyWorkloads<typeof tools> = ({ ok }) => {
       before: async () => void (await ok('openspace.file.write', { path: 'latency/proposal.txt', content: 'base\n' })),
       prepare: (i) => ({ path: 'latency/proposal.txt', newText: `proposed ${i}\n`, proposalId: 'latency', timeoutMs: 0 }),
     },
+    // A word in two files replaced, answered pending at once: the search, the reads and the diffs shown.
+    'openspace.search.replace': {
+      before: async () => {
+        await ok('openspace.file.write', { path: 'latency/replace-a.txt', content: 'alpha beta\n' });
+        await ok('openspace.file.write', { path: 'latency/replace-b.txt', content: 'beta gamma\n' });
+      },
+      prepare: (i) => ({ query: 'beta', replacement: `beta${i}`, path: 'latency', proposalId: 'latency-replace', timeoutMs: 0 }),
+    },
   };
 };
 

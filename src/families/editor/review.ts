@@ -22,7 +22,7 @@ const DECIDED_KEPT = 100;
 
 type Status = 'pending' | 'accepted' | 'rejected' | 'partial';
 
-interface ProposedFile {
+export interface ProposedFile {
   path: string;
   original: string;
   proposed: string;
@@ -369,6 +369,19 @@ export const editorProposeEditCommand = defineCommand(editorProposeEdit, async (
   await decide(ide, all, proposal!, timeoutMs, context);
   return answer(proposal!);
 });
+
+/** Propose files made elsewhere (search and replace) as a new change set, and answer as propose_edit does. */
+export async function proposeFiles(
+  ide: IdePort,
+  files: ProposedFile[],
+  options: { proposalId?: string; title: string; timeoutMs?: number },
+  context: CallContext | undefined,
+): Promise<ReturnType<typeof answer>> {
+  const all = proposals(ide);
+  const proposal = await all.propose(options.proposalId ?? all.newId(), options.title, files, context);
+  await decide(ide, all, proposal, options.timeoutMs ?? PROPOSAL_WAIT_MS, context);
+  return answer(proposal);
+}
 
 /** Have the proposal decided as this IDE can: the person at the agent's side, the simulated IDE's setting, or the person in the IDE. */
 async function decide(

@@ -200,6 +200,23 @@ const HunkAnswer = z.object({
 
 const Decision = z.enum(['accepted', 'rejected', 'partial', 'pending']);
 
+const ProposalAnswer = z.object({
+  proposalId: z.string(),
+  status: Decision,
+  path: z.string().optional().describe('With a proposal of one file: that file'),
+  version: z.string().optional().describe('With a proposal of one file, once written: the version written'),
+  added: z.number().int().describe('Lines added by the proposal, all hunks'),
+  removed: z.number().int().describe('Lines removed by the proposal, all hunks'),
+  files: z.array(
+    z.object({
+      path: z.string(),
+      status: Decision,
+      version: z.string().optional().describe('The version written, when a hunk was accepted'),
+      hunks: z.array(HunkAnswer),
+    }),
+  ),
+});
+
 export const editorProposeEdit = defineTool({
   name: 'openspace.editor.propose_edit',
   title: 'Propose Edits for Review',
@@ -225,26 +242,44 @@ export const editorProposeEdit = defineTool({
     title: z.string().max(200).optional().describe('What the change does, shown above the diff'),
     timeoutMs: z.number().int().min(0).max(PROPOSAL_WAIT_MAX_MS).optional(),
   }),
-  output: z.object({
-    proposalId: z.string(),
-    status: Decision,
-    path: z.string().optional().describe('With a proposal of one file: that file'),
-    version: z.string().optional().describe('With a proposal of one file, once written: the version written'),
-    added: z.number().int().describe('Lines added by the proposal, all hunks'),
-    removed: z.number().int().describe('Lines removed by the proposal, all hunks'),
-    files: z.array(
-      z.object({
-        path: z.string(),
-        status: Decision,
-        version: z.string().optional().describe('The version written, when a hunk was accepted'),
-        hunks: z.array(HunkAnswer),
-      }),
-    ),
-  }),
+  output: ProposalAnswer,
   budget: 'simple',
   effect: 'write',
   waitsUpTo: (args) => args.timeoutMs ?? PROPOSAL_WAIT_MS,
   // A pending proposal stays for the person to decide, after the session too.
+  session: {},
+});
+
+export const searchReplace = defineTool({
+  name: 'openspace.search.replace',
+  title: 'Search and Replace, Reviewed',
+  description:
+    'Replace text (or a regular expression with isRegex:true; $1 in the replacement is its first group) in every file it occurs in, ' +
+    'with the ignore and sensitive-file rules of openspace.file.search, as a change set the person reviews hunk by hunk like ' +
+    "openspace.editor.propose_edit: nothing is written until accepted, and the answer is the same as propose_edit's (ask again with " +
+    'propose_edit and the proposalId), with the number of matches. NO_MATCHES when nothing matches.',
+  input: z.strictObject({
+    query: z.string().min(1).max(1000),
+    replacement: z.string().max(100_000).describe('What replaces each match ("" removes it)'),
+    isRegex: z.boolean().optional(),
+    caseSensitive: z.boolean().optional().describe('Default false'),
+    path: WorkspacePath.optional().describe('Directory to replace in; defaults to the root'),
+    includePattern: z.string().min(1).max(1000).optional().describe('Glob of files to change, e.g. "**/*.ts"'),
+    excludePattern: z.string().min(1).max(1000).optional().describe('Glob of files to leave alone'),
+    title: z.string().max(200).optional().describe('What the change does, shown above the diffs'),
+    proposalId: z
+      .string()
+      .min(1)
+      .max(100)
+      .regex(/^[\w.:-]+$/)
+      .optional()
+      .describe('Your name for the change set'),
+    timeoutMs: z.number().int().min(0).max(PROPOSAL_WAIT_MAX_MS).optional(),
+  }),
+  output: ProposalAnswer.extend({ matches: z.number().int().describe('Matches replaced in the proposal, all files') }),
+  budget: 'complex',
+  effect: 'write',
+  waitsUpTo: (args) => args.timeoutMs ?? PROPOSAL_WAIT_MS,
   session: {},
 });
 
@@ -257,4 +292,5 @@ export default [
   editorClearHighlight,
   editorReplaceRange,
   editorProposeEdit,
+  searchReplace,
 ];
