@@ -1,6 +1,7 @@
 import { failure, type CallContext, type ToolResult } from '../src/contract/index.js';
 import { COMMANDS } from '../src/families/index.js';
 import { runCommand } from '../src/commands/command.js';
+import { ideEvents } from '../src/commands/event-log.js';
 import type { Disposable } from '../src/contract/port.js';
 import type { FullIde } from '../src/families/index.js';
 import type { CommandBridge } from '../src/hub/bridge.js';
@@ -47,7 +48,13 @@ export function registerOpenSpaceCommands(registry: SimCommandRegistry, ide: Ful
   for (const command of COMMANDS.values()) {
     registry.registerCommand(
       { id: command.tool.name, label: `OpenSpace: ${command.tool.title}` },
-      { execute: (args, context) => runCommand(command, ide, args, context) },
+      {
+        execute: async (args, context) => {
+          const result = await runCommand(command, ide, args, context);
+          if (!context) ideEvents(ide).personRan(command.tool, args, result.success);
+          return result;
+        },
+      },
     );
   }
 }

@@ -188,6 +188,30 @@ describe('a repository', () => {
     git('worktree', 'remove', '--force', other);
   });
 
+  it("the person's own git actions (the source-control view runs the git tools as theirs) show in git.status and in events.query", async (t) => {
+    const sim = ctx.target.sim;
+    if (!sim) return t.skip('Theia: its source-control view, in the E2E (theia-app/e2e/git.spec.ts)');
+    writeFileSync(join(dir, 'git/person.txt'), 'mine\n');
+    const { cursor } = await agent.ok('openspace.events.query', { types: ['git.changed'], limit: 1 });
+    await agent.ok('openspace.git.stage', { paths: [NOTES] }); // the agent's: not an event
+    await agent.ok('openspace.git.unstage', { paths: [NOTES] });
+    expect(await sim.registry.executeCommand('openspace.git.stage', { paths: ['git/person.txt'] })).toMatchObject({ success: true });
+    expect((await agent.ok('openspace.git.status')).staged).toContainEqual(
+      expect.objectContaining({ path: 'git/person.txt', status: 'added' }),
+    );
+    expect(await sim.registry.executeCommand('openspace.git.unstage', { paths: ['git/person.txt'] })).toMatchObject({ success: true });
+    // A failed one is not a change.
+    expect(await sim.registry.executeCommand('openspace.git.stage', { hunks: ['git/person.txt#00000000'] })).toMatchObject({
+      success: false,
+    });
+    const events = (await agent.ok('openspace.events.query', { since: cursor, types: ['git.changed'] })).events as Result[];
+    expect(events.map(({ tool, paths }) => ({ tool, paths }))).toEqual([
+      { tool: 'openspace.git.stage', paths: ['git/person.txt'] },
+      { tool: 'openspace.git.unstage', paths: ['git/person.txt'] },
+    ]);
+    rmSync(join(dir, 'git/person.txt'));
+  });
+
   it('a merge with conflicts: status says so, and commit answers MERGE_CONFLICT', async () => {
     git('checkout', '-q', 'feature');
     writeFileSync(join(dir, NOTES), text(['theirs', ...LINES.slice(1)]));

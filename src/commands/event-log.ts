@@ -222,6 +222,24 @@ export class IdeEvents implements Disposable {
     }
   }
 
+  /**
+   * A person's own command that changed the repository (the source-control view's stage, discard or
+   * commit, run as the git tools): told as git.changed, with the tool and the files it named.
+   */
+  personChangedGit(tool: string, paths: readonly string[] = []): void {
+    this.log.append({ type: 'git.changed', tool, ...(paths.length > 0 && { paths: [...paths] }) });
+  }
+
+  /** After a person ran a command: git.changed for a git tool that succeeded and changes something. */
+  personRan(tool: { name: string; effect: string }, args: unknown, succeeded: boolean): void {
+    if (!succeeded || tool.effect === 'read-only' || !tool.name.startsWith('openspace.git.')) return;
+    const input = (args ?? {}) as { paths?: unknown; hunks?: unknown };
+    const named = [...(Array.isArray(input.paths) ? input.paths : []), ...(Array.isArray(input.hunks) ? input.hunks : [])];
+    // A hunk's ID is its file and a hash: `src/a.ts#1a2b3c4d`.
+    const paths = [...new Set(named.filter((p): p is string => typeof p === 'string').map((p) => p.replace(/#[0-9a-f]+$/, '')))];
+    this.personChangedGit(tool.name, paths);
+  }
+
   agentCallFailed(tool: string, code: string): void {
     this.log.append({ type: 'agent.call_failed', tool, code });
   }

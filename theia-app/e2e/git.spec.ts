@@ -66,6 +66,12 @@ test('the source-control view follows the agent, and the person stages one chang
     .toBe('Stage one change from the gutter');
   await expect(view.locator('.scm-theia-header', { hasText: 'Staged Changes' })).toHaveCount(0, { timeout: 5_000 });
   await expect(view).toContainText(NOTES);
+  // The person's two git actions are theirs in events.query; the agent's own stage of agent.txt is not there.
+  const events = (await ide.agent.ok('openspace.events.query', { types: ['git.changed'] })).events as { tool: string; paths?: string[] }[];
+  expect(events.map(({ tool, paths }) => ({ tool, paths }))).toEqual([
+    { tool: 'openspace.git.stage', paths: [NOTES] },
+    { tool: 'openspace.git.commit', paths: undefined },
+  ]);
 });
 
 test("the person searches the workspace in the search view and finds the agent's text", async () => {

@@ -15,6 +15,7 @@ export const EVENT_TYPES = [
   'diagnostics.changed',
   'terminal.command_finished',
   'layout.changed',
+  'git.changed',
   'agent.call_failed',
 ] as const;
 export const EventType = z.enum(EVENT_TYPES);
@@ -34,6 +35,7 @@ export const IdeEvent = z.object({
   problems: z.object({ errors: z.number().int(), warnings: z.number().int() }).optional(),
   tool: z.string().optional(),
   code: z.string().optional(),
+  paths: z.array(z.string()).optional().describe('With git.changed: the files staged, unstaged or discarded'),
 });
 export type IdeEvent = z.infer<typeof IdeEvent>;
 
@@ -42,7 +44,8 @@ export const eventsQuery = defineTool({
   title: 'Query IDE Events',
   description:
     'What the person did in the IDE since a cursor, oldest first: files opened, closed, saved or edited (path only), selection ' +
-    'changes (at most one per 500 ms), diagnostics changes, terminal commands finished (with exit code), layout changes, and agent ' +
+    'changes (at most one per 500 ms), diagnostics changes, terminal commands finished (with exit code), layout changes, their own ' +
+    'git actions in the source-control view (git.changed: the tool they ran, e.g. openspace.git.commit, and the files), and agent ' +
     'calls that failed. Without since: the latest `limit` events. Pass the returned cursor as since next time: no event is skipped or ' +
     'repeated (dropped counts events the IDE no longer keeps). types narrows the answer; event types you opted out of with ' +
     'openspace.events.configure never come.',

@@ -216,6 +216,7 @@ export class OpenSpaceCommandContribution implements CommandContribution, Keybin
               ? () => runCommand(inWindow, this.ide, args, context)
               : () => this.bridge.runBesideFiles(command.tool.name, args, context);
             const result = context ? await this.agentStatus.track(command.tool.name, context, run) : await run();
+            if (!context) ideEvents(this.ide).personRan(command.tool, args, result.success);
             if (fromPalette) this.report(command.tool.title, result);
             else if (!result.success) this.failures.notify(command.tool.name, result, context);
             return result;

@@ -16,8 +16,8 @@ import type { ScmCommand, ScmProvider, ScmResource, ScmResourceGroup } from '@th
 import type { ScmRepository } from '@theia/scm/lib/browser/scm-repository';
 import { ScmService } from '@theia/scm/lib/browser/scm-service';
 import { ScmTreeWidget } from '@theia/scm/lib/browser/scm-tree-widget';
-import type { GitChange, GitStatusInfo, ToolResult } from '../../../../../src/browser.js';
-import { BridgeContribution } from '../openspace-contribution.js';
+import { ideEvents, type GitChange, type GitStatusInfo, type IdePort, type ToolResult } from '../../../../../src/browser.js';
+import { BridgeContribution, TheiaIdePort } from '../openspace-contribution.js';
 import { ContentIds } from '../content-ids.js';
 
 /** The provider's ID, which is also the scheme of the staged and committed texts it serves. */
@@ -111,6 +111,7 @@ export class OpenSpaceScm implements ScmProvider, FrontendApplicationContributio
 
   @inject(ScmService) protected readonly scm!: ScmService;
   @inject(BridgeContribution) protected readonly bridge!: BridgeContribution;
+  @inject(TheiaIdePort) protected readonly ide!: IdePort;
   @inject(ContentIds) protected readonly ids!: ContentIds;
   @inject(FileService) protected readonly files!: FileService;
   @inject(OpenerService) protected readonly opener!: OpenerService;
@@ -287,7 +288,9 @@ export class OpenSpaceScm implements ScmProvider, FrontendApplicationContributio
     registry.registerCommand(COMMANDS.stageChange, {
       execute: async (widget: DirtyDiffWidget) => {
         const text = await widget.getContentWithSelectedChanges((_, i) => i === widget.currentChangeIndex);
-        await this.bridge.gitStageText(this.relative(widget.uri), text);
+        const path = this.relative(widget.uri);
+        await this.bridge.gitStageText(path, text);
+        ideEvents(this.ide).personChangedGit('openspace.git.stage', [path]);
         await this.refresh();
       },
     });
