@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { FullIde, GitPort } from '../src/families/index.js';
 import { ToolError, type CallContext, type TerminalInfo } from '../src/contract/index.js';
 import { GitRepository } from '../src/families/git/repository.js';
+import { GitSummary } from '../src/families/git/summary.js';
 import type { BoxVerdict } from '../src/contract/port.js';
 import type { CommandBridge } from '../src/hub/bridge.js';
 import { z } from 'zod';
@@ -157,6 +158,7 @@ export class SimIde {
       servers: languageServers.languageServers ?? [typescriptServer()],
       readyWaitMs: languageServers.languageServerReadyWaitMs,
     });
+    const repository = workspace.kind === 'disk' ? new GitRepository(workspace.root, files.policy) : undefined;
     this.port = {
       shell: layout,
       editors,
@@ -166,7 +168,9 @@ export class SimIde {
       whiteboards: this.whiteboards,
       code: this.code,
       review: this.review,
-      git: workspace.kind === 'disk' ? new GitRepository(workspace.root, files.policy) : NO_REPOSITORY,
+      git: repository ?? NO_REPOSITORY,
+      // Read again after every command (sim/registry.ts), at most once a second.
+      ...(repository && { sourceControl: new GitSummary(() => repository.status()) }),
       security: {
         confirmDangerousCommands: () => confirmDangerousCommands,
         protectedPaths: () => (path) => files.policy.isProtected(path),
@@ -183,6 +187,7 @@ export class SimIde {
     ideEvents(this.port);
     proposals(this.port);
     registerOpenSpaceCommands(this.registry, this.port);
+    (this.port.sourceControl as GitSummary | undefined)?.nudge();
     this.bridge = registryBridge(this.registry);
   }
 

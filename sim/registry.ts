@@ -2,6 +2,7 @@ import { failure, type CallContext, type ToolResult } from '../src/contract/inde
 import { COMMANDS } from '../src/families/index.js';
 import { runCommand } from '../src/commands/command.js';
 import { ideEvents } from '../src/commands/event-log.js';
+import type { GitSummary } from '../src/families/git/summary.js';
 import type { Disposable } from '../src/contract/port.js';
 import type { FullIde } from '../src/families/index.js';
 import type { CommandBridge } from '../src/hub/bridge.js';
@@ -52,6 +53,8 @@ export function registerOpenSpaceCommands(registry: SimCommandRegistry, ide: Ful
         execute: async (args, context) => {
           const result = await runCommand(command, ide, args, context);
           if (!context) ideEvents(ide).personRan(command.tool, args, result.success);
+          // What a command changed in the repository shows in the live state (read at most once a second).
+          if (command.tool.effect !== 'read-only') (ide.sourceControl as GitSummary | undefined)?.nudge();
           return result;
         },
       },

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, chmodSync }
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectAgent, type Agent, type Result } from '../client.js';
-import { useTarget } from '../setup.js';
+import { eventually, useTarget } from '../setup.js';
 import { gitIn, makeRepository } from '../fixtures/git-repository.js';
 
 const ctx = useTarget();
@@ -210,6 +210,26 @@ describe('a repository', () => {
       { tool: 'openspace.git.unstage', paths: ['git/person.txt'] },
     ]);
     rmSync(join(dir, 'git/person.txt'));
+  });
+
+  it("the instructions' live state says the branch and how many files changed, as they change", async () => {
+    const liveState = async () =>
+      (await (await fetch(`${ctx.target.origin}/openspace/instructions`, { headers: ctx.target.headers })).text())
+        .split('\n')
+        .find((line) => line.startsWith('- Git: '));
+    const expected = async () => {
+      const status = await agent.ok('openspace.git.status');
+      const files = new Set(
+        [...status.staged, ...status.unstaged].map((c: { path: string }) => c.path).concat(status.untracked, status.conflicted),
+      );
+      return `- Git: on branch ${status.branch}, ${files.size} ${files.size === 1 ? 'file' : 'files'} changed`;
+    };
+    await eventually(async () => expect(await liveState()).toMatch(new RegExp(`^${await expected()}`)), 5_000, 100);
+    // One more file changed: the line follows within a few seconds.
+    await agent.ok('openspace.file.write', { path: 'git/live-state.txt', content: 'new\n' });
+    const next = await expected();
+    await eventually(async () => expect(await liveState()).toMatch(new RegExp(`^${next}`)), 5_000, 100);
+    rmSync(join(dir, 'git/live-state.txt'));
   });
 
   it('a merge with conflicts: status says so, and commit answers MERGE_CONFLICT', async () => {

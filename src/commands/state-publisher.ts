@@ -7,7 +7,9 @@ export function snapshotOf(ide: IdePort): PaneStateSnapshot {
   const { panes, activePaneId, activeContentId } = ide.shell.layout();
   const presentations = ide.presentations.views().map(({ deckPath, slideIndex, playback }) => ({ deckPath, slideIndex, playback }));
   const problems = ide.code.problemCounts();
+  const git = ide.sourceControl?.summary();
   return {
+    ...(git && { git }),
     panes,
     activePaneId,
     activeContentId,
@@ -43,6 +45,7 @@ export class StatePublisher implements Disposable {
       ide.shell.onLayoutChanged(() => this.changed()),
       ide.presentations.onViewChanged(() => this.changed()),
       ide.code.onProblemsChanged(() => this.changed()),
+      ...(ide.sourceControl ? [ide.sourceControl.onChanged(() => this.changed())] : []),
       // Events the layout itself causes (observe below) go out with it, not in a publish of their own.
       ideEvents(ide).log.onAppend(() => this.observing || this.changed()),
     ];

@@ -70,6 +70,8 @@ export const PaneStateSnapshot = z.object({
   presentations: z.array(z.object({ deckPath: z.string(), slideIndex: z.number().int(), playback: z.string() })).optional(),
   /** Errors and warnings the language servers reported in the files checked so far. */
   problems: z.object({ errors: z.number().int(), warnings: z.number().int(), files: z.number().int() }).optional(),
+  /** The git repository the workspace is in: its branch (null: detached HEAD) and how many files have changes. */
+  git: z.object({ branch: z.string().nullable(), changed: z.number().int() }).optional(),
   /** The seq of the IDE's newest event (openspace.events.query), so the hub can tell subscribers something happened. */
   eventsCursor: z.number().int().optional(),
   timestamp: z.string(),

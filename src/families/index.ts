@@ -19,7 +19,7 @@ import modality from './modality/index.js';
 import code, { type CodePort } from './code/index.js';
 import context from './context/index.js';
 import events from './events/index.js';
-import git, { type GitPort } from './git/index.js';
+import git, { type GitPort, type SourceControlSummary } from './git/index.js';
 
 export * from './pane/index.js';
 export * from './editor/index.js';
@@ -48,6 +48,8 @@ export interface IdePort {
   readonly whiteboards: WhiteboardPort;
   readonly code: CodePort;
   readonly review: ReviewPort;
+  /** The repository's branch and changed files, for the live state; absent outside a repository. */
+  readonly sourceControl?: SourceControlSummary;
   readonly security?: SecurityPort;
   /** What the commands keep for this IDE between calls (src/commands/ide-state.ts). */
   readonly state: IdeState;

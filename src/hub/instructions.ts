@@ -48,6 +48,13 @@ function describeState(snapshot: PaneStateSnapshot | undefined): string[] {
         ' (in the files checked so far; openspace.diagnostics.list checks the workspace)',
     );
   }
+  if (snapshot.git) {
+    const { branch, changed } = snapshot.git;
+    lines.push(
+      `- Git: ${branch === null ? 'a detached HEAD' : `on branch ${branch}`}, ${changed} ${changed === 1 ? 'file' : 'files'} changed` +
+        (changed > 0 ? ' (openspace.git.status lists them)' : ''),
+    );
+  }
   const boards = snapshot.panes.flatMap((p) => p.tabs).filter((t) => t.type === 'whiteboard');
   if (boards.length > 0) lines.push(`- Whiteboards: ${boards.map((t) => t.contentId).join(', ')}`);
   lines.push(

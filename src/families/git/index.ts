@@ -6,6 +6,7 @@ import commands from './commands.js';
 export * from './tools.js';
 export * from './port.js';
 export * from './commands.js';
+export * from './summary.js';
 
 /** "stage src/a.ts and 2 hunks" */
 const what = (input: PhraseInput): string => {

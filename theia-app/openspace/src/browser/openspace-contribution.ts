@@ -13,6 +13,7 @@ import {
   WINDOW_COMMANDS,
   runCommand,
   terminalScreens,
+  GitSummary,
   ideEvents,
   proposals,
   StatePublisher,
@@ -54,6 +55,7 @@ export function createIdePort(ctx: interfaces.Context): IdePort {
     whiteboards: ctx.container.get(TheiaWhiteboardPort),
     code: ctx.container.get(TheiaCodePort),
     review: ctx.container.get(TheiaReviewPort),
+    sourceControl: ctx.container.get(GitSummary),
     security: ctx.container.get(TheiaSecurityPort),
     state: new IdeState(),
   };

@@ -5,6 +5,7 @@ import { ContainerModule } from '@theia/core/shared/inversify';
 import { PreferenceContribution } from '@theia/core/lib/common/preferences/preference-schema';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { LanguageGrammarDefinitionContribution } from '@theia/monaco/lib/browser/textmate';
+import { GitSummary } from '../../../../src/browser.js';
 import { OpenSpacePreferenceDefaults } from '../common/preferences.js';
 import { AgentFailureNotices } from './agent-failures.js';
 import { WindowViewPublisher } from './window-view.js';
@@ -49,6 +50,7 @@ import './style/openspace.css';
 
 export default new ContainerModule((bind) => {
   // The source-control view over the git family.
+  bind(GitSummary).toConstantValue(new GitSummary());
   bind(OpenSpaceScm).toSelf().inSingletonScope();
   for (const service of [FrontendApplicationContribution, CommandContribution, MenuContribution, ResourceResolver])
     bind(service).toService(OpenSpaceScm);

@@ -16,7 +16,15 @@ import type { ScmCommand, ScmProvider, ScmResource, ScmResourceGroup } from '@th
 import type { ScmRepository } from '@theia/scm/lib/browser/scm-repository';
 import { ScmService } from '@theia/scm/lib/browser/scm-service';
 import { ScmTreeWidget } from '@theia/scm/lib/browser/scm-tree-widget';
-import { ideEvents, type GitChange, type GitStatusInfo, type IdePort, type ToolResult } from '../../../../../src/browser.js';
+import {
+  GitSummary,
+  ideEvents,
+  summaryOf,
+  type GitChange,
+  type GitStatusInfo,
+  type IdePort,
+  type ToolResult,
+} from '../../../../../src/browser.js';
 import { BridgeContribution, TheiaIdePort } from '../openspace-contribution.js';
 import { ContentIds } from '../content-ids.js';
 
@@ -112,6 +120,8 @@ export class OpenSpaceScm implements ScmProvider, FrontendApplicationContributio
   @inject(ScmService) protected readonly scm!: ScmService;
   @inject(BridgeContribution) protected readonly bridge!: BridgeContribution;
   @inject(TheiaIdePort) protected readonly ide!: IdePort;
+  /** The branch and changed files for the live state, from the status read here. */
+  @inject(GitSummary) protected readonly gitSummary!: GitSummary;
   @inject(ContentIds) protected readonly ids!: ContentIds;
   @inject(FileService) protected readonly files!: FileService;
   @inject(OpenerService) protected readonly opener!: OpenerService;
@@ -168,9 +178,11 @@ export class OpenSpaceScm implements ScmProvider, FrontendApplicationContributio
       this.repository?.dispose();
       this.repository = undefined;
       this.decorate(new Map());
+      this.gitSummary.set(undefined);
       return;
     }
     const status = answer as ToolResult & GitStatusInfo;
+    this.gitSummary.set(summaryOf(status));
     const group = (id: GroupId, label: string, changes: { path: string; status: GitChange['status'] }[]) => {
       const g = new GitGroup(id, label, this);
       g.resources = changes.map((c) => new GitResource(root.resolve(c.path), c.path, c.status, g, this));
