@@ -232,6 +232,45 @@ describe('a repository', () => {
     rmSync(join(dir, 'git/live-state.txt'));
   });
 
+  it('the whole flow on the simulated IDE, through elicitation: a change set accepted in part, staged, committed with the person’s yes', async (t) => {
+    if (!ctx.target.sim) return t.skip('Theia: theia-app/e2e/review-flow.spec.ts, in its diffs and dialog');
+    const [a, b, c] = ['git/flow-a.txt', 'git/flow-b.txt', 'git/flow-c.txt'];
+    writeFileSync(join(dir, a), 'one\ntwo\nthree\nfour\nfive\nsix\n');
+    writeFileSync(join(dir, b), 'alpha\n');
+    writeFileSync(join(dir, c), 'gamma\n');
+    git('add', a, b, c);
+    git('commit', '-q', '-m', 'Files for the flow', '--no-verify');
+    // The person: in the change set's form, no to a.txt's line 6 and to c.txt; yes to the commit.
+    const person = await connectAgent(ctx.target, 'flow-agent', {
+      ask: (_message, fields) =>
+        'allow' in fields
+          ? { allow: true }
+          : Object.fromEntries(Object.entries(fields).map(([key, f]) => [key, !/flow-a\.txt, line 6|flow-c\.txt/.test(f.title ?? '')])),
+    });
+    try {
+      const proposal = await person.ok('openspace.editor.propose_edit', {
+        edits: [
+          { path: a, newText: 'one\nTWO\nthree\nfour\nfive\nSIX\n' },
+          { path: b, newText: 'ALPHA\n' },
+          { path: c, newText: 'GAMMA\n' },
+        ],
+      });
+      expect(proposal).toMatchObject({ status: 'partial' });
+      expect((proposal.files as { status: string }[]).map((f) => f.status)).toEqual(['partial', 'accepted', 'rejected']);
+      await person.ok('openspace.git.stage', { paths: [a, b] });
+      const before = commits();
+      await person.ok('openspace.git.commit', { message: 'Shout two and alpha' });
+      expect(person.asked.at(-1)).toContain('Shout two and alpha');
+      expect(commits()).toBe(before + 1);
+      expect(git('show', `HEAD:${a}`)).toBe('one\nTWO\nthree\nfour\nfive\nsix\n');
+      expect(git('show', `HEAD:${b}`)).toBe('ALPHA\n');
+      expect(disk(c)).toBe('gamma\n');
+      expect((await person.ok('openspace.git.status')).unstaged).toEqual([]);
+    } finally {
+      await person.close();
+    }
+  });
+
   it('a merge with conflicts: status says so, and commit answers MERGE_CONFLICT', async () => {
     git('checkout', '-q', 'feature');
     writeFileSync(join(dir, NOTES), text(['theirs', ...LINES.slice(1)]));
