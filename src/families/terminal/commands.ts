@@ -302,8 +302,9 @@ export const terminalSendCommand = defineCommand(terminalSend, async (ide, args,
     if (lines.length > 0 || text.includes('\u0003')) {
       if (submitted && mightContinue(submitted)) holding.set(terminalId, submitted);
       else holding.delete(terminalId);
-      // A whole line goes to the shell: until its marks say what became of it, the next text waits (shell integration only).
-      if (submitted && !mightContinue(submitted) && shell.integration) shell.submitted = true;
+      // A whole line goes to the shell: until its marks say what became of it, the next text waits.
+      // (Only where OpenSpace's own script announced itself: marks a program printed do not make a shell that has none wait.)
+      if (submitted && !mightContinue(submitted) && shell.announced) shell.submitted = true;
     }
   }
   const cursor = terminalScreens(ide).cursor(terminalId);

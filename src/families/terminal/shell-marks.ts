@@ -145,6 +145,8 @@ export interface MarkPosition {
 export class ShellState {
   /** Any mark seen: the shell reports its commands. */
   integration = false;
+  /** OpenSpace's shell integration script announced itself (633;P): this shell prints C and D for its commands. */
+  announced = false;
   /** B seen and no C since: the shell waits for input at its prompt. */
   atPrompt = false;
   running: StartedCommand | undefined;
@@ -196,6 +198,7 @@ export class ShellState {
         break;
       }
       case 'P':
+        this.announced = true;
         break;
     }
   }
