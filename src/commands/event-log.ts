@@ -18,6 +18,8 @@ import type { Disposable } from '../contract/port.js';
 import { within } from '../contract/time.js';
 import type { IdePort, PaneLayout } from '../families/index.js';
 import { terminalScreens } from '../families/terminal/output.js';
+import { hunkPath } from '../families/git/parse.js';
+import { familyOf } from '../contract/tool.js';
 
 export const SELECTION_DEBOUNCE_MS = 500;
 export const EDIT_DEBOUNCE_MS = 1000;
@@ -232,11 +234,10 @@ export class IdeEvents implements Disposable {
 
   /** After a person ran a command: git.changed for a git tool that succeeded and changes something. */
   personRan(tool: { name: string; effect: string }, args: unknown, succeeded: boolean): void {
-    if (!succeeded || tool.effect === 'read-only' || !tool.name.startsWith('openspace.git.')) return;
+    if (!succeeded || tool.effect === 'read-only' || familyOf(tool.name) !== 'git') return;
     const input = (args ?? {}) as { paths?: unknown; hunks?: unknown };
     const named = [...(Array.isArray(input.paths) ? input.paths : []), ...(Array.isArray(input.hunks) ? input.hunks : [])];
-    // A hunk's ID is its file and a hash: `src/a.ts#1a2b3c4d`.
-    const paths = [...new Set(named.filter((p): p is string => typeof p === 'string').map((p) => p.replace(/#[0-9a-f]+$/, '')))];
+    const paths = [...new Set(named.filter((p): p is string => typeof p === 'string').map(hunkPath))];
     this.personChangedGit(tool.name, paths);
   }
 

@@ -4,6 +4,7 @@
  * Applying any choice of hunks is exact: what a rejected hunk covers stays byte for byte.
  */
 import { diffLines } from 'diff';
+import { splitLines } from '../../commands/text.js';
 
 /** A stretch of the file: unchanged text, or a hunk (what the file has there, and what the proposal puts there). */
 type Segment = { same: string } | { old: string; new: string };
@@ -35,11 +36,8 @@ export function segmentsOf(original: string, proposed: string): Segment[] {
   return segments;
 }
 
-export function lineCount(text: string): number {
-  if (text === '') return 0;
-  const newlines = text.split('\n').length - 1;
-  return text.endsWith('\n') ? newlines : newlines + 1;
-}
+/** Lines of a stretch of text (a final line break starts no other line; none at all is 0). */
+const lineCount = (text: string): number => splitLines(text).length;
 
 /** The hunks of a change, numbered in file order. */
 export function hunksOf(segments: readonly Segment[]): Hunk[] {
@@ -71,19 +69,6 @@ export function applyHunks(segments: readonly Segment[], take: (hunk: number) =>
     else text += take(++hunk) ? segment.new : segment.old;
   }
   return text;
-}
-
-/** Lines added and removed by the hunks `take` says yes to (all of them by default). */
-export function countLines(segments: readonly Segment[], take: (hunk: number) => boolean = () => true): { added: number; removed: number } {
-  let added = 0;
-  let removed = 0;
-  let hunk = 0;
-  for (const segment of segments) {
-    if ('same' in segment || !take(++hunk)) continue;
-    added += lineCount(segment.new);
-    removed += lineCount(segment.old);
-  }
-  return { added, removed };
 }
 
 /**

@@ -14,7 +14,7 @@ import { applyPatch } from '../../store/patch-engine.js';
 import { defineCommand } from '../../commands/command.js';
 import { ideEvents } from '../../commands/event-log.js';
 import { guardUnsavedWork } from '../file/commands.js';
-import { applyHunks, countLines, hunksOf, reviewed, segmentsOf, type Hunk, type HunkDecision, type Segment } from './hunks.js';
+import { applyHunks, hunksOf, reviewed, segmentsOf, type Hunk, type HunkDecision, type Segment } from './hunks.js';
 import type { ProposalView, ReviewDecision } from './port.js';
 
 /** Decided proposals kept so that a late call still learns the decision. */
@@ -104,9 +104,9 @@ export class Proposals {
     return this.open.get(proposalId) ?? this.decided.get(proposalId);
   }
 
-  /** The pending proposals, for a review UI. */
-  pending(): { proposalId: string; title: string; paths: string[] }[] {
-    return [...this.open.values()].map(({ proposalId, title, files }) => ({ proposalId, title, paths: files.map((f) => f.path) }));
+  /** The IDs of the proposals still pending. */
+  pending(): string[] {
+    return [...this.open.keys()];
   }
 
   newId(): string {
@@ -267,13 +267,7 @@ function answer(proposal: Proposal) {
       { ...first.details, files },
     );
   }
-  let added = 0;
-  let removed = 0;
-  for (const f of proposal.files) {
-    const lines = countLines(f.segments);
-    added += lines.added;
-    removed += lines.removed;
-  }
+  const { added, removed } = linesOf(proposal.files);
   const single = proposal.files.length === 1 ? files[0]! : undefined;
   return {
     proposalId: proposal.proposalId,
@@ -322,15 +316,7 @@ export const editorProposeEditCommand = defineCommand(editorProposeEdit, async (
       );
     }
     if (!earlier) {
-      throw new ToolError(
-        'PROPOSAL_NOT_FOUND',
-        `No proposal "${args.proposalId}". Pending: ${
-          all
-            .pending()
-            .map((p) => p.proposalId)
-            .join(', ') || 'none'
-        }.`,
-      );
+      throw new ToolError('PROPOSAL_NOT_FOUND', `No proposal "${args.proposalId}". Pending: ${all.pending().join(', ') || 'none'}.`);
     }
   } else {
     if (earlier && proposalStatus(earlier) !== 'pending' && args.path === undefined && args.edits === undefined) {
@@ -400,13 +386,7 @@ async function decide(
         .filter((_, i) => file.decisions[i] === 'pending')
         .map((h) => ({ file, hunk: h.hunk, key: `hunk${proposal.files.indexOf(file) + 1}_${h.hunk}`, title: hunkTitle(file, h) })),
     );
-    const { added, removed } = proposal.files.reduce(
-      (sum, f) => {
-        const lines = countLines(f.segments);
-        return { added: sum.added + lines.added, removed: sum.removed + lines.removed };
-      },
-      { added: 0, removed: 0 },
-    );
+    const { added, removed } = linesOf(proposal.files);
     const paths = proposal.files.map((f) => f.path).join(', ');
     const answers = await ideEvents(ide).whileAgentWaits(
       context.askEach(`${proposal.title} (${paths}: +${added} −${removed} lines). Keep each change you accept:`, open, timeoutMs),
@@ -429,8 +409,13 @@ function hunkTitle(file: ProposedFile, hunk: Hunk): string {
       : hunk.oldLines === 1
         ? `line ${hunk.oldStart}`
         : `lines ${hunk.oldStart}–${hunk.oldStart + hunk.oldLines - 1}`;
-  const lines = countLines(file.segments, (h) => h === hunk.hunk);
-  return `${file.path}, ${where}: +${lines.added} −${lines.removed}`;
+  return `${file.path}, ${where}: +${hunk.newLines} −${hunk.oldLines}`;
+}
+
+/** Lines added and removed by every hunk of the files. */
+function linesOf(files: readonly ProposedFile[]): { added: number; removed: number } {
+  const hunks = files.flatMap((f) => f.hunks);
+  return { added: hunks.reduce((n, h) => n + h.newLines, 0), removed: hunks.reduce((n, h) => n + h.oldLines, 0) };
 }
 
 export default [editorProposeEditCommand];

@@ -178,6 +178,12 @@ export const editorReplaceRange = defineTool({
   session: {},
 });
 
+const ProposalId = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[\w.:-]+$/);
+
 const ProposedFile = z.strictObject({
   path: WorkspacePath.describe('The file to change; may be a file that does not exist yet'),
   newText: z.string().max(1_000_000).optional().describe('Its whole new content'),
@@ -232,13 +238,7 @@ export const editorProposeEdit = defineTool({
     newText: z.string().max(1_000_000).optional(),
     operations: z.array(PatchOperation).min(1).max(1000).optional(),
     edits: z.array(ProposedFile).min(1).max(100).optional().describe('A change set: several files, reviewed together (instead of path)'),
-    proposalId: z
-      .string()
-      .min(1)
-      .max(100)
-      .regex(/^[\w.:-]+$/)
-      .optional()
-      .describe('An earlier proposal to ask about again (or revise); or your name for a new one'),
+    proposalId: ProposalId.optional().describe('An earlier proposal to ask about again (or revise); or your name for a new one'),
     title: z.string().max(200).optional().describe('What the change does, shown above the diff'),
     timeoutMs: z.number().int().min(0).max(PROPOSAL_WAIT_MAX_MS).optional(),
   }),
@@ -267,13 +267,7 @@ export const searchReplace = defineTool({
     includePattern: z.string().min(1).max(1000).optional().describe('Glob of files to change, e.g. "**/*.ts"'),
     excludePattern: z.string().min(1).max(1000).optional().describe('Glob of files to leave alone'),
     title: z.string().max(200).optional().describe('What the change does, shown above the diffs'),
-    proposalId: z
-      .string()
-      .min(1)
-      .max(100)
-      .regex(/^[\w.:-]+$/)
-      .optional()
-      .describe('Your name for the change set'),
+    proposalId: ProposalId.optional().describe('Your name for the change set'),
     timeoutMs: z.number().int().min(0).max(PROPOSAL_WAIT_MAX_MS).optional(),
   }),
   output: ProposalAnswer.extend({ matches: z.number().int().describe('Matches replaced in the proposal, all files') }),

@@ -197,3 +197,8 @@ export function renderDiffText(files: FileDiff[], truncated: boolean): string {
     .join('\n\n');
   return truncated ? `${text}\n\n(more changes not shown)` : text;
 }
+
+/** The file a hunk ID names: IDs are `<path>#<8 hex digits>` (repository.ts makes them). */
+export function hunkPath(id: string): string {
+  return id.replace(/#[0-9a-f]{8}$/, '');
+}

@@ -402,7 +402,7 @@ export class GitRepository implements GitPort {
   }
 }
 
-/** A hunk's ID: its file and its lines (not its place, so an edit elsewhere in the file keeps it). */
+/** A hunk's ID: its file and its lines (not its place, so an edit elsewhere in the file keeps it); parse.ts's hunkPath reads the file back. */
 function hunkId(kind: string, path: string, text: string): string {
   return `${path}#${createHash('sha1').update(`${kind}\0${path}\0${text}`).digest('hex').slice(0, 8)}`;
 }
