@@ -67,11 +67,12 @@ export interface GitPort {
   commit(message: string): Promise<{ commit: string; branch: string | null; summary: string; files: number }>;
   log(options: { count: number; path?: string }): Promise<GitCommitInfo[]>;
   /**
-   * A file's text as staged (`index`) or as last committed (`HEAD`), as a checkout would write it;
-   * undefined where it has none. For the person's views (a diff, the editor's change markers), not
-   * a tool: it does not check the sensitive-file patterns.
+   * Files' texts as staged (`index`) or as last committed (`HEAD`), as a checkout would write them;
+   * undefined where a file has none. For the person's views (a diff, the editor's change markers,
+   * every open editor's after each change, so read together), not a tool: it does not check the
+   * sensitive-file patterns.
    */
-  original(path: string, ref: 'index' | 'HEAD'): Promise<string | undefined>;
+  originals(wanted: { path: string; ref: 'index' | 'HEAD' }[]): Promise<(string | undefined)[]>;
   /** Stage this text as the file's (the person stages one change from the editor's change markers). */
   stageText(path: string, text: string): Promise<void>;
   branches(): Promise<GitBranchInfo[]>;

@@ -18,6 +18,8 @@ export interface RunOptions {
   ok?: number[];
   /** Run the repository's hooks (a commit the person confirmed). */
   hooks?: boolean;
+  /** How git's output is read (utf8). */
+  encoding?: BufferEncoding;
 }
 
 export class GitExit extends Error {
@@ -60,7 +62,7 @@ export function run(cwd: string, args: string[], config: string[], options: RunO
     const child = execFile(
       'git',
       [...config, ...args],
-      { cwd, env: env(), maxBuffer: MAX_BUFFER, timeout: GIT_TIMEOUT_MS, encoding: 'utf8' },
+      { cwd, env: env(), maxBuffer: MAX_BUFFER, timeout: GIT_TIMEOUT_MS, encoding: options.encoding ?? 'utf8' },
       (err, stdout, stderr) => {
         if (!err) return resolve(stdout);
         const code = (err as NodeJS.ErrnoException & { code?: number | string }).code;

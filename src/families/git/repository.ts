@@ -215,15 +215,31 @@ export class GitRepository implements GitPort {
       });
   }
 
-  async original(path: string, ref: 'index' | 'HEAD'): Promise<string | undefined> {
+  async originals(wanted: { path: string; ref: 'index' | 'HEAD' }[]): Promise<(string | undefined)[]> {
+    if (wanted.length === 0) return [];
     const repo = await this.repo();
     const { prefix } = await repo.place;
-    const object = `${ref === 'index' ? '' : 'HEAD'}:${prefix}${path}`;
-    const exists = await this.git(repo, ['cat-file', '-e', object]).then(
-      () => true,
-      () => false,
-    );
-    return exists ? this.git(repo, ['cat-file', '--filters', object]) : undefined;
+    // git reads the names a line each: a name with a line break in it has no text here.
+    const names = wanted.map(({ path, ref }) => (/[\n\r]/.test(path) ? undefined : `${ref === 'index' ? '' : 'HEAD'}:${prefix}${path}`));
+    const asked = [...new Set(names.filter((n) => n !== undefined))];
+    // One git for them all. Bytes as they are (latin1: a character each), so that the sizes git gives
+    // count them; each text is UTF-8 again below. As git keeps it: a checkout's filters would give
+    // other line endings, which the change markers and diffs do not compare.
+    const out = await this.git(repo, ['cat-file', '--batch=%(objecttype) %(objectsize)'], { input: lines(asked), encoding: 'latin1' });
+    const texts = new Map<string, string>();
+    let at = 0;
+    for (const name of asked) {
+      const end = out.indexOf('\n', at);
+      const found = /^(blob|tree|commit|tag) (\d+)$/.exec(out.slice(at, end));
+      if (!found) {
+        at = end + 1; // "<name> missing"
+        continue;
+      }
+      const text = out.slice(end + 1, end + 1 + Number(found[2]));
+      if (found[1] === 'blob') texts.set(name, Buffer.from(text, 'latin1').toString('utf8'));
+      at = end + 1 + text.length + 1;
+    }
+    return names.map((name) => name && texts.get(name));
   }
 
   async stageText(path: string, text: string): Promise<void> {
@@ -405,6 +421,10 @@ export class GitRepository implements GitPort {
 /** A hunk's ID: its file and its lines (not its place, so an edit elsewhere in the file keeps it); parse.ts's hunkPath reads the file back. */
 function hunkId(kind: string, path: string, text: string): string {
   return `${path}#${createHash('sha1').update(`${kind}\0${path}\0${text}`).digest('hex').slice(0, 8)}`;
+}
+
+function lines(items: string[]): string {
+  return items.map((item) => `${item}\n`).join('');
 }
 
 function staleHunk(id: string, kind?: 'worktree' | 'index'): ToolError {

@@ -152,9 +152,9 @@ export class BridgeContribution implements FrontendApplicationContribution {
     return this.backend.run(commandId, args, context);
   }
 
-  /** A file's staged (index) or committed (HEAD) text, for the source-control view and the editor's change markers. */
-  gitOriginal(path: string, ref: 'index' | 'HEAD'): Promise<string | undefined> {
-    return this.backend.gitOriginal(path, ref);
+  /** Files' staged (index) or committed (HEAD) texts, for the source-control view and the editor's change markers. */
+  gitOriginals(wanted: { path: string; ref: 'index' | 'HEAD' }[]): Promise<(string | undefined)[]> {
+    return this.backend.gitOriginals(wanted);
   }
 
   /** Stage this text as the file's: the person stages one change from the editor's change markers. */

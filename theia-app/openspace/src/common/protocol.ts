@@ -85,8 +85,8 @@ export interface BridgeBackend {
   publishView(view: WindowView): Promise<void>;
   /** Run a command of a family that runs beside the files (the person's palette; the agent's calls come through the hub). */
   run(commandId: string, args: unknown, context?: CallContext): Promise<ToolResult>;
-  /** For the source-control view and the editor's change markers: a file's staged or committed text (undefined: none). */
-  gitOriginal(path: string, ref: 'index' | 'HEAD'): Promise<string | undefined>;
+  /** For the source-control view and the editor's change markers: files' staged or committed texts (undefined: none), read together. */
+  gitOriginals(wanted: { path: string; ref: 'index' | 'HEAD' }[]): Promise<(string | undefined)[]>;
   /** The person stages one change from the editor's change markers: this text becomes the file's staged text. */
   gitStageText(path: string, text: string): Promise<void>;
 }

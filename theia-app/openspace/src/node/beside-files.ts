@@ -96,6 +96,17 @@ export class BesideFiles {
     return { git: this.backend.git(view.root), path: await files.resolve(path) };
   }
 
+  /** Files' staged or committed texts for the person's views; a path the path guard refuses has none. */
+  async personsOriginals(wanted: { path: string; ref: 'index' | 'HEAD' }[]): Promise<(string | undefined)[]> {
+    const view = await this.currentView();
+    if (!view.root) return wanted.map(() => undefined);
+    const files = await this.filesOf(view.root);
+    const paths = await Promise.all(wanted.map(({ path }) => files.resolve(path).catch(() => undefined)));
+    const asked = wanted.flatMap(({ ref }, i) => (paths[i] === undefined ? [] : [{ path: paths[i], ref }]));
+    const texts = await this.backend.git(view.root).originals(asked);
+    return paths.map((path) => (path === undefined ? undefined : texts.shift()));
+  }
+
   /** Tell the window of a call once its answer is on its way: writing to the window's socket costs the backend a millisecond or two. */
   private tell(call: Parameters<BridgeFrontend['notifyAgentCall']>[0]): void {
     setImmediate(() => this.window.notifyAgentCall(call).catch(() => undefined));

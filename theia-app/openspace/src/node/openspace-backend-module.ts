@@ -170,7 +170,7 @@ function bridgeFor(hub: Hub, frontend: RpcProxy<BridgeFrontend>, parts: BackendP
     },
     publishView: async (view) => besideFiles.publish(view),
     run: (commandId, args, context) => besideFiles.run(commandId, args, context),
-    gitOriginal: (path, ref) => besideFiles.personsGit(path).then(({ git, path }) => git.original(path, ref)),
+    gitOriginals: (wanted) => besideFiles.personsOriginals(wanted),
     gitStageText: (path, text) => besideFiles.personsGit(path).then(({ git, path }) => git.stageText(path, text)),
   };
 }

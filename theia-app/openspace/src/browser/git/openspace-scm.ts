@@ -116,6 +116,12 @@ export class OpenSpaceScm implements ScmProvider, FrontendApplicationContributio
   private refreshing: Promise<void> | undefined;
   private again = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private asked: {
+    path: string;
+    ref: 'index' | 'HEAD';
+    answer: (text: string | undefined) => void;
+    fail: (err: unknown) => void;
+  }[] = [];
 
   @inject(ScmService) protected readonly scm!: ScmService;
   @inject(BridgeContribution) protected readonly bridge!: BridgeContribution;
@@ -252,13 +258,36 @@ export class OpenSpaceScm implements ScmProvider, FrontendApplicationContributio
     const { path, ref } = JSON.parse(uri.query) as { path: string; ref: string };
     const relative = this.ids.rootUri?.relative(new URI(`file://${path}`).withScheme('file'))?.toString() ?? path;
     const which = ref === '' ? 'index' : 'HEAD';
-    if ((await this.bridge.gitOriginal(relative, which)) === undefined) throw new Error(`${relative} has no ${which} text`);
     return {
       uri,
-      readContents: async () => (await this.bridge.gitOriginal(relative, which)) ?? '',
+      readContents: async () => {
+        const text = await this.original(relative, which);
+        if (text === undefined) throw new Error(`${relative} has no ${which} text`);
+        return text;
+      },
       onDidChangeContents: this.originals.event,
       dispose: () => undefined,
     };
+  }
+
+  /**
+   * After each change every open editor asks for its file's text behind the change markers, each
+   * alone: what is asked in the same moment goes to git as one reading.
+   */
+  private original(path: string, ref: 'index' | 'HEAD'): Promise<string | undefined> {
+    if (this.asked.length === 0) setTimeout(() => void this.readOriginals());
+    return new Promise((answer, fail) => this.asked.push({ path, ref, answer, fail }));
+  }
+
+  private async readOriginals(): Promise<void> {
+    const asked = this.asked;
+    this.asked = [];
+    try {
+      const texts = await this.bridge.gitOriginals(asked.map(({ path, ref }) => ({ path, ref })));
+      asked.forEach((a, i) => a.answer(texts[i]));
+    } catch (err) {
+      for (const a of asked) a.fail(err);
+    }
   }
 
   registerCommands(registry: CommandRegistry): void {
