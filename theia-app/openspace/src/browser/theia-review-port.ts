@@ -86,7 +86,8 @@ export class TheiaReviewPort implements ReviewPort, ResourceResolver, CommandCon
     // A new file has nothing on disk to show on the left.
     const original = view.original === '' ? this.text(proposalId, 'original', path, '') : file;
     const uri = DiffUris.encode(original, modified, `${file.path.base} ↔ proposed (${proposalId})`);
-    const widget = await this.editors.open(uri, { mode: 'activate' });
+    // A change set shows its first file; the others wait in their tabs (the person may be reading the first already).
+    const widget = await this.editors.open(uri, { mode: view.file === 1 ? 'activate' : 'open' });
     widget.title.caption = `${view.title}: ${path} (${proposalId}${view.files > 1 ? `, file ${view.file} of ${view.files}` : ''})`;
     this.showHunks(widget, view);
     if (this.watched.has(widget)) return;
