@@ -10,6 +10,20 @@ const root = mkdtempSync(join(tmpdir(), 'openspace-originals-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], { cwd: root });
 
+describe('where the repository is', () => {
+  it('a repository the person makes is seen at once by the next call, after one that found none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'openspace-no-repo-'));
+    try {
+      const repository = new GitRepository(dir, createFilePolicy());
+      await expect(repository.status()).rejects.toMatchObject({ code: 'NOT_A_REPOSITORY' });
+      execFileSync('git', ['init', '-q', '-b', 'trunk'], { cwd: dir });
+      expect(await repository.status()).toMatchObject({ branch: 'trunk' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the texts behind the change markers (originals)', () => {
   it('reads every file asked, staged or committed, in one go; undefined where there is none', async () => {
     git('init', '-q');
