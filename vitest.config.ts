@@ -72,15 +72,25 @@ export default defineConfig({
           env: { OPENSPACE_SIM_WORKSPACE: 'disk' },
         },
       },
-      // The latency budgets last, when the other files no longer compete for the CPU.
-      { test: { ...shared, name: 'conformance:latency', include: [LATENCY_SPEC], sequence: { groupOrder: 1 } } },
+      // The latency budgets last, when the other files no longer compete for the CPU. 50 samples a
+      // tool here, where calls take a few milliseconds against budgets of 100 and 500 (p99 is then
+      // the slowest); the real IDE's run (npm run test:theia) takes 100.
+      {
+        test: {
+          ...shared,
+          name: 'conformance:latency',
+          include: [LATENCY_SPEC],
+          sequence: { groupOrder: 1 },
+          env: { OPENSPACE_LATENCY_SAMPLES: '50' },
+        },
+      },
       {
         test: {
           ...shared,
           name: 'conformance:latency:sim-disk',
           include: [LATENCY_SPEC],
           sequence: { groupOrder: 1 },
-          env: { OPENSPACE_SIM_WORKSPACE: 'disk' },
+          env: { OPENSPACE_LATENCY_SAMPLES: '50', OPENSPACE_SIM_WORKSPACE: 'disk' },
         },
       },
       // Real Claude Code and OpenCode against a scripted model (npm run test:agents; not in npm test).
