@@ -185,13 +185,13 @@ class ScriptedShell implements ShellBackend {
           return;
         }
       } else if (c === 0x15) {
-        // Ctrl-U: the typed line is erased.
-        this.emit('\b \b'.repeat(this.lineBuffer.length));
+        // Ctrl-U: the typed line is erased (back over it, erase to the end, as bash's line editing does).
+        if (this.lineBuffer.length > 0) this.emit(`${'\b'.repeat(this.lineBuffer.length)}\x1b[K`);
         this.lineBuffer = '';
       } else if (c === 0x7f || c === 0x08) {
         if (this.lineBuffer.length > 0) {
           this.lineBuffer = this.lineBuffer.slice(0, -1);
-          this.emit('\b \b');
+          this.emit('\b\x1b[K');
         }
       } else if (c === 0x1b) {
         // A key's escape sequence (arrows and the like): ignored.

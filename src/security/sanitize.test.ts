@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_STRING_LENGTH, TerminalSanitizer } from './sanitize.js';
+import { MAX_FORWARD, MAX_STRING_LENGTH, TerminalSanitizer } from './sanitize.js';
 
 const ESC = '\x1b';
 const BEL = '\x07';
@@ -40,6 +40,9 @@ const piece = fc.oneof(
     // Suspicious sequences (counted), near misses of them, and sequences inside strings.
     `${ESC}[K`,
     `${ESC}[1G`,
+    `${ESC}[C`,
+    `${ESC}[3C`,
+    '\f',
     `${ESC}[3J`,
     `${ESC}[23J`,
     `${ESC}[s`,
@@ -79,6 +82,12 @@ describe('sanitize', () => {
       ['private modes', `${ESC}[?2004h$ ${ESC}[?2004l\rhello\r\n`, '$ \rhello\r\n'],
       ['cursor movement and erase (erase to the end of the line is kept as \\v)', `a${ESC}[2Kb${ESC}[10;20Hc${ESC}[Kd`, 'abc\vd'],
       ['a spinner: to column 1, erase to the end', `⠙${ESC}[1G${ESC}[0K2 passed${ESC}[G`, '⠙\r\v2 passed\r'],
+      [
+        'cursor forward is kept as \f a column',
+        `$ ls\r${ESC}[C${ESC}[C${ESC}[K|${ESC}[3C|${ESC}[0C${ESC}[1;2C${ESC}[?5C`,
+        '$ ls\r\f\f\v|\f\f\f|\f',
+      ],
+      ['cursor forward moves at most MAX_FORWARD columns', `${ESC}[99999999999999999999C.`, `${'\f'.repeat(MAX_FORWARD)}.`],
       ['CSI final bytes at both ends of the range (@ and ~)', `a${ESC}[5@b${ESC}[200~c${ESC}[201~`, 'abc'],
       ['CSI with intermediate byte', `a${ESC}[0 qb`, 'ab'],
       ['8-bit CSI', 'a\x9b31mb\x9b0mc', 'abc'],
@@ -96,7 +105,11 @@ describe('sanitize', () => {
       ['lone ESC at the end', `abc${ESC}`, 'abc'],
       ['ESC before a newline drops only the ESC', `a${ESC}\nb`, 'a\nb'],
       ['ESC ESC [ m', `a${ESC}${ESC}[1mb`, 'ab'],
-      ['NUL and other C0 controls (a \\v is kept: the line assembler erases with it)', 'a\x00b\x07c\x0bd\x0ce\x0ef\x1fg', 'abc\vdefg'],
+      [
+        'NUL and other C0 controls (\\v and \\f are kept: the line assembler erases and moves with them)',
+        'a\x00b\x07c\x0bd\x0ce\x0ef\x1fg',
+        'abc\vd\fefg',
+      ],
       ['DEL', 'a\x7fb', 'ab'],
       ['C1 controls', 'a\x80b\x85c\x9ad\x9ce', 'abcde'],
       ['keeps \\t \\n \\r \\b', 'a\tb\r\nc\bd\n', 'a\tb\r\nc\bd\n'],
@@ -152,12 +165,13 @@ describe('sanitize', () => {
   });
 
   describe('properties', () => {
-    it('output has no ESC, no C1, no DEL and no C0 except \\t \\n \\r \\b, and \\v only for an erase (CSI K)', () => {
+    it('output has no ESC, no C1, no DEL and no C0 except \\t \\n \\r \\b, \\v only for an erase (CSI K), \\f only for a cursor forward (CSI C)', () => {
       fc.assert(
         fc.property(terminalOutput, (input) => {
           const out = clean(input);
-          expect(out).not.toMatch(/[\x00-\x07\x0c\x0e-\x1f\x7f-\x9f]/);
+          expect(out).not.toMatch(/[\x00-\x07\x0e-\x1f\x7f-\x9f]/);
           if (!input.includes('K') && !input.includes('\v')) expect(out).not.toContain('\v');
+          if (!input.includes('C') && !input.includes('\f')) expect(out).not.toContain('\f');
         }),
         { numRuns: 500 },
       );

@@ -6,15 +6,17 @@
  * removes OSC/DCS/SOS/PM/APC strings, 8-bit C1 controls and two-byte ESC sequences, and it keeps its
  * state between `write` calls: a sequence split across chunks gives the same output as unsplit input.
  *
- * What is kept: printable characters and the five C0 controls the line assembler needs
- * (`\t`, `\n`, `\r`, `\b`, and `\v`, which it reads as erase to the end of the line). Everything
- * else below 0x20, DEL (0x7F) and C1 (0x80–0x9F) is removed. Two cursor sequences that spinners and
- * progress lines use become those controls: CSI G to column 1 (`CSI G`, `CSI 1 G`) is `\r`, erase to
- * the end of the line (`CSI K`, `CSI 0 K`) is `\v`. A `\v` the program printed itself erases too:
- * nothing it could not do with CSI K, and the sanitizer stays idempotent.
+ * What is kept: printable characters and the six C0 controls the line assembler needs
+ * (`\t`, `\n`, `\r`, `\b`, `\v`, which it reads as erase to the end of the line, and `\f`, which it
+ * reads as one column right). Everything else below 0x20, DEL (0x7F) and C1 (0x80–0x9F) is removed.
+ * Three cursor sequences that spinners, progress lines and a shell redrawing its prompt use become
+ * those controls: CSI G to column 1 (`CSI G`, `CSI 1 G`) is `\r`, erase to the end of the line
+ * (`CSI K`, `CSI 0 K`) is `\v`, cursor forward (`CSI n C`) is n × `\f` (at most MAX_FORWARD). A `\v`
+ * or `\f` the program printed itself does the same: nothing it could not do with CSI K or CSI C,
+ * and the sanitizer stays idempotent.
  *
  * Rules where terminals differ, chosen here:
- * - Inside CSI and ESC-intermediate sequences, `\t \n \v \r \b` are executed (passed through) as a VT
+ * - Inside CSI and ESC-intermediate sequences, `\t \n \v \f \r \b` are executed (passed through) as a VT
  *   parser does; other C0 controls are ignored; CAN (0x18) and SUB (0x1A) abort the sequence; ESC
  *   aborts it and starts a new one; a C1 control aborts it and is handled as in ground state; any
  *   other character outside the sequence's byte range aborts it and is then treated as text.
@@ -24,6 +26,9 @@
  *   dropped and what follows is treated as text again (so one stray OSC cannot swallow all output).
  * - DEL is ignored in every state except inside strings, where it is part of the string.
  */
+
+/** A cursor-forward moves at most this many columns (its `\f`s are characters of the output). */
+export const MAX_FORWARD = 256;
 
 /** Unterminated OSC/DCS/SOS/PM/APC strings are abandoned after this many characters. */
 export const MAX_STRING_LENGTH = 64 * 1024;
@@ -42,9 +47,9 @@ const STRING_OTHER = 1;
 const MAX_CSI_PARAMS = 16;
 
 function isPlain(c: number): boolean {
-  // Printable (0x20–0x7E, ≥ 0xA0) or one of \b \t \n \v \r (0x08–0x0B, 0x0D).
+  // Printable (0x20–0x7E, ≥ 0xA0) or one of \b \t \n \v \f \r (0x08–0x0D).
   if (c >= 0x20) return c < 0x7f || c >= 0xa0;
-  return (c >= 0x08 && c <= 0x0b) || c === 0x0d;
+  return c >= 0x08 && c <= 0x0d;
 }
 
 export class TerminalSanitizer {
@@ -120,9 +125,12 @@ export class TerminalSanitizer {
           const c = chunk.charCodeAt(i);
           if (c >= 0x40 && c <= 0x7e) {
             i++;
-            // Spinners and progress lines go back to column 1 and erase what they drew: kept as `\r` and `\v`.
+            // Spinners and progress lines go back to column 1 and erase what they drew, a shell redraws
+            // its prompt by stepping over it: kept as `\r`, `\v` and `\f`s.
             if (c === 0x47 /* G */ && (this.csiParams === '' || this.csiParams === '1')) out += '\r';
             else if (c === 0x4b /* K */ && (this.csiParams === '' || this.csiParams === '0')) out += '\v';
+            else if (c === 0x43 /* C */ && /^\d*$/.test(this.csiParams))
+              out += '\f'.repeat(Math.min(Math.max(Number(this.csiParams), 1), MAX_FORWARD));
             this.finishCsi(c);
           } else {
             i = this.abortSequence(c, chunk, i, (s) => (out += s));
@@ -248,7 +256,7 @@ export class TerminalSanitizer {
         this.state = ESCAPE;
       } else if (c === 0x18 || c === 0x1a) {
         this.state = GROUND;
-      } else if ((c >= 0x08 && c <= 0x0b) || c === 0x0d) {
+      } else if (c >= 0x08 && c <= 0x0d) {
         emit(chunk[index]!); // executed inside the sequence; the sequence continues
       }
       return index + 1;

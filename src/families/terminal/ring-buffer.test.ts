@@ -37,6 +37,19 @@ describe('TerminalRingBuffer: line assembly', () => {
     expect(all(b)).toEqual(['aXc', 'Z', 'a ', 'xY']);
   });
 
+  it('\\f moves right over the line; text written past its end leaves blanks before it', () => {
+    const b = new TerminalRingBuffer({ maxLineLength: 8 });
+    b.append('abcdef\r\f\fXY\n'); // overwrite in the middle
+    b.append('ab\f\fc\n'); // past the end: blanks
+    b.append('ab\f\f\n'); // moved, wrote nothing: nothing added
+    b.append('abcdefgh\r\f\f\vZ\n'); // step over, erase the rest
+    b.append('\f'.repeat(20) + 'x\n'); // not past the truncation point
+    expect(all(b)).toEqual(['abXYef', 'ab  c', 'ab', 'abZ', '']);
+    // bash redrawing its prompt after Ctrl-U: back to column 1, over the prompt, erase the rest.
+    b.append('$ rm -rf /tmp/x\r\f\f\v');
+    expect(b.read({ lines: 0 }).partial).toBe('$ ');
+  });
+
   it('the uncommitted line is partial', () => {
     const b = new TerminalRingBuffer();
     b.append('line\n$ ech');
@@ -123,7 +136,7 @@ describe('TerminalRingBuffer: read', () => {
 
 // Operations: sanitized text chunks interleaved with reads.
 const text = fc
-  .array(fc.constantFrom('a', 'bc', 'déf', '😀', '\t', '\n', '\r\n', '\r', '\b', 'xxxxxxxxxxxx'), { maxLength: 30 })
+  .array(fc.constantFrom('a', 'bc', 'déf', '😀', '\t', '\n', '\r\n', '\r', '\b', '\f', '\v', 'xxxxxxxxxxxx'), { maxLength: 30 })
   .map((parts) => parts.join(''));
 const options = fc.record({
   maxLines: fc.integer({ min: 1, max: 8 }),

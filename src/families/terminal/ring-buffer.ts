@@ -1,10 +1,11 @@
 /**
  * A terminal's output as screen lines, for openspace.terminal.read_output. Browser-safe.
  *
- * `append` takes sanitized text (printable characters plus `\t \n \r \b` and `\v`, see
+ * `append` takes sanitized text (printable characters plus `\t \n \r \b`, `\v` and `\f`, see
  * src/security/sanitize.ts) and assembles lines the way a terminal does: the current line has a cursor
  * column; `\r` moves it to column 0 so what follows overwrites (progress bars), `\b` moves it one left,
- * `\v` erases from the cursor to the end of the line, `\n` commits the line. Committed lines go into a ring bounded by line count and by size; the oldest
+ * `\f` one right (text written past the end of the line leaves blanks before it, as a screen shows
+ * them), `\v` erases from the cursor to the end of the line, `\n` commits the line. Committed lines go into a ring bounded by line count and by size; the oldest
  * are evicted first.
  *
  * Every committed line has an index in the all-time sequence (0, 1, 2, …); `cursor()` is the number of
@@ -79,7 +80,7 @@ export class TerminalRingBuffer {
       let j = i;
       while (j < n) {
         const c = text.charCodeAt(j);
-        if (c === 0x0a || c === 0x0d || c === 0x08 || c === 0x0b) break;
+        if (c >= 0x08 && c <= 0x0d && c !== 0x09) break;
         j++;
       }
       if (j > i) {
@@ -102,6 +103,8 @@ export class TerminalRingBuffer {
           this.line = Array.from(this.line).slice(0, this.column).join('');
           this.lineLength = this.column;
         }
+      } else if (c === 0x0c) {
+        this.column = Math.min(this.column + 1, this.maxLineLength);
       } else if (this.column > 0) {
         this.column--;
       }
@@ -164,6 +167,11 @@ export class TerminalRingBuffer {
       chars = (chars ?? Array.from(run)).slice(0, room);
       run = chars.join('');
       count = room;
+    }
+    if (this.column > this.lineLength) {
+      // Past the end of the line (cursor forward): blanks up to the cursor.
+      this.line += ' '.repeat(this.column - this.lineLength);
+      this.lineLength = this.column;
     }
     if (this.column === this.lineLength) {
       this.line += run;
