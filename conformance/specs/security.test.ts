@@ -601,7 +601,10 @@ describe('commands through terminal.send (src/security/corpus, shell.json)', () 
   const isSim = () => ctx.target.sim !== undefined;
   const scripted = () => ctx.target.sim?.terminalBackend === 'scripted';
 
-  /** Wait until the terminal's output stops changing (the shell has printed its prompt). */
+  /**
+   * Wait until the terminal's output stops changing (the shell has printed its prompt): the same for
+   * 60 ms, or 15 for the scripted shell, which prints its prompt in the same moment as what came before.
+   */
   async function settle(lineMayBeEmpty = false): Promise<{ cursor: number; partial: string }> {
     let last = '';
     return eventually(
@@ -614,7 +617,7 @@ describe('commands through terminal.send (src/security/corpus, shell.json)', () 
         return { cursor: read.cursor as number, partial: read.partial as string };
       },
       10_000,
-      60,
+      scripted() ? 15 : 60,
     );
   }
 
