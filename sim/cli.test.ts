@@ -220,11 +220,17 @@ describe('npm start (the simulated IDE CLI)', () => {
 
   it('over stdio, ends when its client closes stdin, language servers and all', async () => {
     const child = spawn(process.execPath, [CLI, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    await new Promise<void>((resolve) => child.stderr!.on('data', (d: Buffer) => d.toString().includes('MCP over stdio') && resolve()));
+    let stderr = '';
+    await new Promise<void>((resolve) =>
+      child.stderr!.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        if (stderr.includes('MCP over stdio')) resolve();
+      }),
+    );
     const started = Date.now();
     child.stdin!.end();
     const { code } = await exitOf(child);
-    expect(code).toBe(0);
+    expect(code, stderr).toBe(0);
     expect(Date.now() - started).toBeLessThan(5000);
   });
 

@@ -150,12 +150,14 @@ async function main(): Promise<void> {
     process.stdin.once(
       'end',
       () =>
-        void connected
-          .then(({ ide }) => ide.dispose())
-          .then(
-            () => process.exit(0),
-            () => {},
-          ),
+        void connected.then(
+          ({ ide }) =>
+            ide
+              .dispose()
+              .catch((err: Error) => process.stderr.write(`openspace: stopping the simulated IDE: ${err.message}\n`))
+              .finally(() => process.exit(0)),
+          () => {},
+        ),
     );
     const { ide } = await connected.catch((err: Error) => fail(err.message));
     warmUp(ide.code);

@@ -273,17 +273,20 @@ export class SimIde {
     return this.sandbox.runtime.assess(text, cwd, this.terminals.pid(terminal.terminalId));
   }
 
-  /** Stop everything; resolves when the language servers have exited. */
-  dispose(): Promise<void> {
+  /**
+   * Stop everything; resolves when the language servers have exited, the file watcher has stopped and
+   * the sandboxes have ended. What fails on the way out (a watcher closed while it starts) is dropped:
+   * nothing is left to tell, and an IDE that stops must not end its process with an error.
+   */
+  async dispose(): Promise<void> {
     const servers = this.code.dispose().finally(() => this.mirror?.dispose());
     this.terminals.dispose();
     this.editors.dispose();
     this.port.state.dispose();
     this.presentations.dispose();
     this.whiteboards.dispose();
-    void this.files.dispose();
-    void this.sandbox?.runtime.dispose();
-    return servers;
+    const quietly = (stopping: Promise<void> | undefined) => stopping?.catch(() => undefined);
+    await Promise.all([servers, quietly(this.files.dispose()), quietly(this.sandbox?.runtime.dispose())]);
   }
 }
 
