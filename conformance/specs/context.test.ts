@@ -105,11 +105,10 @@ describe('context.get', () => {
     await ctx.agent.ok('openspace.terminal.create', { title: 'context-runner' });
     const before = Date.now();
     const sent = await ctx.agent.ok('openspace.terminal.send', { terminalId: 'context-runner', text: 'echo context-ping' });
-    await eventually(async () =>
-      expect((await ctx.agent.ok('openspace.terminal.read_output', { terminalId: 'context-runner', since: sent.cursor })).output).toContain(
-        'context-ping',
-      ),
-    );
+    await eventually(async () => {
+      const read = await ctx.agent.ok('openspace.terminal.read_output', { terminalId: 'context-runner', since: sent.cursor });
+      expect(read.output, JSON.stringify(read)).toContain('context-ping');
+    });
     const { terminals } = await ctx.agent.ok('openspace.context.get', {});
     const runner = terminals.find((t: { terminalId: string }) => t.terminalId === 'context-runner');
     expect(runner).toMatchObject({ title: 'context-runner', running: true });
