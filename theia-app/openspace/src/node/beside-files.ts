@@ -90,21 +90,24 @@ export class BesideFiles {
 
   /** The repository of the workspace the window shows, for the person's views, and a path in it checked by the path guard. */
   async personsGit(path: string): Promise<{ git: GitPort; path: string }> {
-    const view = await this.currentView();
-    if (!view.root) throw new ToolError('NO_WORKSPACE', 'No folder is open in this IDE.');
-    const files = await this.filesOf(view.root);
-    return { git: this.backend.git(view.root), path: await files.resolve(path) };
+    const { git, resolve } = await this.personsRepository();
+    return { git, path: await resolve(path) };
   }
 
   /** Files' staged or committed texts for the person's views; a path the path guard refuses has none. */
   async personsOriginals(wanted: { path: string; ref: 'index' | 'HEAD' }[]): Promise<(string | undefined)[]> {
-    const view = await this.currentView();
-    if (!view.root) return wanted.map(() => undefined);
-    const files = await this.filesOf(view.root);
-    const paths = await Promise.all(wanted.map(({ path }) => files.resolve(path).catch(() => undefined)));
+    const { git, resolve } = await this.personsRepository();
+    const paths = await Promise.all(wanted.map(({ path }) => resolve(path).catch(() => undefined)));
     const asked = wanted.flatMap(({ ref }, i) => (paths[i] === undefined ? [] : [{ path: paths[i], ref }]));
-    const texts = await this.backend.git(view.root).originals(asked);
-    return paths.map((path) => (path === undefined ? undefined : texts.shift()));
+    const texts = (await git.originals(asked)).values();
+    return paths.map((path) => (path === undefined ? undefined : texts.next().value));
+  }
+
+  private async personsRepository(): Promise<{ git: GitPort; resolve: (path: string) => Promise<string> }> {
+    const view = await this.currentView();
+    if (!view.root) throw new ToolError('NO_WORKSPACE', 'No folder is open in this IDE.');
+    const files = await this.filesOf(view.root);
+    return { git: this.backend.git(view.root), resolve: (path) => files.resolve(path) };
   }
 
   /** Tell the window of a call once its answer is on its way: writing to the window's socket costs the backend a millisecond or two. */
