@@ -1,8 +1,9 @@
 import { join } from 'node:path';
-import type { FullIde, GitPort } from '../src/families/index.js';
+import type { FullIde, GitPort, TestPort } from '../src/families/index.js';
 import { ToolError, type CallContext, type TerminalInfo } from '../src/contract/index.js';
 import { GitRepository } from '../src/families/git/repository.js';
 import { GitSummary } from '../src/families/git/summary.js';
+import { testSandbox, WorkspaceTests } from '../src/families/test/service.js';
 import type { BoxVerdict } from '../src/contract/port.js';
 import type { CommandBridge } from '../src/hub/bridge.js';
 import { z } from 'zod';
@@ -100,6 +101,21 @@ const NO_REPOSITORY: GitPort = new Proxy({} as GitPort, {
   },
 });
 
+/** The in-memory demo workspace has no directory a test runner could read. */
+const NO_DISK_TESTS: TestPort = {
+  sandboxed: true,
+  discover: async () => noDisk(),
+  run: async () => noDisk(),
+  last: () => undefined,
+  cancel: () => false,
+};
+function noDisk(): never {
+  throw new ToolError(
+    'NO_TEST_RUNNER',
+    'The in-memory demo workspace has no directory for a test runner to read. Start the simulated IDE on a folder: npm start -- --workspace DIR.',
+  );
+}
+
 /**
  * The simulated IDE: layout, editors, terminals and workspace behind the IDE port, its command
  * registry with every openspace.* command, and the in-process bridge the hub calls.
@@ -169,6 +185,10 @@ export class SimIde {
       code: this.code,
       review: this.review,
       git: repository ?? NO_REPOSITORY,
+      tests:
+        workspace.kind === 'disk'
+          ? new WorkspaceTests({ root: workspace.root, sandbox: () => this.sandbox && testSandbox(this.sandbox.runtime, workspace.root) })
+          : NO_DISK_TESTS,
       // Read again after every command (sim/registry.ts), at most once a second.
       ...(repository && { sourceControl: new GitSummary(() => repository.status()) }),
       security: {

@@ -14,6 +14,7 @@ export * from './security/sandbox-processes.js';
 export * from './security/sandbox-host.js';
 export * from './store/workspace-files.js';
 export * from './families/git/repository.js';
+export * from './families/test/service.js';
 export * from './lsp/typescript.js';
 export * from './lsp/servers.js';
 export * from './lsp/lsp-code-port.js';

@@ -30,6 +30,8 @@ export interface CallContext {
     items: readonly { key: K; title: string }[],
     timeoutMs?: number,
   ) => Promise<Record<K, boolean> | undefined>;
+  /** Aborted when the agent's client cancels the call (MCP notifications/cancelled); a long call (a test run) stops then. */
+  signal?: AbortSignal;
   /** Set on the calls the hub makes itself to clean up after the session ended (audited as such). */
   cleanup?: boolean;
 }

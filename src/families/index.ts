@@ -20,6 +20,7 @@ import code, { type CodePort } from './code/index.js';
 import context from './context/index.js';
 import events from './events/index.js';
 import git, { type GitPort, type SourceControlSummary } from './git/index.js';
+import test, { type TestPort } from './test/index.js';
 
 export * from './pane/index.js';
 export * from './editor/index.js';
@@ -32,8 +33,9 @@ export * from './code/index.js';
 export * from './context/index.js';
 export * from './events/index.js';
 export * from './git/index.js';
+export * from './test/index.js';
 
-export const FAMILIES = [pane, editor, terminal, file, presentation, whiteboard, modality, code, context, events, git] as const;
+export const FAMILIES = [pane, editor, terminal, file, presentation, whiteboard, modality, code, context, events, git, test] as const;
 
 /**
  * What the commands of the families that run in the window (`side: 'window'`, the default) need from
@@ -65,6 +67,7 @@ export interface NodeIde {
   readonly workspace: WorkspacePort;
   readonly code: CodePort;
   readonly git: GitPort;
+  readonly tests: TestPort;
   readonly editors: NodeEditors;
   readonly security?: Pick<SecurityPort, 'agentConsent' | 'confirmAction'> & Partial<Pick<SecurityPort, 'confirmDangerousCommands'>>;
 }

@@ -22,6 +22,11 @@ export interface LatencyKit {
   BOARD: string;
 }
 
+/** A tool whose time is a program's it runs (a test runner): the bench measures it beside that program alone, not the latency spec. */
+export interface BenchedWorkload {
+  bench: string;
+}
+
 export interface Workload {
   /** Untimed, once before the samples. */
   before?: () => Promise<void>;
@@ -39,12 +44,13 @@ export interface Workload {
   undo?: { tool: string; args: (i: number, result: Answer) => Record<string, unknown> };
   /**
    * What the workspace must be: `repository`, a git repository with every file committed (the spec
-   * makes it one where the workspace is on disk, once, and skips the tool on the in-memory one).
+   * makes it one where the workspace is on disk, once, and skips the tool on the in-memory one);
+   * `disk`, a directory programs can read (skipped on the in-memory workspace).
    */
-  needs?: 'repository';
+  needs?: 'repository' | 'disk';
 }
 
 /** A family's workloads, one per tool, made once per run (state they share lives in the closure). */
 export type LatencyWorkloads<T extends readonly ToolDefinition[] = readonly ToolDefinition[]> = (kit: LatencyKit) => {
-  readonly [K in T[number]['name']]: Workload;
+  readonly [K in T[number]['name']]: Workload | BenchedWorkload;
 };

@@ -282,7 +282,7 @@ export class Hub {
       if (++this.inFlight === QUEUE_WARNING_DEPTH) {
         process.stderr.write(`openspace: warning: ${this.inFlight} tool calls are waiting for the IDE across all sessions\n`);
       }
-      const context = this.callContext(server, extra.sessionId, extra.requestId);
+      const context = { ...this.callContext(server, extra.sessionId, extra.requestId), signal: extra.signal };
       const call = async (): Promise<ToolResult> => {
         const result = await this.callTool(name, args, context);
         if (result.success && catalog.used(name)) await listChanged(extra.requestId);

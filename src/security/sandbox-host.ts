@@ -117,6 +117,8 @@ export interface SandboxPlace {
   network?: { directory: string; launch: (command: string[]) => string[]; env: Record<string, string> };
   /** Protected workspace paths besides the code-running ones (workspace-relative). */
   alsoProtected?: string[];
+  /** A directory to bind writable at EXCHANGE_DIRECTORY_INSIDE (a test runner's reporter writes there). */
+  exchange?: string;
   /** Lower limits than SANDBOX_LIMITS' file size and data (the benchmark's, which runs disk fillers). */
   limits?: { fileSizeBytes?: number; dataBytes?: number };
 }
@@ -158,6 +160,7 @@ export function sandboxCommand(bwrap: string, settings: SandboxSettings, place: 
     emptyDirectory: empty.directory,
     emptyFile: empty.file,
     networkDirectory: network?.directory,
+    exchangeDirectory: place.exchange,
     command: network ? network.launch(command) : command,
   });
   const limits = onPath('prlimit');

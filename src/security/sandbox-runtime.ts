@@ -65,8 +65,16 @@ export class SandboxRuntime {
     this.readOnly = picomatch([...paths, ...paths.map((p) => `${p}/**`)], { dot: true });
   }
 
-  /** The command line running `shell` in the sandbox, starting in `cwd` (absolute), or why it cannot. */
-  async command(shell: string[], cwd: string, env: Record<string, string | undefined>): Promise<string[] | { unavailable: string }> {
+  /**
+   * The command line running `shell` in the sandbox, starting in `cwd` (absolute), or why it cannot;
+   * `exchange`, a directory of OpenSpace's, is writable inside at EXCHANGE_DIRECTORY_INSIDE.
+   */
+  async command(
+    shell: string[],
+    cwd: string,
+    env: Record<string, string | undefined>,
+    exchange?: string,
+  ): Promise<string[] | { unavailable: string }> {
     const bwrap = probeBwrap();
     if (!bwrap.available) return { unavailable: bwrap.reason };
     this.release(); // what the sandboxes that ended meanwhile needed
@@ -86,6 +94,7 @@ export class SandboxRuntime {
         env,
         alsoProtected: this.alsoProtected,
         limits: this.options.limits,
+        exchange,
         ...(network && {
           network: {
             directory: this.directory,

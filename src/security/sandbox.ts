@@ -291,12 +291,17 @@ export interface SandboxPlan {
   emptyFile: string;
   /** The proxy's socket directory, bound at `/tmp/.openspace-network`; absent: no network at all. */
   networkDirectory?: string;
+  /** A directory of OpenSpace's bound writable at EXCHANGE_DIRECTORY_INSIDE (a test runner's reporter writes there). */
+  exchangeDirectory?: string;
   /** The command and its arguments. */
   command: string[];
 }
 
 /** Where the proxy's socket directory is inside (the sandbox's /tmp is a tmpfs of its own, so bwrap can make the mount point). */
 export const NETWORK_DIRECTORY_INSIDE = '/tmp/.openspace-network';
+
+/** Where a command's exchange directory is inside (in the sandbox's own /tmp). */
+export const EXCHANGE_DIRECTORY_INSIDE = '/tmp/.openspace-exchange';
 
 /** bwrap's arguments (without bwrap itself) that run plan.command in the sandbox. */
 export function bwrapArgs(plan: SandboxPlan): string[] {
@@ -319,6 +324,7 @@ export function bwrapArgs(plan: SandboxPlan): string[] {
     ]),
     ...plan.hidden.flatMap(cover),
     ...(plan.networkDirectory ? ['--bind', plan.networkDirectory, NETWORK_DIRECTORY_INSIDE] : []),
+    ...(plan.exchangeDirectory ? ['--bind', plan.exchangeDirectory, EXCHANGE_DIRECTORY_INSIDE] : []),
     // A process namespace of its own: when the shell's bwrap ends (the terminal closed), so does all it started.
     '--unshare-pid',
     '--unshare-ipc',

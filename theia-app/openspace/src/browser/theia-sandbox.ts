@@ -75,6 +75,17 @@ export class TheiaSandbox {
     await this.backend.end(pid).catch((err) => console.warn('OpenSpace: could not end a terminal sandbox:', err));
   }
 
+  /** The settings and protected patterns now, or what is wrong with them (the window's view for test runs). */
+  current(): Omit<SandboxPlace, 'cwd'> | { problem: string } {
+    const { protectedPatterns, problems } = filePolicySettings(this.preferences, this.ids.rootUri?.toString() ?? '');
+    if (problems.length > 0) return { problem: problems.join('; ') };
+    try {
+      return { settings: this.settings(), protectedPatterns };
+    } catch (err) {
+      return { problem: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
   /**
    * The settings and the person's protected patterns as every scope says now; a wrong value fails the
    * terminal's creation or the command, naming it, rather than weaken the sandbox.

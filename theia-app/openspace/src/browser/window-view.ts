@@ -3,7 +3,14 @@ import { PreferenceService } from '@theia/core/lib/common/preferences/preference
 import { WidgetManager } from '@theia/core/lib/browser/widget-manager';
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
-import { AGENT_CONSENT_SETTING } from '../../../../src/browser.js';
+import {
+  AGENT_CONSENT_SETTING,
+  SANDBOX_ALLOWED_HOSTS_SETTING,
+  SANDBOX_ENABLED_SETTING,
+  SANDBOX_HIDDEN_PATHS_SETTING,
+  SANDBOX_HOME_READABLE_SETTING,
+  SANDBOX_NETWORK_SETTING,
+} from '../../../../src/browser.js';
 import type { WindowView } from '../common/protocol.js';
 import { PROTECTED_FILE_PATTERNS, SENSITIVE_FILE_PATTERNS } from '../common/preferences.js';
 import { ContentIds } from './content-ids.js';
@@ -11,16 +18,26 @@ import { filePolicySettings } from './file-policy-settings.js';
 import { PresentationWidget } from './presentation/presentation-widget.js';
 import { TheiaEditorPort } from './theia-editor-port.js';
 import { TheiaSecurityPort } from './theia-security-port.js';
+import { TheiaSandbox } from './theia-sandbox.js';
 import { WhiteboardWidget } from './whiteboard/whiteboard-widget.js';
 
 /** The views of whole files besides text editors: a deck's slides, a board's scene. */
 const FILE_VIEWS = [PresentationWidget.FACTORY_ID, WhiteboardWidget.FACTORY_ID];
-const VIEW_SETTINGS = [SENSITIVE_FILE_PATTERNS, PROTECTED_FILE_PATTERNS, AGENT_CONSENT_SETTING];
+const VIEW_SETTINGS = [
+  SENSITIVE_FILE_PATTERNS,
+  PROTECTED_FILE_PATTERNS,
+  AGENT_CONSENT_SETTING,
+  SANDBOX_ENABLED_SETTING,
+  SANDBOX_NETWORK_SETTING,
+  SANDBOX_HIDDEN_PATHS_SETTING,
+  SANDBOX_HOME_READABLE_SETTING,
+  SANDBOX_ALLOWED_HOSTS_SETTING,
+];
 
 /**
  * What this window tells the backend for the commands that run there, beside the files
  * (WindowView): the files it shows, which of them have unsaved changes, the person's file-pattern
- * settings, and consent. Published when the backend connects and whenever one of them changes
+ * settings, consent, and the sandbox's settings. Published when the backend connects and whenever one of them changes
  * (changes in one turn of the event loop go together), so that a call about files the window does
  * not show never has to ask it.
  */
@@ -32,6 +49,7 @@ export class WindowViewPublisher {
   @inject(ContentIds) protected readonly ids!: ContentIds;
   @inject(WorkspaceService) protected readonly workspace!: WorkspaceService;
   @inject(TheiaSecurityPort) protected readonly security!: TheiaSecurityPort;
+  @inject(TheiaSandbox) protected readonly sandbox!: TheiaSandbox;
 
   private send: ((view: WindowView) => Promise<void>) | undefined;
   private queued = false;
@@ -81,6 +99,7 @@ export class WindowViewPublisher {
       policy: filePolicySettings(this.preferences, root?.toString() ?? ''),
       consented: this.security.consented(),
       confirms: this.security.confirmDangerousCommands(),
+      sandbox: this.sandbox.current(),
     };
   }
 }

@@ -68,6 +68,8 @@ export interface WindowView {
   consented: boolean;
   /** Whether an agent's risky actions wait for the person's yes (openspace.security.confirmDangerousCommands). */
   confirms: boolean;
+  /** The agent sandbox's settings as every scope says now (for test runs), or what is wrong with them. */
+  sandbox: Omit<SandboxPlace, 'cwd'> | { problem: string };
 }
 
 /**

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GitRepository, WorkspaceFiles } from '../../../../src/node.js';
-import type { CallContext, CodePort } from '../../../../src/browser.js';
+import type { CallContext, CodePort, TestPort } from '../../../../src/browser.js';
 import type { BackendCall, BridgeFrontend, WindowView } from '../common/protocol.js';
 import { BesideFiles } from './beside-files.js';
 import { CallFilePolicy } from './call-file-policy.js';
@@ -56,6 +56,7 @@ function besideFiles(window: BridgeFrontend, view: Partial<WindowView> = {}) {
     files: () => files,
     code: async () => ({}) as CodePort,
     git: () => new GitRepository(root, policies.current),
+    tests: () => ({}) as TestPort,
     policies,
   });
   beside.publish({
@@ -65,6 +66,7 @@ function besideFiles(window: BridgeFrontend, view: Partial<WindowView> = {}) {
     policy: { sensitivePatterns: [], protectedPatterns: [], problems: [] },
     consented: true,
     confirms: true,
+    sandbox: { problem: 'no sandbox in these tests' },
     ...view,
   });
   return beside;

@@ -11,6 +11,7 @@ import {
   type GitPort,
   type NodeEditors,
   type NodeIde,
+  type TestPort,
   type ToolResult,
   type WorkspacePort,
 } from '../../../../src/browser.js';
@@ -31,6 +32,8 @@ export interface BackendParts {
   /** The workspace's git repository, seen with the file policy of the call it serves. */
   git(root: string): GitPort;
   policies: CallFilePolicy;
+  /** The workspace's tests, run in the sandbox the window's settings describe. */
+  tests(root: string, sandbox: WindowView['sandbox']): TestPort;
 }
 
 /**
@@ -169,6 +172,7 @@ export class BesideFiles {
       workspace: showingWrites(files, shows, (path, text) => this.window.fileWritten(path, text)),
       code: askingFirst(code, withUnsaved),
       git: this.backend.git(root),
+      tests: this.backend.tests(root, view.sandbox),
       editors,
       security: {
         confirmDangerousCommands: () => view.confirms,

@@ -39,6 +39,7 @@ import { CallFilePolicy } from './call-file-policy.js';
 import { BesideFiles, type BackendParts } from './beside-files.js';
 import { CodeBackendImpl } from './code-backend.js';
 import { SandboxBackendImpl } from './sandbox-backend.js';
+import { TestsBackend } from './tests-backend.js';
 import { CHAT_PATH, type ChatClient } from '../common/chat-protocol.js';
 import { ChatService, chatBackendFor } from './opencode/chat-backend.js';
 import { openedWorkspace } from './opened-workspace.js';
@@ -226,11 +227,13 @@ export default new ContainerModule((bind) => {
         new RpcConnectionHandler<BridgeFrontend>(BRIDGE_PATH, (frontend) => {
           const files = ctx.container.get(FilesBackendImpl);
           const code = ctx.container.get(CodeBackendImpl);
+          const tests = ctx.container.get(TestsBackend);
           return bridgeFor(ctx.container.get(OpenSpaceHub).hub, frontend, {
             files: (root) => files.workspaceFor(root),
             code: (root, buffers) => code.portFor(root, buffers),
             policies: files.policies,
             git: (root) => new GitRepository(root, files.policies.current),
+            tests: (root, sandbox) => tests.portFor(root, sandbox),
           });
         }),
     )
@@ -247,6 +250,7 @@ export default new ContainerModule((bind) => {
     .toDynamicValue((ctx) => new RpcConnectionHandler(CODE_PATH, () => ctx.container.get(CodeBackendImpl)))
     .inSingletonScope();
   bind(SandboxBackendImpl).toSelf().inSingletonScope();
+  bind(TestsBackend).toSelf().inSingletonScope();
   bind(ConnectionHandler)
     .toDynamicValue((ctx) => new RpcConnectionHandler(SANDBOX_PATH, () => ctx.container.get(SandboxBackendImpl)))
     .inSingletonScope();

@@ -40,6 +40,12 @@ export class SandboxBackendImpl implements SandboxBackend {
     return place.runtime.assess(options.text, place.cwd, options.pid);
   }
 
+  /** The opened workspace's sandboxes with these settings (the window's, for a test run), or why there are none. */
+  async sandboxesFor(options: Omit<SandboxPlace, 'cwd'>): Promise<SandboxRuntime | { unavailable: string }> {
+    const place = await this.place({ ...options, cwd: '' });
+    return 'unavailable' in place ? place : place.runtime;
+  }
+
   async grantHosts(hosts: string[]): Promise<void> {
     this.runtime?.runtime.grant(hosts);
   }

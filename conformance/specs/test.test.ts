@@ -1,0 +1,248 @@
+/**
+ * Tests (issue 31): discovery with lines, runs of everything, one test by name, by line and by ID,
+ * the failing assertion's message, expected, actual and file:line, a file that does not load, a
+ * name that matches nothing, a run that times out and one cancelled (each saying what finished),
+ * the last results, the agent's fix and a green run again, and a test trying to reach past the
+ * sandbox. Fixture projects are written here into the workspace's copy, one per runner, with
+ * expected results written by hand. The in-memory workspace has no directory a runner could read.
+ */
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { connectAgent } from '../client.js';
+import { eventually, useTarget } from '../setup.js';
+
+/** Outside /tmp, which the sandbox keeps private: a canary there would be unreachable for the wrong reason. */
+const base = '/var/tmp/openspace-test-spec';
+const home = join(base, 'home');
+mkdirSync(join(home, '.ssh'), { recursive: true });
+const ctx = useTarget({ workspaceParent: base, home });
+const SECRET = 'openspace-test-canary-71c3a9';
+process.env.OPENSPACE_TEST_CANARY_TOKEN = SECRET;
+
+let dir: string;
+const write = (path: string, text: string) => {
+  mkdirSync(join(dir, path, '..'), { recursive: true });
+  writeFileSync(join(dir, path), text);
+};
+
+const MATH_TEST = `import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { add } from '../src/math.mjs';
+
+test('adds', () => {
+  assert.equal(add(1, 2), 3);
+});
+
+describe('edge cases', () => {
+  test('adds negatives', () => {
+    assert.equal(add(-1, -2), -4);
+  });
+  test.skip('adds strings', () => {});
+  test.todo('adds bigints');
+});
+for (const [a, b, sum] of [[1, 1, 2], [2, 3, 5]]) {
+  test(\`adds \${a} and \${b}\`, () => assert.equal(add(a, b), sum));
+}
+`;
+
+it('the in-memory workspace: NO_TEST_RUNNER, saying to start on a folder', async () => {
+  if (ctx.target.workspaceDir) return;
+  const failure = await ctx.agent.fails('openspace.test.discover', {}, 'NO_TEST_RUNNER');
+  expect(failure.error).toContain('--workspace');
+});
+
+describe('node --test', () => {
+  beforeEach((t) => {
+    if (!dir) t.skip('the in-memory workspace has no directory for a test runner');
+  });
+  beforeAll(() => {
+    if (!ctx.target.workspaceDir) return;
+    dir = ctx.target.workspaceDir;
+    write('package.json', JSON.stringify({ type: 'module', scripts: { test: 'node --test test/' } }));
+    write('src/math.mjs', 'export const add = (a, b) => a + b;\n');
+    write('test/math.test.mjs', MATH_TEST);
+    write('test/broken.test.mjs', "import { test } from 'node:test';\ntest('x', () => { const = 1 });\n");
+  });
+
+  const id = (suite: string[], name: string) => ['test/math.test.mjs', ...suite, name].join('::');
+
+  it('before any run: NO_TEST_RESULTS', async () => {
+    await ctx.agent.fails('openspace.test.results', {}, 'NO_TEST_RESULTS');
+  });
+
+  it('discover: every test with its suite and line, no body run; the broken file named', async () => {
+    const found = await ctx.agent.ok('openspace.test.discover', { path: 'test' });
+    expect(found.runners).toEqual(['node']);
+    expect(found.tests).toEqual([
+      { id: id([], 'adds'), name: 'adds', suite: [], path: 'test/math.test.mjs', line: 5, runner: 'node' },
+      {
+        id: id(['edge cases'], 'adds negatives'),
+        name: 'adds negatives',
+        suite: ['edge cases'],
+        path: 'test/math.test.mjs',
+        line: 10,
+        runner: 'node',
+      },
+      {
+        id: id(['edge cases'], 'adds strings'),
+        name: 'adds strings',
+        suite: ['edge cases'],
+        path: 'test/math.test.mjs',
+        line: 13,
+        runner: 'node',
+      },
+      {
+        id: id(['edge cases'], 'adds bigints'),
+        name: 'adds bigints',
+        suite: ['edge cases'],
+        path: 'test/math.test.mjs',
+        line: 14,
+        runner: 'node',
+      },
+      { id: id([], 'adds 1 and 1'), name: 'adds 1 and 1', suite: [], path: 'test/math.test.mjs', line: 17, runner: 'node' },
+      { id: id([], 'adds 2 and 3'), name: 'adds 2 and 3', suite: [], path: 'test/math.test.mjs', line: 17, runner: 'node' },
+    ]);
+    expect(found.errors).toEqual([{ path: 'test/broken.test.mjs', line: 2, message: "SyntaxError: Unexpected token '='" }]);
+  });
+
+  it('run everything: each status, and the failure with expected, actual and the assertion line', async () => {
+    const run = await ctx.agent.ok('openspace.test.run', {});
+    expect(run).toMatchObject({ status: 'failed', runners: ['node'], by: 'agent', counts: { passed: 3, failed: 1, skipped: 1, todo: 1 } });
+    expect(run.tests[0]).toMatchObject({
+      id: id(['edge cases'], 'adds negatives'),
+      status: 'failed',
+      failure: { expected: '-4', actual: '-3', path: 'test/math.test.mjs', line: 11 },
+    });
+    expect(run.tests[0].failure.message).toContain('Expected values to be strictly equal');
+    expect(Object.fromEntries(run.tests.map((t: { name: string; status: string }) => [t.name, t.status]))).toEqual({
+      adds: 'passed',
+      'adds negatives': 'failed',
+      'adds strings': 'skipped',
+      'adds bigints': 'todo',
+      'adds 1 and 1': 'passed',
+      'adds 2 and 3': 'passed',
+    });
+    expect(run.errors).toEqual([{ path: 'test/broken.test.mjs', line: 2, message: "SyntaxError: Unexpected token '='" }]);
+    expect(await ctx.agent.ok('openspace.test.results')).toEqual(run);
+  });
+
+  it('one test by name, by "Suite > name", by ID and by a line inside it: that test only', async () => {
+    for (const pick of [
+      { names: ['adds negatives'] },
+      { names: ['edge cases > adds negatives'] },
+      { names: [id(['edge cases'], 'adds negatives')] },
+      { path: 'test/math.test.mjs', line: 11 },
+    ]) {
+      const run = await ctx.agent.ok('openspace.test.run', pick);
+      expect(
+        run.tests.map((t: { name: string }) => t.name),
+        JSON.stringify(pick),
+      ).toEqual(['adds negatives']);
+      expect(run).toMatchObject({ status: 'failed', counts: { passed: 0, failed: 1, skipped: 0, todo: 0 }, errors: [] });
+    }
+    const byLine = await ctx.agent.ok('openspace.test.run', { path: 'test/math.test.mjs', line: 6 });
+    expect(byLine).toMatchObject({ status: 'passed', tests: [{ name: 'adds', status: 'passed' }] });
+  });
+
+  it('a name that matches nothing: TEST_NOT_FOUND with the near ones; a line above every test too', async () => {
+    const failure = await ctx.agent.fails('openspace.test.run', { names: ['adds negative numbers'] }, 'TEST_NOT_FOUND');
+    expect(failure.error).toContain('edge cases > adds negatives');
+    await ctx.agent.fails('openspace.test.run', { path: 'test/math.test.mjs', line: 2 }, 'TEST_NOT_FOUND');
+    await ctx.agent.fails('openspace.test.run', { path: 'test/math.test.mjs' }, 'INVALID_ARGUMENT');
+  });
+
+  it('the agent fixes the failing test with file.patch, and it runs green', async () => {
+    const { version } = await ctx.agent.ok('openspace.file.read', { path: 'test/math.test.mjs' });
+    await ctx.agent.ok('openspace.file.patch', {
+      path: 'test/math.test.mjs',
+      baseVersion: version,
+      operations: [{ type: 'replace_text', oldText: 'add(-1, -2), -4', newText: 'add(-1, -2), -3' }],
+    });
+    const run = await ctx.agent.ok('openspace.test.run', { names: ['adds negatives'] });
+    expect(run).toMatchObject({ status: 'passed', tests: [{ name: 'adds negatives', status: 'passed' }] });
+  });
+
+  it('a run that outlasts its limit ends there, saying so with what finished', async () => {
+    // It waits on something that never comes. (A test that spins the CPU keeps Node's runner from
+    // reporting anything of its file: then the answer says timed-out with nothing finished.)
+    write(
+      'test/slow.test.mjs',
+      "import { test } from 'node:test';\ntest('quick', () => {});\ntest('hangs', () => new Promise(() => setInterval(() => {}, 1000)));\n",
+    );
+    try {
+      const run = await ctx.agent.ok('openspace.test.run', { paths: ['test/slow.test.mjs'], timeoutMs: 5000 });
+      expect(run.status).toBe('timed-out');
+      expect(run.tests).toEqual([expect.objectContaining({ name: 'quick', status: 'passed' })]);
+      expect(run.durationMs).toBeGreaterThanOrEqual(5000);
+      expect(run.durationMs).toBeLessThan(15_000);
+    } finally {
+      rmSync(join(dir, 'test/slow.test.mjs'));
+    }
+  });
+
+  it('cancel: from another session (or the palette) the run answers "cancelled"; meanwhile another run is TEST_RUN_BUSY', async () => {
+    write(
+      'test/hang.test.mjs',
+      "import { test } from 'node:test';\ntest('hangs', () => new Promise(() => setInterval(() => {}, 1000)));\n",
+    );
+    const other = await connectAgent(ctx.target, 'test-canceller');
+    try {
+      expect(await other.ok('openspace.test.cancel')).toEqual({ success: true, cancelled: false });
+      const running = ctx.agent.call('openspace.test.run', { paths: ['test/hang.test.mjs'], timeoutMs: 60_000 });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await other.fails('openspace.test.run', {}, 'TEST_RUN_BUSY');
+      expect(await other.ok('openspace.test.cancel')).toEqual({ success: true, cancelled: true });
+      const run = await running;
+      expect(run).toMatchObject({ success: true, status: 'cancelled' });
+      expect(run.durationMs).toBeLessThan(10_000);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("an agent's client cancelling its call (MCP notifications/cancelled) stops the run", async () => {
+    const stop = new AbortController();
+    const running = ctx.agent.client.callTool({ name: 'openspace.test.run', arguments: { paths: ['test/hang.test.mjs'] } }, undefined, {
+      signal: stop.signal,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    stop.abort('the person pressed Esc');
+    await expect(running).rejects.toThrow();
+    const last = await eventually(async () => {
+      const results = await ctx.agent.ok('openspace.test.results');
+      expect(results.startedAt).not.toBe(undefined);
+      expect(results.tests.map((t: { path: string }) => t.path)).not.toContain('test/escape.test.mjs');
+      expect(results.status).toBe('cancelled');
+      return results;
+    }, 10_000);
+    expect(last.durationMs).toBeLessThan(10_000);
+    rmSync(join(dir, 'test/hang.test.mjs'));
+  });
+
+  it("a test cannot read the person's keys, write beside the workspace, or see secrets in its environment", async () => {
+    // As terminals: the home is empty inside, beside the workspace is read-only (readable).
+    const canary = join(home, '.ssh', 'id_rsa');
+    const escaped = join(dir, '..', `${dir.split('/').pop()}-escaped`);
+    writeFileSync(canary, SECRET);
+    write(
+      'test/escape.test.mjs',
+      `import { test } from 'node:test';
+import { readFileSync, writeFileSync } from 'node:fs';
+test('reads the keys', () => { throw new Error('read ' + readFileSync(${JSON.stringify(canary)}, 'utf8')); });
+test('writes beside', () => { writeFileSync(${JSON.stringify(escaped)}, 'out'); });
+test('environment', () => { throw new Error('env ' + JSON.stringify(process.env)); });
+`,
+    );
+    try {
+      const run = await ctx.agent.ok('openspace.test.run', { paths: ['test/escape.test.mjs'] });
+      expect(run.tests).toHaveLength(3);
+      expect(JSON.stringify(run)).not.toContain(SECRET);
+      expect(run.tests.find((t: { name: string }) => t.name === 'reads the keys').failure.message).toContain('ENOENT');
+      expect(run.tests.find((t: { name: string }) => t.name === 'writes beside').failure.message).toContain('EROFS');
+      expect(existsSync(escaped)).toBe(false);
+    } finally {
+      rmSync(join(dir, 'test/escape.test.mjs'));
+    }
+  });
+});

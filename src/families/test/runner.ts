@@ -1,0 +1,128 @@
+/**
+ * What one test runner (Vitest, `node --test`, pytest) is to the test family: how to tell that a
+ * workspace uses it, the command lines that list and run its tests with a reporter of ours, and how
+ * to read that reporter's file back. Each runner is a file beside this one; src/families/test/
+ * service.ts runs their command lines (in the agent sandbox) and does the rest. Types and pure
+ * functions only: browser-safe.
+ */
+
+export type RunnerName = 'vitest' | 'node' | 'pytest';
+
+/** One test, as its runner names and places it. */
+export interface TestCase {
+  /** Stable across runs: `<path>::<suite…>::<name>` (pytest: its node ID). */
+  id: string;
+  name: string;
+  /** The enclosing describe blocks (or pytest classes), outermost first. */
+  suite: string[];
+  /** Workspace-relative, with `/`. */
+  path: string;
+  /** 1-based line of the test's declaration, when the runner tells. */
+  line?: number;
+  runner: RunnerName;
+}
+
+export type TestStatus = 'passed' | 'failed' | 'skipped' | 'todo';
+
+export interface TestFailure {
+  /** What the assertion or the error said (first lines; ANSI removed, secrets redacted later). */
+  message: string;
+  expected?: string;
+  actual?: string;
+  /** Where the failing assertion is, when it is in a workspace file: workspace-relative path, 1-based line. */
+  path?: string;
+  line?: number;
+}
+
+export interface TestOutcome extends TestCase {
+  status: TestStatus;
+  durationMs?: number;
+  failure?: TestFailure;
+}
+
+/** A test file that could not be loaded or collected (a syntax error, a failing import): no test of it ran. */
+export interface FileError {
+  path: string;
+  message: string;
+  line?: number;
+}
+
+/** A command line to run in the workspace root: a program (absolute, or found on PATH) and its arguments, and variables to add. */
+export interface Invocation {
+  argv: string[];
+  env?: Record<string, string>;
+}
+
+/** Where the reporter's files are: the same directory, seen by the runner's process (maybe inside the sandbox) and by OpenSpace. */
+export interface Exchange {
+  /** The directory as the runner's process sees it (absolute). The reporter writes here; the reporter's own files are here too. */
+  inside: string;
+  /** The same directory as OpenSpace reads it. */
+  host: string;
+}
+
+/** How a runner's process ended, and what it printed (raw: not yet sanitized). */
+export interface ProcessEnd {
+  code: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** What a runner's reporter file says, read back. */
+export interface RunnerReport {
+  tests: TestOutcome[];
+  errors: FileError[];
+}
+
+export interface Runner {
+  name: RunnerName;
+  /** Whether the workspace uses this runner (package.json, config files, test files); `root` absolute. */
+  detect(root: string): Promise<boolean>;
+  /** Why it cannot run here (not installed), or undefined when it can. */
+  missing(root: string): Promise<string | undefined>;
+  /** Whether a workspace-relative file is one of this runner's test files (by its name). */
+  owns(path: string): boolean;
+  /**
+   * The files the runner writes into the exchange directory before a run (its reporter or plugin),
+   * by file name: OpenSpace writes them first.
+   */
+  files(): Record<string, string>;
+  /** List the tests of these files (workspace-relative; none: all) without running them. */
+  discover(options: { root: string; paths: string[]; exchange: Exchange }): Invocation;
+  /**
+   * Run tests: `tests`, when given, exactly these (all found by discovery); else every test of
+   * `paths` (none: all). `timeoutMs` is also each test's own limit where the runner has one.
+   */
+  run(options: { root: string; paths: string[]; tests?: TestCase[]; exchange: Exchange; timeoutMs: number }): Invocation;
+  /** Read what the reporter wrote (the exchange's host directory) and the process's end into tests and file errors. */
+  read(options: { root: string; exchange: Exchange; end: ProcessEnd; tests?: TestCase[] }): Promise<RunnerReport>;
+}
+
+/** A test's ID: its file, its suites and its name, `::`-joined. */
+export const testId = (path: string, suite: readonly string[], name: string): string => [path, ...suite, name].join('::');
+
+/** The escape of a text for a regular expression that matches it exactly. */
+export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The first frame of a stack that is in the workspace (and not in node_modules): `file:line`, made
+ * workspace-relative. Frames look like `at f (/ws/a.test.ts:12:5)`, `at /ws/a.test.ts:12:5` or
+ * `file:///ws/a.test.mjs:12:5`; Python's `path:line:` lines are read by the pytest runner itself.
+ */
+export function workspaceFrame(stack: string | undefined, root: string, prefer?: string): { path: string; line: number } | undefined {
+  if (!stack) return undefined;
+  const frames: { path: string; line: number }[] = [];
+  for (const match of stack.matchAll(/(?:\(|\bat |\s)(?:file:\/\/)?(\/[^\s():]+):(\d+)(?::\d+)?\)?/g)) {
+    const file = decodeURIComponent(match[1]!);
+    if (!file.startsWith(`${root}/`) || file.includes('/node_modules/')) continue;
+    frames.push({ path: file.slice(root.length + 1), line: Number(match[2]) });
+  }
+  return (prefer && frames.find((f) => f.path === prefer)) || frames[0];
+}
+
+/** A workspace-relative path of an absolute one under the root (undefined outside it). */
+export function relativeTo(root: string, file: string): string | undefined {
+  const absolute = file.startsWith('file://') ? decodeURIComponent(new URL(file).pathname) : file;
+  return absolute.startsWith(`${root}/`) ? absolute.slice(root.length + 1) : undefined;
+}

@@ -1,0 +1,43 @@
+import { inject, injectable } from '@theia/core/shared/inversify';
+import type { TestPort } from '../../../../src/browser.js';
+import { probeBwrap, testSandbox, WorkspaceTests, type TestSandbox } from '../../../../src/node.js';
+import type { WindowView } from '../common/protocol.js';
+import { SandboxBackendImpl } from './sandbox-backend.js';
+
+/**
+ * The workspace's tests for every window (one WorkspaceTests per folder, so the last run's results
+ * are the same for the agent and the person), run in the agent sandbox as the settings of the window
+ * that asked describe them.
+ */
+@injectable()
+export class TestsBackend {
+  @inject(SandboxBackendImpl) protected readonly sandboxes!: SandboxBackendImpl;
+  private readonly workspaces = new Map<string, { port: WorkspaceTests; sandbox: TestSandbox | undefined }>();
+
+  portFor(root: string, settings: WindowView['sandbox']): TestPort {
+    let workspace = this.workspaces.get(root);
+    if (!workspace) {
+      const made: { port?: WorkspaceTests; sandbox: TestSandbox | undefined } = { sandbox: undefined };
+      made.port = new WorkspaceTests({ root, sandbox: () => made.sandbox });
+      workspace = made as { port: WorkspaceTests; sandbox: TestSandbox | undefined };
+      this.workspaces.set(root, workspace);
+    }
+    workspace.sandbox = this.sandbox(root, settings);
+    return workspace.port;
+  }
+
+  /** Off where the person turned the sandbox off or bubblewrap cannot run (then an agent's run asks first); a wrong setting fails the run, naming it. */
+  private sandbox(root: string, settings: WindowView['sandbox']): TestSandbox | undefined {
+    if ('settings' in settings && (!settings.settings.enabled || !probeBwrap().available)) return undefined;
+    return testSandbox(
+      {
+        command: async (argv, cwd, env, exchange) => {
+          if ('problem' in settings) return { unavailable: settings.problem };
+          const runtime = await this.sandboxes.sandboxesFor(settings);
+          return 'unavailable' in runtime ? runtime : runtime.command(argv, cwd, env, exchange);
+        },
+      },
+      root,
+    );
+  }
+}
