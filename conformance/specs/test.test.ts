@@ -246,3 +246,65 @@ test('environment', () => { throw new Error('env ' + JSON.stringify(process.env)
     }
   });
 });
+
+describe('pytest', () => {
+  beforeEach((t) => {
+    if (!dir) t.skip('the in-memory workspace has no directory for a test runner');
+  });
+  beforeAll(() => {
+    if (!dir) return;
+    write(
+      'tests/test_calc.py',
+      [
+        'import pytest',
+        '',
+        '',
+        'def test_adds():',
+        '    assert 1 + 2 == 3',
+        '',
+        '',
+        'class TestEdges:',
+        '    def test_negatives(self):',
+        '        assert -1 + -2 == -4',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('discover: the tests of a folder, with their class and line', async () => {
+    const found = await ctx.agent.ok('openspace.test.discover', { path: 'tests' });
+    expect(found).toMatchObject({ runners: ['pytest'], errors: [] });
+    expect(found.tests).toEqual([
+      { id: 'tests/test_calc.py::test_adds', name: 'test_adds', suite: [], path: 'tests/test_calc.py', line: 4, runner: 'pytest' },
+      {
+        id: 'tests/test_calc.py::TestEdges::test_negatives',
+        name: 'test_negatives',
+        suite: ['TestEdges'],
+        path: 'tests/test_calc.py',
+        line: 9,
+        runner: 'pytest',
+      },
+    ]);
+  });
+
+  it('one test by a line inside it: the failing assert with expected and actual', async () => {
+    const run = await ctx.agent.ok('openspace.test.run', { path: 'tests/test_calc.py', line: 10 });
+    expect(run).toMatchObject({ status: 'failed', runners: ['pytest'], counts: { passed: 0, failed: 1, skipped: 0, todo: 0 } });
+    expect(run.tests).toEqual([
+      expect.objectContaining({
+        id: 'tests/test_calc.py::TestEdges::test_negatives',
+        status: 'failed',
+        failure: expect.objectContaining({ expected: '-4', actual: '-3', path: 'tests/test_calc.py', line: 10 }),
+      }),
+    ]);
+  });
+
+  it('everything: each runner the workspace uses, together', async () => {
+    const run = await ctx.agent.ok('openspace.test.run', {});
+    expect(run.runners).toEqual(['node', 'pytest']);
+    expect(run.tests.filter((t: { status: string }) => t.status === 'failed').map((t: { name: string }) => t.name)).toEqual([
+      'test_negatives',
+    ]);
+    expect(run.counts.passed).toBe(5);
+  });
+});

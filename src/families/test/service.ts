@@ -176,6 +176,8 @@ export class WorkspaceTests implements TestPort {
       found.tests.push(...report.tests.map(({ id, name, suite, path, line, runner }) => ({ id, name, suite, path, line, runner })));
       found.errors.push(...report.errors.map(cleanError));
     }
+    // A folder goes to every runner the workspace uses: name those that found something in it.
+    if (found.tests.length > 0) found.runners = found.runners.filter((r) => found.tests.some((t) => t.runner === r));
     found.tests = found.tests.map((t) => ({ ...t, name: clean(t.name, MAX_VALUE), suite: t.suite.map((s) => clean(s, MAX_VALUE)) }));
     return found;
   }
