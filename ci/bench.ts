@@ -26,6 +26,7 @@ import { benchGit } from './bench-git.js';
 import { benchSandbox } from './bench-sandbox.js';
 import { benchSearch } from './bench-search.js';
 import { benchSecurity } from './bench-security.js';
+import { benchTests } from './bench-tests.js';
 import { benchStartup } from './bench-startup.js';
 import { benchStore } from './bench-store.js';
 
@@ -375,6 +376,8 @@ async function main(): Promise<void> {
   const search = await benchSearch();
   // git.status and git.diff on a 20,000-file repository beside the git program alone (in process).
   const git = await benchGit();
+  // test.run of one test and of a 200-test file beside node --test alone (in process, in the sandbox).
+  const tests = theia ? undefined : await benchTests();
   // Start-up as a client that spawns its server over stdio sees it, beside a bare SDK server.
   const startup = theia ? undefined : await benchStartup();
   // Code intelligence on a generated 2,000-file TypeScript project (the simulated IDE on disk).
@@ -412,6 +415,7 @@ async function main(): Promise<void> {
         store,
         search,
         git,
+        tests,
         startup,
         code,
       },

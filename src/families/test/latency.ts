@@ -8,7 +8,7 @@ import type tools from './tools.js';
 
 const workloads: LatencyWorkloads<typeof tools> = ({ ok }) => ({
   'openspace.test.discover': { bench: "node --test's own time, run directly beside test.discover" },
-  'openspace.test.run': { bench: "one Vitest test and a 200-test file, each beside the runner's own time" },
+  'openspace.test.run': { bench: "one test and a 200-test file, each beside the runner's own time" },
   'openspace.test.results': {
     needs: 'disk',
     before: async () => {
