@@ -6,8 +6,9 @@
  * sandbox. Fixture projects are written here into the workspace's copy, one per runner, with
  * expected results written by hand. The in-memory workspace has no directory a runner could read.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectAgent } from '../client.js';
 import { eventually, useTarget } from '../setup.js';
@@ -52,7 +53,7 @@ it('the in-memory workspace: NO_TEST_RUNNER, saying to start on a folder', async
   expect(failure.error).toContain('--workspace');
 });
 
-describe('node --test', () => {
+describe('node --test', { timeout: 60_000 }, () => {
   beforeEach((t) => {
     if (!dir) t.skip('the in-memory workspace has no directory for a test runner');
   });
@@ -247,7 +248,8 @@ test('environment', () => { throw new Error('env ' + JSON.stringify(process.env)
   });
 });
 
-describe('pytest', () => {
+// A runner's start-up (pytest's plugins, Vite) takes seconds on a busy 2-core machine: these tests get room.
+describe('pytest', { timeout: 60_000 }, () => {
   beforeEach((t) => {
     if (!dir) t.skip('the in-memory workspace has no directory for a test runner');
   });
@@ -306,5 +308,64 @@ describe('pytest', () => {
       'test_negatives',
     ]);
     expect(run.counts.passed).toBe(5);
+  });
+});
+
+describe('Vitest', { timeout: 60_000 }, () => {
+  beforeEach((t) => {
+    if (!dir) t.skip('the in-memory workspace has no directory for a test runner');
+  });
+  beforeAll(() => {
+    if (!dir) return;
+    // The project's Vitest is OpenSpace's own, linked into the project's node_modules (where Vite
+    // writes its bundled config: a project's node_modules is in the workspace, writable).
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(fileURLToPath(new URL('../../node_modules/vitest', import.meta.url)), join(dir, 'node_modules/vitest'));
+    write('vitest.config.mjs', "export default { test: { include: ['vt/**/*.test.ts'] } };\n");
+    write(
+      'vt/calc.test.ts',
+      [
+        "import { describe, expect, it } from 'vitest';",
+        '',
+        "it('multiplies', () => {",
+        '  expect(2 * 3).toBe(6);',
+        '});',
+        '',
+        "describe('rounding', () => {",
+        "  it('rounds halves up', () => {",
+        '    expect(Math.round(2.5)).toBe(2);',
+        '  });',
+        '});',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('discover: the tests with their describe block and line', async () => {
+    const found = await ctx.agent.ok('openspace.test.discover', { path: 'vt' });
+    expect(found).toMatchObject({ runners: ['vitest'], errors: [] });
+    expect(found.tests).toEqual([
+      { id: 'vt/calc.test.ts::multiplies', name: 'multiplies', suite: [], path: 'vt/calc.test.ts', line: 3, runner: 'vitest' },
+      {
+        id: 'vt/calc.test.ts::rounding::rounds halves up',
+        name: 'rounds halves up',
+        suite: ['rounding'],
+        path: 'vt/calc.test.ts',
+        line: 8,
+        runner: 'vitest',
+      },
+    ]);
+  });
+
+  it('one test by a line inside it: the failing expect with expected and actual', async () => {
+    const run = await ctx.agent.ok('openspace.test.run', { path: 'vt/calc.test.ts', line: 9 });
+    expect(run).toMatchObject({ status: 'failed', runners: ['vitest'], counts: { passed: 0, failed: 1, skipped: 0, todo: 0 } });
+    expect(run.tests).toEqual([
+      expect.objectContaining({
+        name: 'rounds halves up',
+        status: 'failed',
+        failure: expect.objectContaining({ expected: '2', actual: '3', path: 'vt/calc.test.ts', line: 9 }),
+      }),
+    ]);
   });
 });

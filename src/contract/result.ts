@@ -57,11 +57,12 @@ export const ERROR_CODES = {
   MERGE_CONFLICT: 'A merge, rebase or cherry-pick left conflicts in these files: resolve them and stage the files first.',
   GIT_FAILED: 'git refused or failed; the message is what it said.',
   NO_TEST_RUNNER:
-    'No test runner the tool knows (node --test, pytest) is used by the workspace or the path, or it is not installed; the message says which and how to install it.',
+    'No test runner the tool knows (Vitest, node --test, pytest) is used by the workspace or the path, or it is not installed; the message says which and how to install it.',
   TEST_NOT_FOUND: 'No test has that name, or no test starts at or above that line; openspace.test.discover lists them.',
   TEST_RUN_BUSY: 'A test run or discovery is in progress (one at a time): wait for it, or stop it with openspace.test.cancel.',
   TEST_RUN_FAILED:
     'The test runner ended without reporting any test (its configuration failed to load, it crashed); the message is what it said.',
+  TASK_NOT_FOUND: "The workspace's package.json has no script of that name (or there is none); the message lists the scripts.",
   NO_TEST_RESULTS: 'No test has run since the IDE started; run them with openspace.test.run.',
   RATE_LIMITED: 'Too many tool calls: at most 10 waiting per session, at most 50 per agent turn; wait, then retry.',
   BRIDGE_UNAVAILABLE: 'No IDE is connected to the hub; start the IDE or the simulated IDE.',

@@ -21,6 +21,7 @@ import context from './context/index.js';
 import events from './events/index.js';
 import git, { type GitPort, type SourceControlSummary } from './git/index.js';
 import test, { type TestPort } from './test/index.js';
+import task from './task/index.js';
 
 export * from './pane/index.js';
 export * from './editor/index.js';
@@ -34,8 +35,9 @@ export * from './context/index.js';
 export * from './events/index.js';
 export * from './git/index.js';
 export * from './test/index.js';
+export * from './task/index.js';
 
-export const FAMILIES = [pane, editor, terminal, file, presentation, whiteboard, modality, code, context, events, git, test] as const;
+export const FAMILIES = [pane, editor, terminal, file, presentation, whiteboard, modality, code, context, events, git, test, task] as const;
 
 /**
  * What the commands of the families that run in the window (`side: 'window'`, the default) need from

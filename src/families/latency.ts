@@ -22,9 +22,9 @@ export interface LatencyKit {
   BOARD: string;
 }
 
-/** A tool whose time is a program's it runs (a test runner): the bench measures it beside that program alone, not the latency spec. */
-export interface BenchedWorkload {
-  bench: string;
+/** A tool whose time is a program's it runs (a test runner, a script): why the latency spec does not time it, and where it is measured instead. */
+export interface UntimedWorkload {
+  untimed: string;
 }
 
 export interface Workload {
@@ -52,5 +52,5 @@ export interface Workload {
 
 /** A family's workloads, one per tool, made once per run (state they share lives in the closure). */
 export type LatencyWorkloads<T extends readonly ToolDefinition[] = readonly ToolDefinition[]> = (kit: LatencyKit) => {
-  readonly [K in T[number]['name']]: Workload | BenchedWorkload;
+  readonly [K in T[number]['name']]: Workload | UntimedWorkload;
 };

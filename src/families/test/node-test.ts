@@ -127,12 +127,12 @@ export const nodeTest: Runner = {
       ],
     };
   },
-  async read({ root, exchange, tests }) {
-    let text: string;
-    try {
-      text = await readFile(join(exchange.host, REPORT), 'utf8');
-    } catch {
-      return { tests: [], errors: [] };
+  async read({ root, exchange, end, tests }) {
+    const text = await readFile(join(exchange.host, REPORT), 'utf8').catch(() => '');
+    // Node ran no test file and said why (a loader it could not find, a bad flag): not an empty run.
+    if (text === '' && end.code !== 0) {
+      const said = `${end.stdout}\n${end.stderr}`.trim().split('\n').slice(-20).join('\n');
+      throw new Error(`node --test ended with ${end.code ?? end.signal} and reported no test${said ? `; it said:\n${said}` : ''}`);
     }
     const wanted = tests && new Set(tests.map((t) => t.id));
     const outcomes: TestOutcome[] = [];

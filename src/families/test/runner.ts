@@ -6,7 +6,7 @@
  * functions only: browser-safe.
  */
 
-export type RunnerName = 'node' | 'pytest';
+export type RunnerName = 'vitest' | 'node' | 'pytest';
 
 /** One test, as its runner names and places it. */
 export interface TestCase {

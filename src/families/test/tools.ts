@@ -8,7 +8,7 @@ export const MAX_TEST_TIMEOUT_MS = 600_000;
 /** The most tests one answer lists; failures first, so none of them is cut. */
 export const MAX_LISTED_TESTS = 1000;
 
-const Runner = z.enum(['node', 'pytest']).describe('The test runner: node --test or pytest');
+const Runner = z.enum(['vitest', 'node', 'pytest']).describe('The test runner: Vitest, node --test or pytest');
 
 export const TestCase = z.object({
   id: z.string().describe('Stable ID: "<path>::<suite>::<name>" (pytest: its node ID); pass it in names to run just this test'),
@@ -57,7 +57,7 @@ export const testDiscover = defineTool({
   name: 'openspace.test.discover',
   title: 'Tests: Discover',
   description:
-    "List the workspace's tests (or those under path) with their file and line, from the project's own runner: node --test or pytest, " +
+    "List the workspace's tests (or those under path) with their file and line, from the project's own runner: Vitest, node --test or pytest, " +
     'found from package.json and config files. No test body runs. NO_TEST_RUNNER when none is found or installed.',
   input: z.strictObject({ path: WorkspacePath.optional().describe('A test file or a directory; default: the whole workspace') }),
   output: z.object({ runners: z.array(Runner), tests: z.array(TestCase), errors: z.array(FileError) }),

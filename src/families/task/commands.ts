@@ -1,0 +1,82 @@
+import { ToolError } from '../../contract/index.js';
+import { defineCommand } from '../../commands/command.js';
+import type { IdePort } from '../index.js';
+import { openTerminal } from '../terminal/commands.js';
+import { terminalRunCommand } from '../terminal/run.js';
+import { parseProblems } from './problems.js';
+import { TASK_TIMEOUT_DEFAULT_MS, taskList, taskRun, taskTerminalTitle } from './tools.js';
+
+/** The scripts of the workspace's package.json (none without one). */
+async function scripts(ide: IdePort): Promise<Record<string, string>> {
+  let text: string;
+  try {
+    text = (await ide.workspace.readText('package.json')).text;
+  } catch (err) {
+    if (err instanceof ToolError && err.code === 'FILE_NOT_FOUND') return {};
+    throw err;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new ToolError('INVALID_FILE', `package.json is not valid JSON: ${err instanceof Error ? err.message : String(err)}`, {
+      path: 'package.json',
+    });
+  }
+  const found = (parsed as { scripts?: unknown })?.scripts;
+  if (typeof found !== 'object' || found === null) return {};
+  return Object.fromEntries(Object.entries(found).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+export const taskListCommand = defineCommand(taskList, async (ide) => ({
+  tasks: Object.entries(await scripts(ide)).map(([name, command]) => ({ name, command })),
+}));
+
+/**
+ * A task is terminal work: `npm run` in a terminal of its own, through terminal.run (the same
+ * sandbox, confirmations and output pipeline), so the person reads it as it runs.
+ */
+export const taskRunCommand = defineCommand(taskRun, async (ide, args, context) => {
+  const all = await scripts(ide);
+  const command = all[args.name];
+  if (command === undefined) {
+    const names = Object.keys(all);
+    throw new ToolError(
+      'TASK_NOT_FOUND',
+      `package.json has no script "${args.name}"${names.length ? `; it has: ${names.join(', ')}` : ' (or there is no package.json)'}.`,
+      { name: args.name },
+    );
+  }
+  const title = taskTerminalTitle(args.name);
+  const existing = ide.terminals.list().find((t) => t.title === title && t.running);
+  const terminal = existing ?? (await openTerminal(ide, { title, cwd: '' }));
+  const stop = () => void ide.terminals.send(terminal.terminalId, '\u0003').catch(() => undefined);
+  // The agent's client cancelled the call: the script stops as Ctrl-C stops it.
+  context?.signal?.addEventListener('abort', stop, { once: true });
+  let run;
+  try {
+    run = await terminalRunCommand.run(
+      ide,
+      { terminalId: terminal.terminalId, command: `npm run --silent ${args.name}`, timeoutMs: args.timeoutMs ?? TASK_TIMEOUT_DEFAULT_MS },
+      context,
+    );
+  } finally {
+    context?.signal?.removeEventListener('abort', stop);
+  }
+  if (run.timedOut) stop();
+  const output = run.partial === undefined ? run.output : [...run.output, run.partial];
+  return {
+    name: args.name,
+    command,
+    terminalId: terminal.terminalId,
+    ...(run.exitCode !== undefined && !run.timedOut && { exitCode: run.exitCode }),
+    durationMs: run.durationMs,
+    timedOut: run.timedOut,
+    problems: parseProblems(output, ide.workspace.rootPath() ?? ''),
+    output,
+    truncated: run.truncated,
+    ...(!existing && { created: true as const }),
+  };
+});
+
+export default [taskListCommand, taskRunCommand];

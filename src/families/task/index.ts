@@ -1,0 +1,26 @@
+import { defineFamily } from '../family.js';
+import { fixed, str } from '../phrases.js';
+import tools from './tools.js';
+import commands from './commands.js';
+
+export * from './tools.js';
+export * from './commands.js';
+export * from './problems.js';
+
+export default defineFamily({
+  name: 'task',
+  summaries: { task: 'list and run package.json scripts in a terminal, with tsc and ESLint problems at file:line' },
+  tools,
+  commands,
+  phrases: {
+    'openspace.task.list': fixed('list', 'the tasks'),
+    'openspace.task.run': (input) => ({ verb: 'run', rest: `the task ${str(input, 'name') ?? ''}`.trim() }),
+  },
+  preferences: [
+    {
+      use: 'openspace.task.run',
+      insteadOf: 'npm run in a terminal',
+      why: 'it answers the exit code and the compiler and linter problems with file:line, and the person watches it in its own terminal',
+    },
+  ],
+});
