@@ -108,6 +108,7 @@ const NO_DISK_TESTS: TestPort = {
   run: async () => noDisk(),
   last: () => undefined,
   cancel: () => false,
+  onRun: () => () => undefined,
 };
 function noDisk(): never {
   throw new ToolError(

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { StatePublisher } from '../src/commands/state-publisher.js';
 import { Hub, type HubOptions } from '../src/hub/hub.js';
+import { testsSummary } from '../src/hub/instructions.js';
 import type { AuditSink } from '../src/security/audit-log.js';
 import { startHubServer, type HubServer, type HubServerOptions } from '../src/hub/server.js';
 import type { SimIde, SimIdeOptions } from './ide.js';
@@ -60,6 +61,7 @@ export function connectSimIde(options: SimConnectOptions & { loadDelayMs?: numbe
   hub.bridges.register(SIM_BRIDGE_ID);
   const connected = ready.then((ide) => {
     const publisher = new StatePublisher(ide.port, (snapshot) => hub.state.update(snapshot), options.publishIntervalMs ?? 1000);
+    ide.port.tests.onRun((run) => hub.state.testsRan(testsSummary(run)));
     return {
       hub,
       ide,

@@ -7,6 +7,7 @@
 export * from './hub/hub.js';
 export * from './hub/router.js';
 export * from './hub/auth.js';
+export { testsSummary } from './hub/instructions.js';
 export * from './security/lock-file.js';
 export * from './security/audit-log.js';
 export * from './security/sandbox-runtime.js';

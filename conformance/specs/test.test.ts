@@ -126,6 +126,11 @@ describe('node --test', { timeout: 60_000 }, () => {
     });
     expect(run.errors).toEqual([{ path: 'test/broken.test.mjs', line: 2, message: "SyntaxError: Unexpected token '='" }]);
     expect(await ctx.agent.ok('openspace.test.results')).toEqual(run);
+    // The live state every agent reads counts it.
+    const instructions = await (await fetch(`${ctx.target.origin}/openspace/instructions`, { headers: ctx.target.headers })).text();
+    expect(instructions).toContain(
+      '- Tests: the last run (an agent started it) failed: 1 failed, 3 passed, 1 test file did not load (openspace.test.results has them)',
+    );
   });
 
   it('one test by name, by "Suite > name", by ID and by a line inside it: that test only', async () => {

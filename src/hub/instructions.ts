@@ -1,8 +1,29 @@
 import { PREFERENCES, TOOLS } from '../families/index.js';
 import { familyOf, type PaneInfo, type PaneStateSnapshot, type TabInfo } from '../contract/index.js';
 
+/** The last test run, for the live state: told by where the tests run (the simulated IDE, Theia's backend). */
+export interface TestsSummary {
+  status: 'passed' | 'failed' | 'timed-out' | 'cancelled';
+  by: 'agent' | 'person';
+  passed: number;
+  failed: number;
+  /** Test files that did not load. */
+  errors: number;
+}
+
+/** A test run's answer (openspace.test.run's), summed up for the live state. */
+export function testsSummary(run: {
+  status: TestsSummary['status'];
+  by: TestsSummary['by'];
+  counts: { passed: number; failed: number };
+  errors: readonly unknown[];
+}): TestsSummary {
+  return { status: run.status, by: run.by, passed: run.counts.passed, failed: run.counts.failed, errors: run.errors.length };
+}
+
 export interface InstructionsContext {
   snapshot?: PaneStateSnapshot;
+  tests?: TestsSummary;
   ideConnected: boolean;
   ideName: string;
 }
@@ -67,6 +88,11 @@ function describeState(snapshot: PaneStateSnapshot | undefined): string[] {
   return lines;
 }
 
+function describeTests({ status, by, passed, failed, errors }: TestsSummary): string {
+  const files = errors > 0 ? `, ${errors} test ${errors === 1 ? 'file' : 'files'} did not load` : '';
+  return `- Tests: the last run (${by === 'agent' ? 'an agent' : 'the person'} started it) ${status === 'passed' || status === 'failed' ? status : `was ${status}`}: ${failed} failed, ${passed} passed${files} (openspace.test.results has them)`;
+}
+
 /** The tool families of the catalog in its order, e.g. "pane, editor, terminal and file". */
 const FAMILIES = ((families: string[]) => `${families.slice(0, -1).join(', ')} and ${families.at(-1)}`)([
   ...new Set(TOOLS.map((t) => familyOf(t.name))),
@@ -76,10 +102,10 @@ const FAMILIES = ((families: string[]) => `${families.slice(0, -1).join(', ')} a
  * The system prompt served at GET /openspace/instructions (FR-3.8): how to use the openspace.* tools,
  * the live IDE state and a few concrete examples. It never lists schemas: tools/list does that.
  */
-export function renderInstructions({ snapshot, ideConnected, ideName }: InstructionsContext): string {
+export function renderInstructions({ snapshot, tests, ideConnected, ideName }: InstructionsContext): string {
   const openFile = snapshot?.panes.flatMap((p) => p.tabs).find((t) => t.type === 'editor')?.contentId ?? 'src/index.ts';
   const state = ideConnected
-    ? describeState(snapshot)
+    ? [...describeState(snapshot), ...(tests ? [describeTests(tests)] : [])]
     : ['- No IDE is connected right now: openspace.* tools answer BRIDGE_UNAVAILABLE until one is.'];
   return [
     '# System Instructions: Theia OpenSpace IDE Control',

@@ -1,6 +1,6 @@
 import { PaneStateSnapshot } from '../contract/index.js';
 import type { BridgeRegistry } from './bridge.js';
-import { renderInstructions } from './instructions.js';
+import { renderInstructions, type TestsSummary } from './instructions.js';
 
 /**
  * The latest pane state an IDE published and the instructions rendered from it. Rendering happens
@@ -8,6 +8,7 @@ import { renderInstructions } from './instructions.js';
  */
 export class HubState {
   private latest: PaneStateSnapshot | undefined;
+  private tests: TestsSummary | undefined;
   private rendered: string;
   private readonly listeners = new Set<(before: PaneStateSnapshot | undefined, after: PaneStateSnapshot) => void>();
 
@@ -37,6 +38,12 @@ export class HubState {
     return true;
   }
 
+  /** The last test run ended: the live state says how it went. */
+  testsRan(tests: TestsSummary): void {
+    this.tests = tests;
+    this.rendered = this.render();
+  }
+
   /** Fires after every snapshot taken, with the one before it. */
   onUpdate(listener: (before: PaneStateSnapshot | undefined, after: PaneStateSnapshot) => void): () => void {
     this.listeners.add(listener);
@@ -44,6 +51,11 @@ export class HubState {
   }
 
   private render(): string {
-    return renderInstructions({ snapshot: this.latest, ideConnected: this.bridges.current !== undefined, ideName: this.ideName });
+    return renderInstructions({
+      snapshot: this.latest,
+      tests: this.tests,
+      ideConnected: this.bridges.current !== undefined,
+      ideName: this.ideName,
+    });
   }
 }

@@ -33,4 +33,6 @@ export interface TestPort {
   last(): TestRunInfo | undefined;
   /** Stop the run in progress; false when none runs. */
   cancel(): boolean;
+  /** Told of every run's answer (the live state counts its failures). */
+  onRun(listener: (run: TestRunInfo) => void): () => void;
 }

@@ -66,6 +66,7 @@ export class WorkspaceTests implements TestPort {
   /** A cancel came during the run or discovery in progress. */
   private cancelled = false;
   private lastRun: TestRunInfo | undefined;
+  private readonly listeners = new Set<(run: TestRunInfo) => void>();
   private readonly runners: readonly Runner[];
 
   constructor(private readonly options: WorkspaceTestsOptions) {
@@ -78,6 +79,11 @@ export class WorkspaceTests implements TestPort {
 
   last(): TestRunInfo | undefined {
     return this.lastRun;
+  }
+
+  onRun(listener: (run: TestRunInfo) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   cancel(): boolean {
@@ -150,6 +156,7 @@ export class WorkspaceTests implements TestPort {
         ...(listed.length < outcomes.length && { truncated: true }),
       };
       this.lastRun = run;
+      for (const listener of this.listeners) listener(run);
       return run;
     }
   }

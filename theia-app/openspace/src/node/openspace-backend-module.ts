@@ -17,6 +17,7 @@ import {
   agentLaunch,
   type AgentLaunch,
   GitRepository,
+  testsSummary,
 } from '../../../../src/node.js';
 import type { Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
@@ -250,7 +251,14 @@ export default new ContainerModule((bind) => {
     .toDynamicValue((ctx) => new RpcConnectionHandler(CODE_PATH, () => ctx.container.get(CodeBackendImpl)))
     .inSingletonScope();
   bind(SandboxBackendImpl).toSelf().inSingletonScope();
-  bind(TestsBackend).toSelf().inSingletonScope();
+  bind(TestsBackend)
+    .toDynamicValue(
+      (ctx) =>
+        new TestsBackend(ctx.container.get(SandboxBackendImpl), (run) =>
+          ctx.container.get(OpenSpaceHub).hub.state.testsRan(testsSummary(run)),
+        ),
+    )
+    .inSingletonScope();
   bind(ConnectionHandler)
     .toDynamicValue((ctx) => new RpcConnectionHandler(SANDBOX_PATH, () => ctx.container.get(SandboxBackendImpl)))
     .inSingletonScope();

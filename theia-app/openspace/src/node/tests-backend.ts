@@ -1,5 +1,4 @@
-import { inject, injectable } from '@theia/core/shared/inversify';
-import type { TestPort } from '../../../../src/browser.js';
+import type { TestPort, TestRunInfo } from '../../../../src/browser.js';
 import { probeBwrap, testSandbox, WorkspaceTests, type TestSandbox } from '../../../../src/node.js';
 import type { WindowView } from '../common/protocol.js';
 import { SandboxBackendImpl } from './sandbox-backend.js';
@@ -9,16 +8,21 @@ import { SandboxBackendImpl } from './sandbox-backend.js';
  * are the same for the agent and the person), run in the agent sandbox as the settings of the window
  * that asked describe them.
  */
-@injectable()
 export class TestsBackend {
-  @inject(SandboxBackendImpl) protected readonly sandboxes!: SandboxBackendImpl;
   private readonly workspaces = new Map<string, { port: WorkspaceTests; sandbox: TestSandbox | undefined }>();
+
+  constructor(
+    private readonly sandboxes: SandboxBackendImpl,
+    /** Told of every run (the hub's live state counts its failures). */
+    private readonly ran: (run: TestRunInfo) => void,
+  ) {}
 
   portFor(root: string, settings: WindowView['sandbox']): TestPort {
     let workspace = this.workspaces.get(root);
     if (!workspace) {
       const made: { port?: WorkspaceTests; sandbox: TestSandbox | undefined } = { sandbox: undefined };
       made.port = new WorkspaceTests({ root, sandbox: () => made.sandbox });
+      made.port.onRun(this.ran);
       workspace = made as { port: WorkspaceTests; sandbox: TestSandbox | undefined };
       this.workspaces.set(root, workspace);
     }
