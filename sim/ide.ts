@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { FullIde, GitPort, TestPort } from '../src/families/index.js';
+import type { FullIde, GitPort, TestPort, TestRunInfo } from '../src/families/index.js';
 import { ToolError, type CallContext, type TerminalInfo } from '../src/contract/index.js';
 import { GitRepository } from '../src/families/git/repository.js';
 import { GitSummary } from '../src/families/git/summary.js';
@@ -101,22 +101,6 @@ const NO_REPOSITORY: GitPort = new Proxy({} as GitPort, {
   },
 });
 
-/** The in-memory demo workspace has no directory a test runner could read. */
-const NO_DISK_TESTS: TestPort = {
-  sandboxed: true,
-  discover: async () => noDisk(),
-  run: async () => noDisk(),
-  last: () => undefined,
-  cancel: () => false,
-  onRun: () => () => undefined,
-};
-function noDisk(): never {
-  throw new ToolError(
-    'NO_TEST_RUNNER',
-    'The in-memory demo workspace has no directory for a test runner to read. Start the simulated IDE on a folder: npm start -- --workspace DIR.',
-  );
-}
-
 /**
  * The simulated IDE: layout, editors, terminals and workspace behind the IDE port, its command
  * registry with every openspace.* command, and the in-process bridge the hub calls.
@@ -134,6 +118,8 @@ export class SimIde {
   /** The person's "always allow" rules for agents' commands in this workspace. */
   readonly allowedCommands: AllowedCommands;
   private mirror: WorkspaceMirror | undefined;
+  /** The sandbox of the in-memory workspace's test runs (in the mirror). */
+  private mirrorSandbox: SandboxRuntime | undefined;
   /** The sandbox of agent terminals (process terminals with bubblewrap), set once made. */
   private sandbox: ReturnType<typeof agentShellSandbox>;
   private constructor(
@@ -150,7 +136,7 @@ export class SimIde {
     ringBuffer: SimIdeOptions['ringBuffer'],
     languageServers: Pick<
       SimIdeOptions,
-      'languageServers' | 'languageServerReadyWaitMs' | 'proposals' | 'personTerminalReads' | 'allowedCommandsFile'
+      'languageServers' | 'languageServerReadyWaitMs' | 'proposals' | 'personTerminalReads' | 'allowedCommandsFile' | 'sandbox'
     >,
   ) {
     // No person at the simulated IDE: dangerous commands and consent are asked at the agent's side
@@ -189,7 +175,7 @@ export class SimIde {
       tests:
         workspace.kind === 'disk'
           ? new WorkspaceTests({ root: workspace.root, sandbox: () => this.sandbox && testSandbox(this.sandbox.runtime, workspace.root) })
-          : NO_DISK_TESTS,
+          : this.mirroredTests(workspace, files, languageServers.sandbox),
       // Read again after every command (sim/registry.ts), at most once a second.
       ...(repository && { sourceControl: new GitSummary(() => repository.status()) }),
       security: {
@@ -268,6 +254,36 @@ export class SimIde {
   }
 
   /**
+   * The in-memory workspace's tests, run in its copy on disk (the language servers' mirror, whose
+   * node_modules links the packages package.json names from OpenSpace's own install), in a sandbox
+   * of the copy's own. Made at the first test call.
+   */
+  private mirroredTests(workspace: LoadedWorkspace, files: WorkspaceFiles, choices: SandboxChoices | undefined): TestPort {
+    let tests: WorkspaceTests | undefined;
+    const listeners = new Set<(run: TestRunInfo) => void>();
+    const made = () => {
+      if (tests) return tests;
+      const dir = (this.mirror ??= WorkspaceMirror.create(workspace.fs, workspace.root, files)).dir;
+      const settings = sandboxSettings(choices ?? {}).settings;
+      const runtime = settings.enabled && probeBwrap().available ? new SandboxRuntime(settings, { workspace: dir }) : undefined;
+      this.mirrorSandbox = runtime;
+      tests = new WorkspaceTests({ root: dir, sandbox: () => runtime && testSandbox(runtime, dir) });
+      tests.onRun((run) => listeners.forEach((listener) => listener(run)));
+      return tests;
+    };
+    return {
+      get sandboxed() {
+        return made().sandboxed;
+      },
+      discover: (paths) => made().discover(paths),
+      run: (request) => made().run(request),
+      last: () => tests?.last(),
+      cancel: () => tests?.cancel() ?? false,
+      onRun: (listener) => (listeners.add(listener), () => listeners.delete(listener)),
+    };
+  }
+
+  /**
    * What a command typed into an agent terminal needs beyond its sandbox; undefined for a shell
    * outside any sandbox. The scripted shell reaches nothing but the in-memory workspace: only what
    * it would delete there counts.
@@ -307,7 +323,12 @@ export class SimIde {
     this.presentations.dispose();
     this.whiteboards.dispose();
     const quietly = (stopping: Promise<void> | undefined) => stopping?.catch(() => undefined);
-    await Promise.all([servers, quietly(this.files.dispose()), quietly(this.sandbox?.runtime.dispose())]);
+    await Promise.all([
+      servers,
+      quietly(this.files.dispose()),
+      quietly(this.sandbox?.runtime.dispose()),
+      quietly(this.mirrorSandbox?.dispose()),
+    ]);
   }
 }
 

@@ -4,7 +4,8 @@
  * name that matches nothing, a run that times out and one cancelled (each saying what finished),
  * the last results, the agent's fix and a green run again, and a test trying to reach past the
  * sandbox. Fixture projects are written here into the workspace's copy, one per runner, with
- * expected results written by hand. The in-memory workspace has no directory a runner could read.
+ * expected results written by hand. (The in-memory workspace runs its tests in a copy on disk:
+ * sim/demo-tests.test.ts.)
  */
 import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,15 +48,16 @@ for (const [a, b, sum] of [[1, 1, 2], [2, 3, 5]]) {
 }
 `;
 
-it('the in-memory workspace: NO_TEST_RUNNER, saying to start on a folder', async () => {
-  if (ctx.target.workspaceDir) return;
+it('a workspace with no test runner: NO_TEST_RUNNER, naming the runners OpenSpace knows', async () => {
+  if (ctx.target.workspaceDir) return; // the fixture as it is, before the tests below give it runners
   const failure = await ctx.agent.fails('openspace.test.discover', {}, 'NO_TEST_RUNNER');
-  expect(failure.error).toContain('--workspace');
+  expect(failure.error).toContain('Vitest');
+  expect(failure.error).toContain('pytest');
 });
 
 describe('node --test', { timeout: 60_000 }, () => {
   beforeEach((t) => {
-    if (!dir) t.skip('the in-memory workspace has no directory for a test runner');
+    if (!dir) t.skip('the fixture projects are written to a workspace on disk (the in-memory one: sim/demo-tests.test.ts)');
   });
   beforeAll(() => {
     if (!ctx.target.workspaceDir) return;
@@ -256,7 +258,7 @@ test('environment', () => { throw new Error('env ' + JSON.stringify(process.env)
 // A runner's start-up (pytest's plugins, Vite) takes seconds on a busy 2-core machine: these tests get room.
 describe('pytest', { timeout: 60_000 }, () => {
   beforeEach((t) => {
-    if (!dir) t.skip('the in-memory workspace has no directory for a test runner');
+    if (!dir) t.skip('the fixture projects are written to a workspace on disk (the in-memory one: sim/demo-tests.test.ts)');
   });
   beforeAll(() => {
     if (!dir) return;
@@ -318,7 +320,7 @@ describe('pytest', { timeout: 60_000 }, () => {
 
 describe('Vitest', { timeout: 60_000 }, () => {
   beforeEach((t) => {
-    if (!dir) t.skip('the in-memory workspace has no directory for a test runner');
+    if (!dir) t.skip('the fixture projects are written to a workspace on disk (the in-memory one: sim/demo-tests.test.ts)');
   });
   beforeAll(() => {
     if (!dir) return;

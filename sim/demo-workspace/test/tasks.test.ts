@@ -1,22 +1,23 @@
-import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { describe, expect, it } from 'vitest';
 import { completeTask, createTask, listTasks } from '../src/tasks.js';
 
-test('creates tasks with readable ids', () => {
-  const a = createTask('ada', 'Write docs');
-  const b = createTask('ada', 'Write docs');
-  assert.equal(a.id, 'write-docs');
-  assert.equal(b.id, 'write-docs-2');
-});
+describe('tasks', () => {
+  it('creates tasks with readable ids', () => {
+    const a = createTask('ada', 'Write docs');
+    const b = createTask('ada', 'Write docs');
+    expect(a.id).toBe('write-docs');
+    expect(b.id).toBe('write-docs-2');
+  });
 
-test('lists only the owner\'s tasks', () => {
-  createTask('bob', 'Fix bug');
-  assert.ok(listTasks('bob', 10).every((t) => t.owner === 'bob'));
-});
+  it("lists only the owner's tasks", () => {
+    createTask('bob', 'Fix bug');
+    expect(listTasks('bob', 10).every((t) => t.owner === 'bob')).toBe(true);
+  });
 
-test('completes a task', () => {
-  const task = createTask('cy', 'Ship it');
-  assert.equal(completeTask('cy', task.id).done, true);
-});
+  it('completes a task', () => {
+    const task = createTask('cy', 'Ship it');
+    expect(completeTask('cy', task.id).done).toBe(true);
+  });
 
-// TODO: test deleteTask and the 404 paths.
+  // TODO: test deleteTask and the 404 paths.
+});
