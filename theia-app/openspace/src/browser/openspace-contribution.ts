@@ -88,6 +88,7 @@ export class BridgeContribution implements FrontendApplicationContribution {
 
   private backend!: RpcProxy<BridgeBackend>;
   private readonly gitCalls = new Emitter<void>();
+  private readonly testCalls = new Emitter<BackendCall>();
   private publisher: StatePublisher | undefined;
   private viewPublishing: Disposable | undefined;
 
@@ -165,10 +166,14 @@ export class BridgeContribution implements FrontendApplicationContribution {
   /** Fires after an agent's git call the backend ran changed the repository (the source-control view refreshes). */
   readonly onGitCall = this.gitCalls.event;
 
+  /** Fires for an agent's test call the backend runs, once it has run a while and with its answer (the Test Explorer shows the agent's runs). */
+  readonly onTestCall = this.testCalls.event;
+
   /** An agent's call the backend ran: in the status bar, the event log and, failed, a notification, as a call run here. */
   private backendCall(call: BackendCall): void {
     this.agentStatus.backendCall(call);
     if (call.result && call.tool.startsWith('openspace.git.')) this.gitCalls.fire();
+    if (call.tool.startsWith('openspace.test.')) this.testCalls.fire(call);
     const result = call.result;
     if (!result || result.success) return;
     if (call.logFailure) ideEvents(this.ide).agentCallFailed(call.tool, result.code);

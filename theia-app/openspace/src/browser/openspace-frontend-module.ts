@@ -46,6 +46,9 @@ import { CHAT_WIDGET_ID, ChatWidget } from './chat/chat-widget.js';
 import { ChatContribution } from './chat/chat-contribution.js';
 import { OpenSpaceScm } from './git/openspace-scm.js';
 import { MenuContribution } from '@theia/core/lib/common/menu';
+import { TestContribution } from '@theia/test/lib/browser/test-service';
+import { TestExecutionProgressService } from '@theia/test/lib/browser/test-execution-progress-service';
+import { OpenSpaceTests, TestProgress } from './test/openspace-tests.js';
 import './style/openspace.css';
 
 export default new ContainerModule((bind) => {
@@ -54,6 +57,11 @@ export default new ContainerModule((bind) => {
   bind(OpenSpaceScm).toSelf().inSingletonScope();
   for (const service of [FrontendApplicationContribution, CommandContribution, MenuContribution, ResourceResolver])
     bind(service).toService(OpenSpaceScm);
+  // The Test Explorer over the test family.
+  bind(OpenSpaceTests).toSelf().inSingletonScope();
+  bind(TestContribution).toService(OpenSpaceTests);
+  bind(FrontendApplicationContribution).toService(OpenSpaceTests);
+  bind(TestProgress).toDynamicValue((ctx) => () => ctx.container.get(TestExecutionProgressService));
   bind(OpenSpacePreferenceDefaults).toSelf().inSingletonScope();
   bind(PreferenceContribution).toService(OpenSpacePreferenceDefaults);
   bind(ContentIds).toSelf().inSingletonScope();
