@@ -3,6 +3,7 @@ import { defineCommand } from '../../commands/command.js';
 import type { IdePort } from '../index.js';
 import { openTerminal } from '../terminal/commands.js';
 import { terminalRunCommand } from '../terminal/run.js';
+import { terminalScreens } from '../terminal/output.js';
 import { parseProblems } from './problems.js';
 import { TASK_TIMEOUT_DEFAULT_MS, taskList, taskRun, taskTerminalTitle } from './tools.js';
 
@@ -26,6 +27,16 @@ async function scripts(ide: IdePort): Promise<Record<string, string>> {
   const found = (parsed as { scripts?: unknown })?.scripts;
   if (typeof found !== 'object' || found === null) return {};
   return Object.fromEntries(Object.entries(found).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+/** How long a script stopped with Ctrl-C has to end before the answer goes (its terminal is then free for the next run). */
+const STOP_WAIT_MS = 5000;
+
+/** Until the shell says the command ended (its shell-integration mark), at most STOP_WAIT_MS. */
+async function ended(ide: IdePort, terminalId: string): Promise<void> {
+  const screens = terminalScreens(ide);
+  const deadline = Date.now() + STOP_WAIT_MS;
+  while (screens.shell(terminalId).running && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 export const taskListCommand = defineCommand(taskList, async (ide) => ({
@@ -63,7 +74,10 @@ export const taskRunCommand = defineCommand(taskRun, async (ide, args, context) 
   } finally {
     context?.signal?.removeEventListener('abort', stop);
   }
-  if (run.timedOut) stop();
+  if (run.timedOut) {
+    stop();
+    await ended(ide, terminal.terminalId);
+  }
   const output = run.partial === undefined ? run.output : [...run.output, run.partial];
   return {
     name: args.name,
