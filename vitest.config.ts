@@ -9,6 +9,7 @@ const sharedTarget = /^https?:|^theia$/.test(process.env.OPENSPACE_TARGET ?? '')
 process.env.OPENSPACE_LOCK_DIR ??= join(tmpdir(), `openspace-test-locks-${process.pid}`);
 
 const LATENCY_SPEC = 'conformance/specs/latency.test.ts';
+const THEIA_UNIT_TESTS = 'theia-app/openspace/src/**/*.theia.test.ts';
 /** Specs of what the hub answers before any IDE or workspace is involved. */
 const HUB_ONLY_SPECS = ['tools', 'invalid-input', 'access', 'consent-idle'].map((name) => `conformance/specs/${name}.test.ts`);
 
@@ -45,8 +46,12 @@ export default defineConfig({
             'scenarios/**/*.test.ts',
             'ci/*.test.ts',
           ],
+          exclude: [...shared.exclude, THEIA_UNIT_TESTS],
         },
       },
+      // Unit tests of the Theia extension that load Theia's own packages, installed with the Theia app
+      // (npm run test:theia runs them after building it).
+      { test: { ...shared, name: 'theia-unit', include: [THEIA_UNIT_TESTS] } },
       // The target-agnostic suite, against the simulated IDE in memory (scripted shell) … Each spec
       // file starts its own target, so the files share a worker's loaded modules (isolate: false):
       // a third less time and CPU than loading them again for each file.

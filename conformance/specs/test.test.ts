@@ -253,6 +253,34 @@ test('environment', () => { throw new Error('env ' + JSON.stringify(process.env)
       rmSync(join(dir, 'test/escape.test.mjs'));
     }
   });
+
+  it("a test that swaps the runner's report for a link to the person's files gets nothing of them", async () => {
+    // A line the report reader would take, in a file of the person's that the sandbox hides.
+    const planted = join(home, '.ssh', 'known.ndjson');
+    writeFileSync(
+      planted,
+      `${JSON.stringify({ type: 'test:fail', name: SECRET, nesting: 0, file: join(dir, 'test/swap.test.mjs'), line: 1, suite: false, error: { message: SECRET } })}\n`,
+    );
+    write(
+      'test/swap.test.mjs',
+      `import { test } from 'node:test';
+import { rmSync, symlinkSync } from 'node:fs';
+test('swaps the report', () => {
+  const report = process.env.OPENSPACE_TEST_EXCHANGE + '/node-report.ndjson';
+  rmSync(report, { force: true });
+  symlinkSync(${JSON.stringify(planted)}, report);
+});
+`,
+    );
+    try {
+      const answer = await ctx.agent.call('openspace.test.run', { paths: ['test/swap.test.mjs'] });
+      expect(JSON.stringify(answer)).not.toContain(SECRET);
+      expect(answer).toMatchObject({ success: false, code: 'TEST_RUN_FAILED' });
+      expect(answer.error).toContain('not a file OpenSpace reads');
+    } finally {
+      rmSync(join(dir, 'test/swap.test.mjs'));
+    }
+  });
 });
 
 // A runner's start-up (pytest's plugins, Vite) takes seconds on a busy 2-core machine: these tests get room.

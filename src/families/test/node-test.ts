@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { escapeRegExp, relativeTo, testId, workspaceFrame, type Runner, type TestOutcome, type FileError } from './runner.js';
+import { escapeRegExp, readReport, relativeTo, testId, workspaceFrame, type Runner, type TestOutcome, type FileError } from './runner.js';
 
 const REPORT = 'node-report.ndjson';
 const REPORTER = 'node-reporter.mjs';
@@ -128,7 +128,7 @@ export const nodeTest: Runner = {
     };
   },
   async read({ root, exchange, end, tests }) {
-    const text = await readFile(join(exchange.host, REPORT), 'utf8').catch(() => '');
+    const text = (await readReport(exchange, REPORT)) ?? '';
     // Node ran no test file and said why (a loader it could not find, a bad flag): not an empty run.
     if (text === '' && end.code !== 0) {
       const said = `${end.stdout}\n${end.stderr}`.trim().split('\n').slice(-20).join('\n');

@@ -7,7 +7,16 @@ import { execFile } from 'node:child_process';
 import { access, constants, readdir, readFile } from 'node:fs/promises';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { z } from 'zod';
-import { relativeTo, type Exchange, type FileError, type Invocation, type Runner, type TestCase, type TestOutcome } from './runner.js';
+import {
+  readReport,
+  relativeTo,
+  type Exchange,
+  type FileError,
+  type Invocation,
+  type Runner,
+  type TestCase,
+  type TestOutcome,
+} from './runner.js';
 
 const PLUGIN = 'openspace_pytest';
 const REPORT = 'openspace-pytest.jsonl';
@@ -303,10 +312,7 @@ export const pytest: Runner = {
   async read({ root, exchange, end, tests: asked }) {
     const output = `${end.stdout}\n${end.stderr}`.trim();
     const errors = notFound(output, root, asked);
-    const text = await readFile(join(exchange.host, REPORT), 'utf8').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw error;
-    });
+    const text = await readReport(exchange, REPORT);
     let collectOnly: boolean | undefined;
     const collected: TestCase[] = [];
     const tests: TestOutcome[] = [];

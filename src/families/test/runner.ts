@@ -2,9 +2,9 @@
  * What one test runner (Vitest, `node --test`, pytest) is to the test family: how to tell that a
  * workspace uses it, the command lines that list and run its tests with a reporter of ours, and how
  * to read that reporter's file back. Each runner is a file beside this one; src/families/test/
- * service.ts runs their command lines (in the agent sandbox) and does the rest. Types and pure
- * functions only: browser-safe.
+ * service.ts runs their command lines (in the agent sandbox) and does the rest. Node only.
  */
+import { constants, promises } from 'node:fs';
 
 export type RunnerName = 'vitest' | 'node' | 'pytest';
 
@@ -97,6 +97,35 @@ export interface Runner {
   run(options: { root: string; paths: string[]; tests?: TestCase[]; exchange: Exchange; timeoutMs: number }): Invocation;
   /** Read what the reporter wrote (the exchange's host directory) and the process's end into tests and file errors. */
   read(options: { root: string; exchange: Exchange; end: ProcessEnd; tests?: TestCase[] }): Promise<RunnerReport>;
+}
+
+/** The most of a reporter's file OpenSpace reads. */
+const MAX_REPORT_BYTES = 64 * 2 ** 20;
+
+/**
+ * A file the reporter wrote into the exchange directory (undefined: none). The runner's process may
+ * write anything there, a link to the person's files among it: only a regular file is read, not
+ * through a symbolic link, and at most MAX_REPORT_BYTES of it.
+ */
+export async function readReport(exchange: Exchange, name: string): Promise<string | undefined> {
+  let file;
+  try {
+    file = await promises.open(`${exchange.host}/${name}`, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new Error(`the test runner's report ${name} is not a file OpenSpace reads (${(err as NodeJS.ErrnoException).code})`, {
+      cause: err,
+    });
+  }
+  try {
+    const stat = await file.stat();
+    if (!stat.isFile()) throw new Error(`the test runner's report ${name} is not a regular file`);
+    const buffer = Buffer.alloc(Math.min(stat.size, MAX_REPORT_BYTES));
+    const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await file.close();
+  }
 }
 
 /** A test's ID: its file, its suites and its name, `::`-joined. */

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import {
   escapeRegExp,
+  readReport,
   relativeTo,
   testId,
   workspaceFrame,
@@ -199,10 +200,7 @@ export const vitest: Runner = {
   },
 
   async read({ root, exchange, end, tests: asked }) {
-    const text = await readFile(join(exchange.host, REPORT), 'utf8').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return '';
-      throw error;
-    });
+    const text = (await readReport(exchange, REPORT)) ?? '';
     const events = text.split('\n').flatMap((line) => {
       const parsed = line ? Event.safeParse(parseJson(line)) : undefined;
       return parsed?.success ? [parsed.data] : [];
