@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pytest from './pytest.js';
-import type { Exchange, Invocation, ProcessEnd, RunnerReport, TestCase } from './runner.js';
+import type { Exchange, ProcessEnd, RunnerReport } from './runner.js';
+import { caseOf, casesIn, runnerIn } from './runner-test-kit.js';
 
 const CALC = [
   'import pytest', // 1
@@ -39,17 +39,7 @@ const CALC = [
 
 const BROKEN = ['import os', '', 'def test_broken(:', '    pass', ''];
 
-const test = (name: string, line: number, suite: string[] = []): TestCase => ({
-  id: ['tests/test_calc.py', ...suite, name].join('::'),
-  name,
-  suite,
-  path: 'tests/test_calc.py',
-  line,
-  runner: 'pytest',
-});
-
-/** A test's case, without its outcome. */
-const caseOf = ({ id, name, suite, path, line, runner }: TestCase): TestCase => ({ id, name, suite, path, line, runner });
+const test = casesIn('tests/test_calc.py', 'pytest');
 
 const TESTS = [
   test('test_passes', 8),
@@ -77,19 +67,6 @@ function exchange(root: string): Exchange {
   return { inside: dir, host: dir };
 }
 
-function execute(root: string, invocation: Invocation, PATH: string): Promise<ProcessEnd> {
-  return new Promise((resolve, reject) => {
-    const [program, ...args] = invocation.argv;
-    const child = spawn(program!, args, { cwd: root, env: { ...process.env, PATH, ...invocation.env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
-
 const PATH = process.env.PATH ?? '';
 const PYTHONS = [
   { python: 'the first python3 on PATH', PATH },
@@ -103,11 +80,7 @@ describe.each(PYTHONS)('pytest with $python', ({ PATH }) => {
   let one: RunnerReport;
 
   beforeAll(async () => {
-    const run = async (make: (exchange: Exchange) => Invocation, tests?: TestCase[]) => {
-      const where = exchange(root);
-      const end = await execute(root, make(where), PATH);
-      return pytest.read({ root, exchange: where, end, tests });
-    };
+    const run = runnerIn(pytest, root, { PATH });
     // The interpreter is chosen by PATH: discover() and run() take the one missing() found.
     const previous = process.env.PATH;
     process.env.PATH = PATH;

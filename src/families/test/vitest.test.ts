@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Exchange, Invocation, ProcessEnd, RunnerReport, TestCase } from './runner.js';
+import type { Exchange, ProcessEnd, RunnerReport } from './runner.js';
+import { caseOf, casesIn, runnerIn } from './runner-test-kit.js';
 import vitest from './vitest.js';
 
 const CALC = [
@@ -39,17 +39,7 @@ const CALC = [
 
 const BROKEN = ["import { test } from 'vitest';", '', "test('broken', () => {", '  const x = ;', '});', ''];
 
-const test = (name: string, line: number, suite: string[] = []): TestCase => ({
-  id: ['test/calc.test.ts', ...suite, name].join('::'),
-  name,
-  suite,
-  path: 'test/calc.test.ts',
-  line,
-  runner: 'vitest',
-});
-
-/** A test's case, without its outcome. */
-const caseOf = ({ id, name, suite, path, line, runner }: TestCase): TestCase => ({ id, name, suite, path, line, runner });
+const test = casesIn('test/calc.test.ts', 'vitest');
 
 const TESTS = [
   test('adds', 5),
@@ -81,34 +71,15 @@ function exchange(): Exchange {
   return { inside: dir, host: dir };
 }
 
-function execute(root: string, invocation: Invocation): Promise<ProcessEnd> {
-  return new Promise((resolve, reject) => {
-    const [program, ...args] = invocation.argv;
-    const child = spawn(program!, args, { cwd: root, env: { ...process.env, ...invocation.env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
-
 describe('vitest on a fixture workspace', () => {
   const root = fixture();
-  const exchanges: Exchange[] = [];
   let discovered: RunnerReport;
   let ran: RunnerReport;
   let one: RunnerReport;
 
   beforeAll(async () => {
     expect(await vitest.missing(root)).toBeUndefined();
-    const run = async (make: (exchange: Exchange) => Invocation, tests?: TestCase[]) => {
-      const where = exchange();
-      exchanges.push(where);
-      const end = await execute(root, make(where));
-      return vitest.read({ root, exchange: where, end, tests });
-    };
+    const run = runnerIn(vitest, root);
     [discovered, ran, one] = await Promise.all([
       run((where) => vitest.discover({ root, paths: [], exchange: where })),
       run((where) => vitest.run({ root, paths: [], exchange: where, timeoutMs: 10_000 })),
@@ -118,7 +89,6 @@ describe('vitest on a fixture workspace', () => {
 
   afterAll(() => {
     rmSync(root, { recursive: true, force: true });
-    for (const { host } of exchanges) rmSync(host, { recursive: true, force: true });
   });
 
   it('discovers every test with its suite and declaration line, skipped, todo and each case of test.each too', () => {
