@@ -149,6 +149,9 @@ describe('vitest without running it', () => {
     expect(await vitest.detect(root)).toBe(true);
     writeFileSync(join(root, 'package.json'), JSON.stringify({ devDependencies: { vitest: '^4.1.12' } }));
     expect(await vitest.detect(root)).toBe(true);
+    // Its test script runs node --test: Vitest is there for something else.
+    writeFileSync(join(root, 'package.json'), JSON.stringify({ scripts: { test: 'node --test' }, devDependencies: { vitest: '^4.1.12' } }));
+    expect(await vitest.detect(root)).toBe(false);
     writeFileSync(join(root, 'package.json'), '{ not json');
     expect(await vitest.detect(root)).toBe(false);
     writeFileSync(join(root, 'vitest.config.mts'), 'export default {};');

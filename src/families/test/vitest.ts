@@ -171,6 +171,8 @@ export const vitest: Runner = {
     try {
       const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as PackageJson;
       const test = pkg.scripts?.test;
+      // The test script names another runner: that is the project's (vitest may be there for something else).
+      if (typeof test === 'string' && !/\bvitest\b/.test(test) && /\bnode\b[^|&;]*\s--test\b|\bjest\b/.test(test)) return false;
       if (pkg.dependencies?.vitest || pkg.devDependencies?.vitest || (typeof test === 'string' && /\bvitest\b/.test(test))) return true;
     } catch {
       // no package.json, or not JSON: the config files may still tell
