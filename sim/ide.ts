@@ -4,6 +4,7 @@ import { ToolError, type CallContext, type TerminalInfo } from '../src/contract/
 import { GitRepository } from '../src/families/git/repository.js';
 import { GitSummary } from '../src/families/git/summary.js';
 import { testSandbox, WorkspaceTests } from '../src/families/test/service.js';
+import { TEST_RUNNERS_SETTING, TestRunner } from '../src/families/test/tools.js';
 import type { BoxVerdict } from '../src/contract/port.js';
 import type { CommandBridge } from '../src/hub/bridge.js';
 import { z } from 'zod';
@@ -174,7 +175,11 @@ export class SimIde {
       git: repository ?? NO_REPOSITORY,
       tests:
         workspace.kind === 'disk'
-          ? new WorkspaceTests({ root: workspace.root, sandbox: () => this.sandbox && testSandbox(this.sandbox.runtime, workspace.root) })
+          ? new WorkspaceTests({
+              root: workspace.root,
+              sandbox: () => this.sandbox && testSandbox(this.sandbox.runtime, workspace.root),
+              chosen: () => testRunnersSetting(workspace),
+            })
           : this.mirroredTests(workspace, files, languageServers.sandbox),
       // Read again after every command (sim/registry.ts), at most once a second.
       ...(repository && { sourceControl: new GitSummary(() => repository.status()) }),
@@ -267,7 +272,11 @@ export class SimIde {
       const settings = sandboxSettings(choices ?? {}).settings;
       const runtime = settings.enabled && probeBwrap().available ? new SandboxRuntime(settings, { workspace: dir }) : undefined;
       this.mirrorSandbox = runtime;
-      tests = new WorkspaceTests({ root: dir, sandbox: () => runtime && testSandbox(runtime, dir) });
+      tests = new WorkspaceTests({
+        root: dir,
+        sandbox: () => runtime && testSandbox(runtime, dir),
+        chosen: () => testRunnersSetting(workspace),
+      });
       tests.onRun((run) => listeners.forEach((listener) => listener(run)));
       return tests;
     };
@@ -396,6 +405,28 @@ function readSettings(workspace: LoadedWorkspace, person: SandboxChoices): SimSe
   } catch (err) {
     throw new Error(`${where}: ${(err as Error).message}`, { cause: err });
   }
+}
+
+/** The workspace's openspace.test.runners, read at each test call (a person may set it any time). */
+function testRunnersSetting(workspace: LoadedWorkspace): readonly string[] | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(String(workspace.fs.readFileSync(join(workspace.root, SETTINGS_FILE), 'utf8')));
+  } catch {
+    return undefined; // none, or not JSON: the IDE said so when it started
+  }
+  const value = (json as Record<string, unknown> | null)?.[TEST_RUNNERS_SETTING];
+  if (value === undefined) return undefined;
+  const parsed = z.array(TestRunner).min(1).safeParse(value);
+  if (!parsed.success)
+    throw new ToolError(
+      'INVALID_FILE',
+      `${SETTINGS_FILE}: ${TEST_RUNNERS_SETTING} must list runners among ${TestRunner.options.join(', ')}.`,
+      {
+        path: SETTINGS_FILE,
+      },
+    );
+  return parsed.data;
 }
 
 /**

@@ -344,6 +344,21 @@ describe('pytest', { timeout: 60_000 }, () => {
     ]);
     expect(run.counts.passed).toBe(5);
   });
+
+  it("the person's setting names the runners (openspace.test.runners): only those run", async () => {
+    // The workspace's settings: .openspace/settings.json on the simulated IDE, Theia's .theia/settings.json.
+    const file = ctx.target.page ? '.theia/settings.json' : '.openspace/settings.json';
+    write(file, JSON.stringify({ 'openspace.test.runners': ['pytest'] }));
+    try {
+      await eventually(async () => expect((await ctx.agent.ok('openspace.test.discover')).runners).toEqual(['pytest']), 15_000, 500);
+      const run = await ctx.agent.ok('openspace.test.run');
+      expect(run.runners).toEqual(['pytest']);
+      expect(run.tests.map((t: { runner: string }) => t.runner)).toEqual(['pytest', 'pytest']);
+    } finally {
+      rmSync(join(dir, file));
+    }
+    await eventually(async () => expect((await ctx.agent.ok('openspace.test.discover')).runners).toEqual(['node', 'pytest']), 15_000, 500);
+  });
 });
 
 describe('Vitest', { timeout: 60_000 }, () => {
@@ -352,6 +367,7 @@ describe('Vitest', { timeout: 60_000 }, () => {
   });
   beforeAll(() => {
     if (!dir) return;
+    write('package.json', JSON.stringify({ type: 'module', scripts: { test: 'vitest run' }, devDependencies: { vitest: '^4.1.0' } }));
     // The project's Vitest is OpenSpace's own, linked into the project's node_modules (where Vite
     // writes its bundled config: a project's node_modules is in the workspace, writable).
     mkdirSync(join(dir, 'node_modules'));

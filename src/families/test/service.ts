@@ -34,6 +34,8 @@ export interface WorkspaceTestsOptions {
   /** The agent sandbox as it is now (settings can turn it off); undefined: none, and the commands ask the person first. */
   sandbox: () => TestSandbox | undefined;
   runners?: readonly Runner[];
+  /** The runners the person's settings name (openspace.test.runners), used instead of finding them; undefined: found. */
+  chosen?: () => readonly string[] | undefined;
 }
 
 /** The command line running `argv` in the agent sandbox, with the host directory `exchange` writable inside at `exchangeInside`. */
@@ -221,9 +223,10 @@ export class WorkspaceTests implements TestPort {
   /** The runners the paths belong to (none: every runner the workspace uses), each with its paths. */
   private async runnersFor(paths: string[]): Promise<{ runner: Runner; paths: string[] }[]> {
     const root = this.options.root;
-    const used = (await Promise.all(this.runners.map(async (r) => ((await r.detect(root)) ? r : undefined)))).filter(
-      (r) => r !== undefined,
-    );
+    // Every runner looks (node --test learns the test script's loaders there); the person's settings may name them instead.
+    const named = this.options.chosen?.();
+    const found = await Promise.all(this.runners.map(async (runner) => ({ runner, uses: await runner.detect(root) })));
+    const used = found.filter(({ runner, uses }) => (named ? named.includes(runner.name) : uses)).map(({ runner }) => runner);
     const chosen = new Map<Runner, string[]>();
     for (const path of paths) {
       const directory = await stat(join(root, path)).then(

@@ -8,7 +8,10 @@ export const MAX_TEST_TIMEOUT_MS = 600_000;
 /** The most tests one answer lists; failures first, so none of them is cut. */
 export const MAX_LISTED_TESTS = 1000;
 
-const Runner = z.enum(['vitest', 'node', 'pytest']).describe('The test runner: Vitest, node --test or pytest');
+/** The runners a workspace's tests run with, when the person names them; otherwise they are found from its files. */
+export const TEST_RUNNERS_SETTING = 'openspace.test.runners';
+
+export const TestRunner = z.enum(['vitest', 'node', 'pytest']).describe('The test runner: Vitest, node --test or pytest');
 
 export const TestCase = z.object({
   id: z.string().describe('Stable ID: "<path>::<suite>::<name>" (pytest: its node ID); pass it in names to run just this test'),
@@ -16,7 +19,7 @@ export const TestCase = z.object({
   suite: z.array(z.string()).describe('Enclosing describe blocks or classes, outermost first'),
   path: z.string().describe('Workspace-relative test file'),
   line: z.number().int().optional().describe("1-based line of the test's declaration"),
-  runner: Runner,
+  runner: TestRunner,
 });
 
 const FileError = z.object({
@@ -43,7 +46,7 @@ export const TestRun = z.object({
   status: z
     .enum(['passed', 'failed', 'timed-out', 'cancelled'])
     .describe('failed: a test failed or a file did not load; timed-out and cancelled list what finished'),
-  runners: z.array(Runner),
+  runners: z.array(TestRunner),
   startedAt: z.string(),
   durationMs: z.number(),
   by: z.enum(['agent', 'person']).describe('Who started the run'),
@@ -60,7 +63,7 @@ export const testDiscover = defineTool({
     "List the workspace's tests (or those under path) with their file and line, from the project's own runner: Vitest, node --test or pytest, " +
     'found from package.json and config files. No test body runs. NO_TEST_RUNNER when none is found or installed.',
   input: z.strictObject({ path: WorkspacePath.optional().describe('A test file or a directory; default: the whole workspace') }),
-  output: z.object({ runners: z.array(Runner), tests: z.array(TestCase), errors: z.array(FileError) }),
+  output: z.object({ runners: z.array(TestRunner), tests: z.array(TestCase), errors: z.array(FileError) }),
   budget: 'complex',
   effect: 'read-only',
   waitsUpTo: () => DEFAULT_TEST_TIMEOUT_MS,

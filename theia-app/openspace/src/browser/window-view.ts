@@ -10,6 +10,7 @@ import {
   SANDBOX_HIDDEN_PATHS_SETTING,
   SANDBOX_HOME_READABLE_SETTING,
   SANDBOX_NETWORK_SETTING,
+  TEST_RUNNERS_SETTING,
 } from '../../../../src/browser.js';
 import type { WindowView } from '../common/protocol.js';
 import { PROTECTED_FILE_PATTERNS, SENSITIVE_FILE_PATTERNS } from '../common/preferences.js';
@@ -32,6 +33,7 @@ const VIEW_SETTINGS = [
   SANDBOX_HIDDEN_PATHS_SETTING,
   SANDBOX_HOME_READABLE_SETTING,
   SANDBOX_ALLOWED_HOSTS_SETTING,
+  TEST_RUNNERS_SETTING,
 ];
 
 /**
@@ -100,6 +102,12 @@ export class WindowViewPublisher {
       consented: this.security.consented(),
       confirms: this.security.confirmDangerousCommands(),
       sandbox: this.sandbox.current(),
+      testRunners: this.testRunners(root?.toString()),
     };
+  }
+
+  private testRunners(resource: string | undefined): string[] | undefined {
+    const value = this.preferences.get<unknown>(TEST_RUNNERS_SETTING, undefined, resource);
+    return Array.isArray(value) && value.length > 0 ? value.filter((v): v is string => typeof v === 'string') : undefined;
   }
 }

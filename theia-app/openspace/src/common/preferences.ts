@@ -15,6 +15,8 @@ import {
   SANDBOX_ENABLED_SETTING,
   SANDBOX_HIDDEN_PATHS_SETTING,
   SANDBOX_NETWORK_SETTING,
+  TEST_RUNNERS_SETTING,
+  TestRunner,
 } from '../../../../src/browser.js';
 
 export const CONFIRM_DANGEROUS_COMMANDS = 'openspace.security.confirmDangerousCommands';
@@ -61,6 +63,13 @@ export const openSpacePreferenceSchema: PreferenceSchema = {
         'Terminal commands agents may run without asking, as "Always allow commands like this in this workspace" remembers them: ' +
         '`docker compose up (in /path/to/workspace)` allows `docker compose up` and the same with more arguments in that workspace; ' +
         'without "(in …)" a rule holds in every workspace. Remove an entry to be asked again. A workspace setting is ignored.',
+    },
+    [TEST_RUNNERS_SETTING]: {
+      type: 'array',
+      items: { type: 'string', enum: [...TestRunner.options] },
+      description:
+        "The test runners of this workspace's tests (vitest, node, pytest), instead of finding them from package.json, config files " +
+        'and test file names. Unset: found.',
     },
     [SENSITIVE_FILE_PATTERNS]: {
       type: 'array',

@@ -70,6 +70,8 @@ export interface WindowView {
   confirms: boolean;
   /** The agent sandbox's settings as every scope says now (for test runs), or what is wrong with them. */
   sandbox: Omit<SandboxPlace, 'cwd'> | { problem: string };
+  /** openspace.test.runners, when the person set it. */
+  testRunners?: string[];
 }
 
 /**

@@ -33,7 +33,7 @@ export interface BackendParts {
   git(root: string): GitPort;
   policies: CallFilePolicy;
   /** The workspace's tests, run in the sandbox the window's settings describe. */
-  tests(root: string, sandbox: WindowView['sandbox']): TestPort;
+  tests(root: string, sandbox: WindowView['sandbox'], runners: WindowView['testRunners']): TestPort;
 }
 
 /**
@@ -172,7 +172,7 @@ export class BesideFiles {
       workspace: showingWrites(files, shows, (path, text) => this.window.fileWritten(path, text)),
       code: askingFirst(code, withUnsaved),
       git: this.backend.git(root),
-      tests: this.backend.tests(root, view.sandbox),
+      tests: this.backend.tests(root, view.sandbox, view.testRunners),
       editors,
       security: {
         confirmDangerousCommands: () => view.confirms,

@@ -234,7 +234,7 @@ export default new ContainerModule((bind) => {
             code: (root, buffers) => code.portFor(root, buffers),
             policies: files.policies,
             git: (root) => new GitRepository(root, files.policies.current),
-            tests: (root, sandbox) => tests.portFor(root, sandbox),
+            tests: (root, sandbox, runners) => tests.portFor(root, sandbox, runners),
           });
         }),
     )

@@ -3,13 +3,19 @@ import { probeBwrap, testSandbox, WorkspaceTests, type TestSandbox } from '../..
 import type { WindowView } from '../common/protocol.js';
 import { SandboxBackendImpl } from './sandbox-backend.js';
 
+interface Workspace {
+  port: WorkspaceTests;
+  sandbox: TestSandbox | undefined;
+  runners: readonly string[] | undefined;
+}
+
 /**
  * The workspace's tests for every window (one WorkspaceTests per folder, so the last run's results
  * are the same for the agent and the person), run in the agent sandbox as the settings of the window
  * that asked describe them.
  */
 export class TestsBackend {
-  private readonly workspaces = new Map<string, { port: WorkspaceTests; sandbox: TestSandbox | undefined }>();
+  private readonly workspaces = new Map<string, Workspace>();
 
   constructor(
     private readonly sandboxes: SandboxBackendImpl,
@@ -17,16 +23,18 @@ export class TestsBackend {
     private readonly ran: (run: TestRunInfo) => void,
   ) {}
 
-  portFor(root: string, settings: WindowView['sandbox']): TestPort {
+  /** The workspace's tests, with the sandbox and the runners (openspace.test.runners) the calling window's settings say. */
+  portFor(root: string, settings: WindowView['sandbox'], runners: WindowView['testRunners']): TestPort {
     let workspace = this.workspaces.get(root);
     if (!workspace) {
-      const made: { port?: WorkspaceTests; sandbox: TestSandbox | undefined } = { sandbox: undefined };
-      made.port = new WorkspaceTests({ root, sandbox: () => made.sandbox });
+      const made: Partial<Workspace> = {};
+      made.port = new WorkspaceTests({ root, sandbox: () => made.sandbox, chosen: () => made.runners });
       made.port.onRun(this.ran);
-      workspace = made as { port: WorkspaceTests; sandbox: TestSandbox | undefined };
+      workspace = made as Workspace;
       this.workspaces.set(root, workspace);
     }
     workspace.sandbox = this.sandbox(root, settings);
+    workspace.runners = runners;
     return workspace.port;
   }
 
