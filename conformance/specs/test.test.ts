@@ -131,7 +131,7 @@ describe('node --test', { timeout: 60_000 }, () => {
     // The live state every agent reads counts it.
     const instructions = await (await fetch(`${ctx.target.origin}/openspace/instructions`, { headers: ctx.target.headers })).text();
     expect(instructions).toContain(
-      '- Tests: the last run (an agent started it) failed: 1 failed, 3 passed, 1 test file did not load (openspace.test.results has them)',
+      '- Tests: last run (by an agent) failed: 1 failed, 3 passed, 1 file did not load (openspace.test.results)',
     );
   });
 

@@ -89,8 +89,8 @@ function describeState(snapshot: PaneStateSnapshot | undefined): string[] {
 }
 
 function describeTests({ status, by, passed, failed, errors }: TestsSummary): string {
-  const files = errors > 0 ? `, ${errors} test ${errors === 1 ? 'file' : 'files'} did not load` : '';
-  return `- Tests: the last run (${by === 'agent' ? 'an agent' : 'the person'} started it) ${status === 'passed' || status === 'failed' ? status : `was ${status}`}: ${failed} failed, ${passed} passed${files} (openspace.test.results has them)`;
+  const files = errors > 0 ? `, ${errors} ${errors === 1 ? 'file' : 'files'} did not load` : '';
+  return `- Tests: last run (by ${by === 'agent' ? 'an agent' : 'the person'}) ${status === 'passed' || status === 'failed' ? status : `was ${status}`}: ${failed} failed, ${passed} passed${files} (openspace.test.results)`;
 }
 
 /** The tool families of the catalog in its order, e.g. "pane, editor, terminal and file". */
@@ -126,7 +126,7 @@ export function renderInstructions({ snapshot, tests, ideConnected, ideName }: I
     '',
     '## Examples',
     `1. Show the person a line: openspace.editor.open {"path": "${openFile}", "line": 42}`,
-    '2. Run the tests and see how they ended: openspace.terminal.run {"command": "npm test"} answers exitCode and their output (the last lines; timedOut:true while they still run: read on with openspace.terminal.read_output {"terminalId": "agent", "since": <cursor>})',
+    '2. Run the tests and see what failed: openspace.test.run {} answers each test\'s status and each failure\'s message, expected, actual and file:line; again for one: openspace.test.run {"names": ["<its id>"]}',
     '3. Explain with slides beside the code: openspace.presentation.create {"deckPath": "docs/plan.deck.md", "title": "The plan", "slides": ["# The plan", "## Step 1\\n\\n- …"]}, then openspace.presentation.open {"deckPath": "docs/plan.deck.md", "splitDirection": "vertical"}, then openspace.presentation.navigate {"deckPath": "docs/plan.deck.md", "slideIndex": 1} (slides count from 0)',
     '',
   ].join('\n');

@@ -20,7 +20,7 @@ export default defineFamily({
     {
       use: 'openspace.task.run',
       insteadOf: 'npm run in a terminal',
-      why: 'it answers the exit code and the compiler and linter problems with file:line, and the person watches it in its own terminal',
+      why: 'tsc and ESLint problems come at file:line',
     },
   ],
 });

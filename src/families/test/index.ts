@@ -36,9 +36,9 @@ export default defineFamily({
   },
   preferences: [
     {
-      use: 'openspace.test.run and test.discover',
-      insteadOf: 'running the test command in a terminal and reading its output',
-      why: 'each failure comes with its message, expected and actual, and the file:line of the failing assertion; one test runs by name or line',
+      use: 'openspace.test.run',
+      insteadOf: 'a test command in a terminal',
+      why: 'failures come with expected, actual and file:line',
     },
   ],
 });
