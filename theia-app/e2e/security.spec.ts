@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { build } from 'esbuild';
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +55,15 @@ async function reload(page: Page): Promise<void> {
   await expect(page.locator('#theia-app-shell')).toBeVisible({ timeout: 60_000 });
   await expect(page.locator('.theia-preload')).toHaveCount(0, { timeout: 60_000 });
   await waitForBridge(theia.origin, theia.token);
+}
+
+/**
+ * Save the workspace settings as an editor does, whole (a temporary file renamed over it): written in
+ * place, Theia may read it half written, empty, and take no protected patterns for a moment.
+ */
+async function saveSettings(path: string, text: string): Promise<void> {
+  await writeFile(`${path}.saving`, text);
+  await rename(`${path}.saving`, path);
 }
 
 test('the first agent command asks for consent, once for calls waiting together; Cancel refuses them', async () => {
@@ -140,20 +149,20 @@ test('a failed agent command shows a notification with its error (commandFailure
 test('an invalid pattern makes file commands fail with a clear error, not be ignored', async () => {
   const { page } = theia;
   const settings = join(theia.workspace, '.theia', 'settings.json');
-  await writeFile(settings, JSON.stringify({ [SENSITIVE]: ['*.secret', '/etc/passwd'] }));
+  await saveSettings(settings, JSON.stringify({ [SENSITIVE]: ['*.secret', '/etc/passwd'] }));
   await expect.poll(async () => (await agent.call('openspace.file.list', { path: '.' })).code, { timeout: 20_000 }).toBe('INTERNAL');
   const failed = await agent.call('openspace.file.list', { path: '.' });
   expect(failed.error).toContain(`${SENSITIVE} in the workspace settings`);
   expect(failed.error).toContain('absolute path');
   await expect(page.locator('.theia-notification-toasts .theia-notification-message', { hasText: 'absolute path' }).first()).toBeVisible();
-  await writeFile(settings, JSON.stringify({ [SENSITIVE]: ['*.secret'] }));
+  await saveSettings(settings, JSON.stringify({ [SENSITIVE]: ['*.secret'] }));
   await expect.poll(async () => (await agent.call('openspace.file.list', { path: '.' })).success, { timeout: 20_000 }).toBe(true);
 });
 
 test('an invalid protected pattern fails terminal.send and terminal.create with the clear error the file tools give, until it is fixed', async () => {
   const settings = join(theia.workspace, '.theia', 'settings.json');
   await agent.ok('openspace.terminal.create', { title: 'writer' });
-  await writeFile(settings, JSON.stringify({ [PROTECTED]: ['/etc/passwd'] }));
+  await saveSettings(settings, JSON.stringify({ [PROTECTED]: ['/etc/passwd'] }));
   const write = { terminalId: 'writer', text: 'echo x > written.txt' };
   await expect.poll(async () => (await agent.call('openspace.terminal.send', write)).code, { timeout: 20_000 }).toBe('INTERNAL');
   const failed = await agent.call('openspace.terminal.send', write);
@@ -169,13 +178,13 @@ test('an invalid protected pattern fails terminal.send and terminal.create with 
     expect(refused, tool).toMatchObject({ success: false, code: 'INTERNAL' });
     expect(refused.error, tool).toContain(`${PROTECTED} in the workspace settings`);
   }
-  await writeFile(settings, JSON.stringify({ [PROTECTED]: ['generated/**'] }));
+  await saveSettings(settings, JSON.stringify({ [PROTECTED]: ['generated/**'] }));
   await expect.poll(async () => (await agent.call('openspace.terminal.send', write)).success, { timeout: 20_000 }).toBe(true);
   // The person's protected paths are read-only in the sandbox too.
   const generated = await agent.call('openspace.terminal.send', { terminalId: 'writer', text: 'echo x > generated/out.txt' });
   expect(generated).toMatchObject({ success: false, code: 'SANDBOX_READ_ONLY' });
   await agent.ok('openspace.terminal.close', { terminalId: 'writer' });
-  await writeFile(settings, JSON.stringify({ [SENSITIVE]: ['*.secret'] }));
+  await saveSettings(settings, JSON.stringify({ [SENSITIVE]: ['*.secret'] }));
 });
 
 test('a tab the person pinned is listed as pinned', async () => {
