@@ -22,6 +22,7 @@ import { BridgeContribution } from '../openspace-contribution.js';
 import { ContentIds } from '../content-ids.js';
 import { TestItemTree, type OpenSpaceTestItem } from './test-items.js';
 import { OpenSpaceTestRun, showResults } from './test-run.js';
+import { escapeHtml } from '../agent-failures.js';
 
 /** The Test Explorer's progress service, got when a run starts: injected, it would need the TestService, which builds this controller. */
 export const TestProgress = Symbol('TestProgress');
@@ -230,9 +231,4 @@ export class OpenSpaceTests implements TestController, TestContribution, Fronten
   private changed(deltas: TreeDelta<string, TestItem>[]): void {
     if (deltas.length > 0) this.itemsChanged.fire(deltas);
   }
-}
-
-/** Notifications render their text as HTML; a test's message stays text. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
