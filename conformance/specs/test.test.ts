@@ -52,6 +52,7 @@ it('a workspace with no test runner: NO_TEST_RUNNER, naming the runners OpenSpac
   if (ctx.target.workspaceDir) return; // the fixture as it is, before the tests below give it runners
   const failure = await ctx.agent.fails('openspace.test.discover', {}, 'NO_TEST_RUNNER');
   expect(failure.error).toContain('Vitest');
+  expect(failure.error).toContain('Jest');
   expect(failure.error).toContain('pytest');
 });
 
@@ -418,5 +419,126 @@ describe('Vitest', { timeout: 60_000 }, () => {
         failure: expect.objectContaining({ expected: '2', actual: '3', path: 'vt/calc.test.ts', line: 9 }),
       }),
     ]);
+  });
+});
+
+describe('Jest', { timeout: 60_000 }, () => {
+  beforeEach((t) => {
+    if (!dir) t.skip('the fixture projects are written to a workspace on disk (the in-memory one: sim/demo-tests.test.ts)');
+  });
+  beforeAll(() => {
+    if (!dir) return;
+    // The test script names Jest: the Vitest config left by the tests above is not the project's now.
+    // Jest's tests are those of jt/ only (the other folders hold other runners' tests).
+    write(
+      'package.json',
+      JSON.stringify({
+        scripts: { test: 'jest' },
+        devDependencies: { jest: '^30.5.2' },
+        jest: { roots: ['<rootDir>/jt'], testMatch: ['**/*.test.js'] },
+      }),
+    );
+    // The project's Jest is OpenSpace's own, linked into the project's node_modules.
+    symlinkSync(fileURLToPath(new URL('../../node_modules/jest', import.meta.url)), join(dir, 'node_modules/jest'));
+    // CommonJS: Jest 30 runs ES modules only under node --experimental-vm-modules.
+    write(
+      'jt/calc.test.js',
+      [
+        'const multiply = (a, b) => a * b;',
+        '',
+        "test('multiplies', () => {",
+        '  expect(multiply(2, 3)).toBe(6);',
+        '});',
+        '',
+        "describe('rounding', () => {",
+        "  test('rounds halves up', () => {",
+        '    expect(Math.round(2.5)).toBe(2);',
+        '  });',
+        "  test.skip('rounds negatives', () => {",
+        '    expect(Math.round(-2.5)).toBe(-3);',
+        '  });',
+        "  test.todo('rounds to a precision');",
+        '});',
+        '',
+        "test.each([[1, 1], [2, 4]])('squares %i', (n, square) => {",
+        '  expect(multiply(n, n)).toBe(square);',
+        '});',
+        '',
+      ].join('\n'),
+    );
+    write('jt/broken.test.js', "test('broken', () => {\n  const x = ;\n});\n");
+  });
+
+  const path = 'jt/calc.test.js';
+  const at = (suite: string[], name: string, line: number) => ({
+    id: [path, ...suite, name].join('::'),
+    name,
+    suite,
+    path,
+    line,
+    runner: 'jest',
+  });
+  const BROKEN = { path: 'jt/broken.test.js', line: 2, message: 'SyntaxError: Unexpected token (2:12)' };
+
+  it('discover: every test with its describe block and line, skipped, todo and each case too; the broken file named', async () => {
+    const found = await ctx.agent.ok('openspace.test.discover', { path: 'jt' });
+    expect(found.runners).toEqual(['jest']);
+    expect(found.tests).toEqual([
+      at([], 'multiplies', 3),
+      at(['rounding'], 'rounds halves up', 8),
+      at(['rounding'], 'rounds negatives', 11),
+      at(['rounding'], 'rounds to a precision', 14),
+      at([], 'squares 1', 17),
+      at([], 'squares 2', 17),
+    ]);
+    expect(found.errors).toEqual([BROKEN]);
+  });
+
+  it('run the files: each status, and the failing toBe with expected, actual and its line', async () => {
+    const run = await ctx.agent.ok('openspace.test.run', { paths: ['jt/calc.test.js', 'jt/broken.test.js'] });
+    expect(run).toMatchObject({ status: 'failed', runners: ['jest'], counts: { passed: 3, failed: 1, skipped: 1, todo: 1 } });
+    expect(run.tests[0]).toEqual({
+      ...at(['rounding'], 'rounds halves up', 8),
+      status: 'failed',
+      durationMs: expect.any(Number),
+      failure: {
+        message: 'expect(received).toBe(expected) // Object.is equality\n\nExpected: 2\nReceived: 3',
+        expected: '2',
+        actual: '3',
+        path,
+        line: 9,
+      },
+    });
+    expect(Object.fromEntries(run.tests.map((t: { name: string; status: string }) => [t.name, t.status]))).toEqual({
+      multiplies: 'passed',
+      'rounds halves up': 'failed',
+      'rounds negatives': 'skipped',
+      'rounds to a precision': 'todo',
+      'squares 1': 'passed',
+      'squares 2': 'passed',
+    });
+    expect(run.errors).toEqual([BROKEN]);
+  });
+
+  it('one test by name, by "Suite > name", by ID and by a line inside it: that test only', async () => {
+    for (const pick of [
+      { names: ['rounds halves up'] },
+      { names: ['rounding > rounds halves up'] },
+      { names: [`${path}::rounding::rounds halves up`] },
+      { path, line: 9 },
+    ]) {
+      const run = await ctx.agent.ok('openspace.test.run', pick);
+      expect(run, JSON.stringify(pick)).toMatchObject({
+        status: 'failed',
+        runners: ['jest'],
+        counts: { passed: 0, failed: 1, skipped: 0, todo: 0 },
+        tests: [{ name: 'rounds halves up', failure: { expected: '2', actual: '3', path, line: 9 } }],
+        errors: [],
+      });
+      expect(run.tests).toHaveLength(1);
+    }
+    const byName = await ctx.agent.ok('openspace.test.run', { names: ['squares 2'] });
+    expect(byName).toMatchObject({ status: 'passed', tests: [{ name: 'squares 2', status: 'passed', line: 17 }] });
+    expect(byName.tests).toHaveLength(1);
   });
 });

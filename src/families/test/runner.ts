@@ -1,12 +1,13 @@
 /**
- * What one test runner (Vitest, `node --test`, pytest) is to the test family: how to tell that a
+ * What one test runner (Vitest, Jest, `node --test`, pytest) is to the test family: how to tell that a
  * workspace uses it, the command lines that list and run its tests with a reporter of ours, and how
  * to read that reporter's file back. Each runner is a file beside this one; src/families/test/
  * service.ts runs their command lines (in the agent sandbox) and does the rest. Node only.
  */
 import { constants, promises } from 'node:fs';
+import { join } from 'node:path';
 
-export type RunnerName = 'vitest' | 'node' | 'pytest';
+export type RunnerName = 'vitest' | 'jest' | 'node' | 'pytest';
 
 /** One test, as its runner names and places it. */
 export interface TestCase {
@@ -125,6 +126,25 @@ export async function readReport(exchange: Exchange, name: string): Promise<stri
     return buffer.subarray(0, bytesRead).toString('utf8');
   } finally {
     await file.close();
+  }
+}
+
+/** What the runners read of a package.json. */
+export interface PackageJson {
+  dependencies?: Record<string, unknown>;
+  devDependencies?: Record<string, unknown>;
+  scripts?: Record<string, unknown>;
+  /** Jest's configuration, when it is kept there. */
+  jest?: unknown;
+}
+
+/** The workspace's package.json, read once (undefined: none, or not a JSON object). */
+export async function readPackageJson(root: string): Promise<PackageJson | undefined> {
+  try {
+    const pkg: unknown = JSON.parse(await promises.readFile(join(root, 'package.json'), 'utf8'));
+    return pkg && typeof pkg === 'object' && !Array.isArray(pkg) ? (pkg as PackageJson) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -18,10 +18,11 @@ import type { FileError, Invocation, ProcessEnd, Runner, RunnerReport, TestCase,
 import { MAX_LISTED_TESTS } from './tools.js';
 import nodeTest from './node-test.js';
 import vitest from './vitest.js';
+import jest from './jest.js';
 import pytest from './pytest.js';
 
 /** The runners OpenSpace knows, in the order a run goes through them. */
-export const RUNNERS: readonly Runner[] = [vitest, nodeTest, pytest];
+export const RUNNERS: readonly Runner[] = [vitest, jest, nodeTest, pytest];
 
 /** How much of a runner's output is kept, from its end, to say why it did not report. */
 const OUTPUT_TAIL = 16 * 1024;
@@ -325,7 +326,7 @@ export class WorkspaceTests implements TestPort {
 }
 
 const RUNNER_LIST =
-  'Vitest (vitest in package.json or a vitest.config file), node --test (a test script that runs node --test) and pytest (pytest.ini, conftest.py or test_*.py files)';
+  'Vitest (vitest in package.json or a vitest.config file), Jest (jest in package.json or a jest.config file), node --test (a test script that runs node --test) and pytest (pytest.ini, conftest.py or test_*.py files)';
 
 /** A runner's text as an agent may read it: escape sequences removed, secrets redacted, bounded. */
 function clean(text: string, max: number): string {

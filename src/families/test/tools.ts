@@ -11,7 +11,7 @@ export const MAX_LISTED_TESTS = 1000;
 /** The runners a workspace's tests run with, when the person names them; otherwise they are found from its files. */
 export const TEST_RUNNERS_SETTING = 'openspace.test.runners';
 
-export const TestRunner = z.enum(['vitest', 'node', 'pytest']).describe('The test runner: Vitest, node --test or pytest');
+export const TestRunner = z.enum(['vitest', 'jest', 'node', 'pytest']).describe('The test runner: Vitest, Jest, node --test or pytest');
 
 export const TestCase = z.object({
   id: z.string().describe('Stable ID: "<path>::<suite>::<name>" (pytest: its node ID); pass it in names to run just this test'),
@@ -60,7 +60,7 @@ export const testDiscover = defineTool({
   name: 'openspace.test.discover',
   title: 'Tests: Discover',
   description:
-    "List the workspace's tests (or those under path) with their file and line, from the project's own runner: Vitest, node --test or pytest, " +
+    "List the workspace's tests (or those under path) with their file and line, from the project's own runner: Vitest, Jest, node --test or pytest, " +
     'found from package.json and config files. No test body runs. NO_TEST_RUNNER when none is found or installed.',
   input: z.strictObject({ path: WorkspacePath.optional().describe('A test file or a directory; default: the whole workspace') }),
   output: z.object({ runners: z.array(TestRunner), tests: z.array(TestCase), errors: z.array(FileError) }),
