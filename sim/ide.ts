@@ -4,6 +4,7 @@ import { ToolError, type CallContext, type TerminalInfo } from '../src/contract/
 import { GitRepository } from '../src/families/git/repository.js';
 import { GitSummary } from '../src/families/git/summary.js';
 import { testSandbox, WorkspaceTests } from '../src/families/test/service.js';
+import { AdapterDebugger } from '../src/families/debug/service.js';
 import { TEST_RUNNERS_SETTING, TestRunner } from '../src/families/test/tools.js';
 import type { BoxVerdict } from '../src/contract/port.js';
 import type { CommandBridge } from '../src/hub/bridge.js';
@@ -120,7 +121,7 @@ export class SimIde {
   readonly allowedCommands: AllowedCommands;
   private mirror: WorkspaceMirror | undefined;
   /** The sandbox of the in-memory workspace's test runs (in the mirror). */
-  private mirrorSandbox: SandboxRuntime | undefined;
+  private mirrorSandbox: SandboxRuntime | null | undefined;
   /** The sandbox of agent terminals (process terminals with bubblewrap), set once made. */
   private sandbox: ReturnType<typeof agentShellSandbox>;
   private constructor(
@@ -181,6 +182,11 @@ export class SimIde {
               chosen: () => testRunnersSetting(workspace),
             })
           : this.mirroredTests(workspace, files, languageServers.sandbox),
+      debug: new AdapterDebugger(() => {
+        if (workspace.kind === 'disk') return { root: workspace.root, sandbox: this.sandbox?.runtime };
+        const { dir, runtime } = this.mirrored(workspace, files, languageServers.sandbox);
+        return { root: dir, sandbox: runtime };
+      }),
       // Read again after every command (sim/registry.ts), at most once a second.
       ...(repository && { sourceControl: new GitSummary(() => repository.status()) }),
       security: {
@@ -259,6 +265,19 @@ export class SimIde {
   }
 
   /**
+   * The in-memory workspace's copy on disk (the language servers' mirror) and a sandbox of the
+   * copy's own, where its tests and programs run; made at the first need.
+   */
+  private mirrored(workspace: LoadedWorkspace, files: WorkspaceFiles, choices: SandboxChoices | undefined) {
+    const dir = (this.mirror ??= WorkspaceMirror.create(workspace.fs, workspace.root, files)).dir;
+    if (this.mirrorSandbox === undefined) {
+      const settings = sandboxSettings(choices ?? {}).settings;
+      this.mirrorSandbox = settings.enabled && probeBwrap().available ? new SandboxRuntime(settings, { workspace: dir }) : null;
+    }
+    return { dir, runtime: this.mirrorSandbox ?? undefined };
+  }
+
+  /**
    * The in-memory workspace's tests, run in its copy on disk (the language servers' mirror, whose
    * node_modules links the packages package.json names from OpenSpace's own install), in a sandbox
    * of the copy's own. Made at the first test call.
@@ -268,10 +287,7 @@ export class SimIde {
     const listeners = new Set<(run: TestRunInfo) => void>();
     const made = () => {
       if (tests) return tests;
-      const dir = (this.mirror ??= WorkspaceMirror.create(workspace.fs, workspace.root, files)).dir;
-      const settings = sandboxSettings(choices ?? {}).settings;
-      const runtime = settings.enabled && probeBwrap().available ? new SandboxRuntime(settings, { workspace: dir }) : undefined;
-      this.mirrorSandbox = runtime;
+      const { dir, runtime } = this.mirrored(workspace, files, choices);
       tests = new WorkspaceTests({
         root: dir,
         sandbox: () => runtime && testSandbox(runtime, dir),
@@ -325,6 +341,7 @@ export class SimIde {
    * nothing is left to tell, and an IDE that stops must not end its process with an error.
    */
   async dispose(): Promise<void> {
+    const debugged = this.port.debug instanceof AdapterDebugger ? this.port.debug.dispose() : undefined;
     const servers = this.code.dispose().finally(() => this.mirror?.dispose());
     this.terminals.dispose();
     this.editors.dispose();
@@ -337,6 +354,7 @@ export class SimIde {
       quietly(this.files.dispose()),
       quietly(this.sandbox?.runtime.dispose()),
       quietly(this.mirrorSandbox?.dispose()),
+      quietly(debugged),
     ]);
   }
 }

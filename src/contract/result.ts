@@ -64,6 +64,15 @@ export const ERROR_CODES = {
     'The test runner ended without reporting any test (its configuration failed to load, it crashed); the message is what it said.',
   TASK_NOT_FOUND: "The workspace's package.json has no script of that name (or there is none); the message lists the scripts.",
   NO_TEST_RESULTS: 'No test has run since the IDE started; run them with openspace.test.run.',
+  NO_DEBUGGER:
+    "No debugger for the program's language is installed (Python: debugpy, python3-debugpy on Debian; C: LLDB's lldb-vscode or lldb-dap), or it would not start; the message says which.",
+  DEBUG_SESSION_NOT_FOUND:
+    'No debug session has that ID (it was stopped, or its program exited and was stopped); the message lists those running.',
+  DEBUG_NOT_STOPPED:
+    'The program is running (or has exited): stacks, variables and steps need it stopped; wait with openspace.debug.wait or pause it.',
+  BREAKPOINT_NOT_FOUND: 'No breakpoint has that ID; openspace.debug.breakpoint.list lists them.',
+  VARIABLE_NOT_FOUND: 'No variable or scope by that name or path in the frame; openspace.debug.variables lists them.',
+  DEBUG_FAILED: 'The debugger refused the request or the expression failed; the message is what it said.',
   RATE_LIMITED: 'Too many tool calls: at most 10 waiting per session, at most 50 per agent turn; wait, then retry.',
   BRIDGE_UNAVAILABLE: 'No IDE is connected to the hub; start the IDE or the simulated IDE.',
   TIMEOUT: 'The IDE did not answer within the time limit.',

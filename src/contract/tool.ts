@@ -38,9 +38,9 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   session?: SessionEffects<z.output<O>>;
 }
 
-/** Something a session created in the IDE: a terminal, a tab (by content ID), a highlight. */
+/** Something a session created in the IDE: a terminal, a tab (by content ID), a highlight, a debug session, a breakpoint. */
 export interface SessionResource {
-  kind: 'terminal' | 'tab' | 'highlight';
+  kind: 'terminal' | 'tab' | 'highlight' | 'debug' | 'breakpoint';
   id: string;
 }
 

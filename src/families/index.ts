@@ -22,6 +22,7 @@ import events from './events/index.js';
 import git, { type GitPort, type SourceControlSummary } from './git/index.js';
 import test, { type TestPort } from './test/index.js';
 import task from './task/index.js';
+import debug, { type DebugPort } from './debug/index.js';
 
 export * from './pane/index.js';
 export * from './editor/index.js';
@@ -36,8 +37,24 @@ export * from './events/index.js';
 export * from './git/index.js';
 export * from './test/index.js';
 export * from './task/index.js';
+export * from './debug/index.js';
 
-export const FAMILIES = [pane, editor, terminal, file, presentation, whiteboard, modality, code, context, events, git, test, task] as const;
+export const FAMILIES = [
+  pane,
+  editor,
+  terminal,
+  file,
+  presentation,
+  whiteboard,
+  modality,
+  code,
+  context,
+  events,
+  git,
+  test,
+  task,
+  debug,
+] as const;
 
 /**
  * What the commands of the families that run in the window (`side: 'window'`, the default) need from
@@ -52,6 +69,7 @@ export interface IdePort {
   readonly whiteboards: WhiteboardPort;
   readonly code: CodePort;
   readonly review: ReviewPort;
+  readonly debug: DebugPort;
   /** The repository's branch and changed files, for the live state; absent outside a repository. */
   readonly sourceControl?: SourceControlSummary;
   readonly security?: SecurityPort;

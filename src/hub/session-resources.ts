@@ -1,6 +1,6 @@
 /**
  * NFR-3.7.1: what an agent session created in the IDE — terminals, highlights, tabs it opened with
- * pane.open — so the hub can close them when the session ends (DELETE, transport closed, idle).
+ * pane.open, debug sessions and breakpoints — so the hub can close them when the session ends (DELETE, transport closed, idle).
  * What a call creates or closes comes from its own answer, as its tool definition reads it
  * (`session` in each family's tools.ts); a tab a person pinned, or a tab with unsaved changes, is left alone.
  */
@@ -19,10 +19,12 @@ const CLOSE: Record<SessionResource['kind'], (id: string) => [tool: string, args
   highlight: (id) => ['openspace.editor.clear_highlight', { highlightId: id }],
   terminal: (id) => ['openspace.terminal.close', { terminalId: id }],
   tab: (id) => ['openspace.pane.close', { contentId: id }],
+  debug: (id) => ['openspace.debug.stop', { sessionId: id }],
+  breakpoint: (id) => ['openspace.debug.breakpoint.remove', { id }],
 };
 
-/** Cleaned up in this order: highlights before the tabs they are on. */
-const ORDER: SessionResource['kind'][] = ['highlight', 'terminal', 'tab'];
+/** Cleaned up in this order: highlights before the tabs they are on; programs before their breakpoints. */
+const ORDER: SessionResource['kind'][] = ['highlight', 'debug', 'breakpoint', 'terminal', 'tab'];
 
 const key = (r: SessionResource) => `${r.kind}\u0000${r.id}`;
 
@@ -58,7 +60,7 @@ export class SessionResources {
       (listed.success ? (listed.panes as PaneInfo[]) : []).flatMap((pane) => pane.tabs.map((tab) => [tab.contentId, tab] as const)),
     );
     const spared = (r: SessionResource) => {
-      const tab = r.kind === 'highlight' ? undefined : tabs.get(r.id);
+      const tab = r.kind === 'terminal' || r.kind === 'tab' ? tabs.get(r.id) : undefined;
       return tab !== undefined && (tab.pinned === true || tab.isDirty);
     };
     owned.sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind));

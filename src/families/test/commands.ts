@@ -1,27 +1,16 @@
 import { ToolError, type CallContext } from '../../contract/index.js';
 import { defineNodeCommand } from '../../commands/command.js';
+import { confirmOutsideSandbox } from '../../commands/outside-sandbox.js';
 import type { NodeIde } from '../index.js';
 import { DEFAULT_TEST_TIMEOUT_MS, testCancel, testDiscover, testResults, testRun } from './tools.js';
 
-/**
- * Test code is agent-run code: in the sandbox it runs as a terminal command does; where there is no
- * sandbox, an agent's run waits for the person's yes, as every command typed there does.
- */
-async function outsideSandbox(ide: NodeIde, context: CallContext | undefined, what: string): Promise<void> {
-  if (ide.tests.sandboxed || !context || ide.security?.confirmDangerousCommands?.() === false) return;
-  const question = {
+/** Test code is agent-run code: outside a sandbox, an agent's run waits for the person's yes. */
+function outsideSandbox(ide: NodeIde, context: CallContext | undefined, what: string): Promise<void> {
+  return confirmOutsideSandbox(ide.security, ide.tests.sandboxed, context, {
     title: `Run the workspace's tests outside a sandbox?`,
     message: `The agent wants to ${what}. There is no sandbox here (bubblewrap is missing or turned off), so the test code runs with your rights.`,
     accept: 'Run',
-  };
-  const answer = ide.security?.confirmAction
-    ? await ide.security.confirmAction(question)
-    : context.ask
-      ? await context.ask(`${question.title} ${question.message}`)
-      : undefined;
-  if (answer === undefined && !ide.security?.confirmAction && !context.ask)
-    throw new ToolError('CONFIRMATION_REQUIRED', `${question.title} A person must confirm it and none can be asked here; nothing ran.`);
-  if (answer !== true) throw new ToolError('CONFIRMATION_DENIED', `The person did not allow it: ${question.title} Nothing ran.`);
+  });
 }
 
 export const testDiscoverCommand = defineNodeCommand(testDiscover, async (ide, args, context) => {

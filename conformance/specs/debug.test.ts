@@ -1,0 +1,254 @@
+/**
+ * The debugger (issue 32): a Python program (debugpy) and, where the workspace is on disk, a C one
+ * (LLDB), each written here with its lines known by hand: breakpoints verified on their lines, a
+ * condition, a hit count, a log point that prints without stopping, steps over, into and out
+ * landing on those lines, the stack, a local and a nested value by path, evaluate, a variable set and
+ * the program printing it, run to a line, the exit code, a program that never stops answering
+ * "running" and pausing, a session its agent forgot ended by cleanup, and a program trying to reach
+ * past the sandbox.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connectAgent, type Result } from '../client.js';
+import { eventually, useTarget } from '../setup.js';
+
+/** Outside /tmp, which the sandbox keeps private: a canary there would be unreachable for the wrong reason. */
+const base = '/var/tmp/openspace-debug-spec';
+const home = join(base, 'home');
+mkdirSync(join(home, '.ssh'), { recursive: true });
+const ctx = useTarget({ workspaceParent: base, home });
+const SECRET = 'openspace-debug-canary-5e81f2';
+process.env.OPENSPACE_DEBUG_CANARY_TOKEN = SECRET;
+
+const CART = `import sys
+
+
+def price(item):
+    subtotal = item["price"] * item["qty"]
+    return subtotal
+
+
+def total(items):
+    acc = 0
+    for i, item in enumerate(items):
+        acc += price(item)
+    return acc
+
+
+cart = [{"price": 3, "qty": 2}, {"price": 5, "qty": 4}, {"price": 7, "qty": 1}]
+for n in range(3):
+    print(f"tick {n}", flush=True)
+print(f"total {total(cart)}", flush=True)
+sys.exit(3)
+`;
+
+const FOREVER = `import time
+
+count = 0
+while True:
+    count += 1
+    time.sleep(0.05)
+`;
+
+type State = Result;
+const where = (state: State) => state.stop && `${state.stop.frames[0].path}:${state.stop.frames[0].line} ${state.stop.frames[0].name}`;
+const local = (state: State, name: string): string | undefined => state.stop?.locals.find((v: { name: string }) => v.name === name)?.value;
+
+// A debugger starts in about a second; two at once on a busy 2-core machine take longer.
+describe('Python, through debugpy', { timeout: 60_000 }, () => {
+  const started: string[] = [];
+  beforeAll(async () => {
+    await ctx.agent.ok('openspace.file.write', { path: 'dbg/cart.py', content: CART });
+    await ctx.agent.ok('openspace.file.write', { path: 'dbg/forever.py', content: FOREVER });
+  });
+  afterEach(async () => {
+    for (const sessionId of started.splice(0)) await ctx.agent.call('openspace.debug.stop', { sessionId });
+    const { breakpoints } = await ctx.agent.ok('openspace.debug.breakpoint.list');
+    for (const { id } of breakpoints) await ctx.agent.ok('openspace.debug.breakpoint.remove', { id });
+  });
+  const start = async (args: Record<string, unknown>): Promise<State> => {
+    const state = await ctx.agent.ok('openspace.debug.start', args);
+    started.push(state.sessionId);
+    return state;
+  };
+
+  it('stops at a conditional breakpoint with the stack, the locals and what it printed; nested values by path; evaluate', async () => {
+    const bp = await ctx.agent.ok('openspace.debug.breakpoint.set', { path: 'dbg/cart.py', line: 12, condition: 'i == 1' });
+    expect(bp).toMatchObject({ path: 'dbg/cart.py', line: 12, requestedLine: 12, condition: 'i == 1', verified: false });
+    const state = await start({ program: 'dbg/cart.py' });
+    expect(state).toMatchObject({ status: 'stopped', stop: { reason: 'breakpoint' } });
+    expect(state.stop.frames.slice(0, 2).map((f: { path: string; line: number; name: string }) => `${f.path}:${f.line} ${f.name}`)).toEqual(
+      ['dbg/cart.py:12 total', 'dbg/cart.py:19 <module>'],
+    );
+    expect(local(state, 'i')).toBe('1');
+    expect(local(state, 'acc')).toBe('6');
+    expect(state.stop.locals.find((v: { name: string }) => v.name === 'item')).toMatchObject({ expandable: true });
+    expect(state.output).toBe('tick 0\ntick 1\ntick 2\n');
+    const { breakpoints } = await ctx.agent.ok('openspace.debug.breakpoint.list');
+    expect(breakpoints).toEqual([expect.objectContaining({ id: bp.id, line: 12, verified: true })]);
+
+    const qty = await ctx.agent.ok('openspace.debug.variables', { sessionId: state.sessionId, path: 'item' });
+    expect(qty.variables.map((v: { name: string; value: string }) => `${v.name}=${v.value}`)).toEqual(
+      expect.arrayContaining(["'price'=5", "'qty'=4"]),
+    );
+    const third = await ctx.agent.ok('openspace.debug.variables', { sessionId: state.sessionId, path: 'items[2].price' });
+    expect(third.variables).toEqual([expect.objectContaining({ value: '7', expandable: false })]);
+    expect(await ctx.agent.ok('openspace.debug.evaluate', { sessionId: state.sessionId, expression: 'acc + item["qty"]' })).toMatchObject({
+      value: '10',
+      type: 'int',
+    });
+    const stack = await ctx.agent.ok('openspace.debug.stack', { sessionId: state.sessionId });
+    expect(stack.frames.map((f: { line: number; name: string }) => `${f.line} ${f.name}`)).toEqual(['12 total', '19 <module>']);
+    await ctx.agent.fails('openspace.debug.variables', { sessionId: state.sessionId, path: 'items[7]' }, 'VARIABLE_NOT_FOUND');
+    await ctx.agent.fails('openspace.debug.evaluate', { sessionId: state.sessionId, expression: 'nothing_here + 1' }, 'DEBUG_FAILED');
+  });
+
+  it('steps into, over and out onto the lines they should, sets a variable and sees the program print it, and answers the exit code', async () => {
+    await ctx.agent.ok('openspace.debug.breakpoint.set', { path: 'dbg/cart.py', line: 12, hitCount: 2 });
+    const state = await start({ program: 'dbg/cart.py' });
+    expect(where(state)).toBe('dbg/cart.py:12 total');
+    expect(local(state, 'i')).toBe('1');
+    const into = await ctx.agent.ok('openspace.debug.step', { sessionId: state.sessionId, kind: 'into' });
+    expect(where(into)).toBe('dbg/cart.py:5 price');
+    const over = await ctx.agent.ok('openspace.debug.step', { sessionId: state.sessionId, kind: 'over' });
+    expect(where(over)).toBe('dbg/cart.py:6 price');
+    expect(local(over, 'subtotal')).toBe('20');
+    const out = await ctx.agent.ok('openspace.debug.step', { sessionId: state.sessionId, kind: 'out' });
+    expect(where(out)).toBe('dbg/cart.py:12 total');
+    // Back in the loop, acc holds the first two items (6 + 20): set it to 100, and the program prints 100 + 7.
+    const loop = await ctx.agent.ok('openspace.debug.step', { sessionId: state.sessionId });
+    expect(where(loop)).toBe('dbg/cart.py:11 total');
+    expect(local(loop, 'acc')).toBe('26');
+    await ctx.agent.ok('openspace.debug.breakpoint.remove', { path: 'dbg/cart.py' });
+    expect(await ctx.agent.ok('openspace.debug.set_variable', { sessionId: state.sessionId, path: 'acc', value: '100' })).toMatchObject({
+      value: '100',
+    });
+    const end = await ctx.agent.ok('openspace.debug.continue', { sessionId: state.sessionId });
+    expect(end).toMatchObject({ status: 'exited', exitCode: 3 });
+    expect(end.output).toContain('total 107\n');
+    await ctx.agent.fails('openspace.debug.stack', { sessionId: state.sessionId }, 'DEBUG_NOT_STOPPED');
+  });
+
+  it('a log point prints without stopping; run to a line from the entry', async () => {
+    await ctx.agent.ok('openspace.debug.breakpoint.set', { path: 'dbg/cart.py', line: 18, logMessage: 'n is {n}' });
+    const entry = await start({ program: 'dbg/cart.py', stopOnEntry: true });
+    expect(entry).toMatchObject({ status: 'stopped', stop: { reason: 'entry' } });
+    expect(where(entry)).toBe('dbg/cart.py:1 <module>');
+    const at = await ctx.agent.ok('openspace.debug.run_to', { sessionId: entry.sessionId, path: 'dbg/cart.py', line: 19 });
+    expect(where(at)).toBe('dbg/cart.py:19 <module>');
+    expect(at.output).toMatch(/n is 0\n(.|\n)*n is 1\n(.|\n)*n is 2\n/);
+    // run_to's own breakpoint is gone; the log point stays.
+    const { breakpoints } = await ctx.agent.ok('openspace.debug.breakpoint.list');
+    expect(breakpoints).toEqual([expect.objectContaining({ line: 18, logMessage: 'n is {n}' })]);
+    expect(await ctx.agent.ok('openspace.debug.continue', { sessionId: entry.sessionId })).toMatchObject({ status: 'exited', exitCode: 3 });
+  });
+
+  it('a program that never stops answers "running" at the end of the wait; pause stops it where it is; stop ends it', async () => {
+    const began = Date.now();
+    const state = await start({ program: 'dbg/forever.py', waitMs: 1500 });
+    expect(state).toMatchObject({ status: 'running' });
+    expect(Date.now() - began).toBeGreaterThanOrEqual(1500);
+    expect(await ctx.agent.ok('openspace.debug.wait', { sessionId: state.sessionId, waitMs: 300 })).toMatchObject({ status: 'running' });
+    await ctx.agent.fails('openspace.debug.variables', { sessionId: state.sessionId }, 'DEBUG_NOT_STOPPED');
+    const paused = await ctx.agent.ok('openspace.debug.pause', { sessionId: state.sessionId });
+    expect(paused).toMatchObject({ status: 'stopped', stop: { reason: 'pause' } });
+    expect(paused.stop.frames[0].path).toBe('dbg/forever.py');
+    expect(Number(local(paused, 'count'))).toBeGreaterThan(0);
+    await ctx.agent.ok('openspace.debug.stop', { sessionId: state.sessionId });
+    await ctx.agent.fails('openspace.debug.wait', { sessionId: state.sessionId }, 'DEBUG_SESSION_NOT_FOUND');
+  });
+
+  it('a session its agent forgot ends with the agent; so do its breakpoints', async () => {
+    const agent = await connectAgent(ctx.target, 'forgetful-agent');
+    await agent.ok('openspace.debug.breakpoint.set', { path: 'dbg/forever.py', line: 5 });
+    const state = await agent.ok('openspace.debug.start', { program: 'dbg/forever.py' });
+    expect(state).toMatchObject({ status: 'stopped', stop: { reason: 'breakpoint' } });
+    await agent.endSession();
+    await eventually(async () => {
+      await ctx.agent.fails('openspace.debug.wait', { sessionId: state.sessionId, waitMs: 0 }, 'DEBUG_SESSION_NOT_FOUND');
+      expect((await ctx.agent.ok('openspace.debug.breakpoint.list')).breakpoints).toEqual([]);
+    }, 10_000);
+  });
+
+  it('bad calls: an unknown session, a step while running, a language without a debugger here, a path outside', async () => {
+    await ctx.agent.fails('openspace.debug.continue', { sessionId: 'debug-404' }, 'DEBUG_SESSION_NOT_FOUND');
+    await ctx.agent.fails('openspace.debug.breakpoint.remove', { id: 'bp-404' }, 'BREAKPOINT_NOT_FOUND');
+    await ctx.agent.fails('openspace.debug.start', { program: '../outside.py' }, 'PATH_OUTSIDE_WORKSPACE');
+    await ctx.agent.fails('openspace.debug.start', { program: 'dbg/app.mjs' }, 'NO_DEBUGGER');
+    const state = await start({ program: 'dbg/forever.py', waitMs: 0 });
+    await ctx.agent.fails('openspace.debug.step', { sessionId: state.sessionId }, 'DEBUG_NOT_STOPPED');
+  });
+});
+
+describe('the sandbox', { timeout: 60_000 }, () => {
+  it("a program under the debugger cannot read the person's keys, write beside the workspace, or see secrets in its environment", async (t) => {
+    const dir = ctx.target.workspaceDir;
+    if (!dir) return t.skip('the in-memory workspace runs programs in a copy of its own (no person files beside it to reach)');
+    const canary = join(home, '.ssh', 'id_rsa');
+    const escaped = join(dir, '..', `${dir.split('/').pop()}-debug-escaped`);
+    writeFileSync(canary, SECRET);
+    await ctx.agent.ok('openspace.file.write', {
+      path: 'dbg/escape.py',
+      content: `import os
+for attempt in (lambda: open(${JSON.stringify(canary)}).read(), lambda: open(${JSON.stringify(escaped)}, "w").write("out")):
+    try:
+        print("did", attempt(), flush=True)
+    except OSError as error:
+        print("refused", error.strerror, flush=True)
+print("env", dict(os.environ), flush=True)
+`,
+    });
+    const end = await ctx.agent.ok('openspace.debug.start', { program: 'dbg/escape.py' });
+    expect(end).toMatchObject({ status: 'exited', exitCode: 0 });
+    expect(end.output).toContain('refused No such file or directory');
+    expect(end.output).toContain('refused Read-only file system');
+    expect(end.output).not.toContain(SECRET);
+    expect(existsSync(escaped)).toBe(false);
+  });
+});
+
+const C_PROGRAM = `#include <stdio.h>
+
+static int square(int n) {
+  int result = n * n;
+  return result;
+}
+
+int main(void) {
+  int sum = 0;
+  for (int i = 1; i <= 3; i++) {
+    sum += square(i);
+  }
+  printf("sum %d\\n", sum);
+  return sum == 14 ? 0 : 1;
+}
+`;
+
+describe('C, through LLDB', { timeout: 60_000 }, () => {
+  it('breakpoints, a step into, a local and evaluate in a C program built with -g', async (t) => {
+    const dir = ctx.target.workspaceDir;
+    if (!dir) return t.skip('the in-memory workspace has no directory to build a program in');
+    writeFileSync(join(dir, 'square.c'), C_PROGRAM);
+    execFileSync('cc', ['-g', '-O0', '-o', join(dir, 'square'), join(dir, 'square.c')]);
+    await ctx.agent.ok('openspace.debug.breakpoint.set', { path: 'square.c', line: 11, condition: 'i == 2' });
+    const state = await ctx.agent.ok('openspace.debug.start', { program: 'square', language: 'c' });
+    try {
+      expect(where(state)).toBe('square.c:11 main');
+      expect(local(state, 'i')).toBe('2');
+      expect(local(state, 'sum')).toBe('1');
+      const into = await ctx.agent.ok('openspace.debug.step', { sessionId: state.sessionId, kind: 'into' });
+      expect(where(into)).toBe('square.c:4 square');
+      expect(await ctx.agent.ok('openspace.debug.evaluate', { sessionId: state.sessionId, expression: 'n * 10' })).toMatchObject({
+        value: '20',
+      });
+      await ctx.agent.ok('openspace.debug.breakpoint.remove', { path: 'square.c' });
+      const end = await ctx.agent.ok('openspace.debug.continue', { sessionId: state.sessionId });
+      expect(end).toMatchObject({ status: 'exited', exitCode: 0 });
+      expect(end.output).toContain('sum 14');
+    } finally {
+      await ctx.agent.call('openspace.debug.stop', { sessionId: state.sessionId });
+    }
+  });
+});

@@ -1,0 +1,79 @@
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import type { z } from 'zod';
+import type { Breakpoint, DebugLanguage } from './tools.js';
+
+export type BreakpointInfo = z.output<typeof Breakpoint>;
+export type DebugLanguageName = z.output<typeof DebugLanguage>;
+
+/** A program to debug; paths workspace-relative, already checked by the path guard. */
+export interface DebugLaunch {
+  language: DebugLanguageName;
+  program: string;
+  args: string[];
+  cwd: string;
+  stopOnEntry: boolean;
+}
+
+export interface BreakpointSpec {
+  /** Workspace-relative. */
+  path: string;
+  line: number;
+  condition?: string;
+  hitCount?: number;
+  logMessage?: string;
+}
+
+/**
+ * What a session's program is doing, from its adapter's events (src/families/debug/state.ts keeps
+ * it): running, stopped where and why, exited with what code, and what it printed.
+ */
+export interface DebugProgramState {
+  readonly status: 'starting' | 'running' | 'stopped' | 'exited';
+  readonly stopped: DebugProtocol.StoppedEvent['body'] | undefined;
+  readonly exitCode: number | undefined;
+  /** An event the adapter sent. */
+  event(name: string, body: unknown): void;
+  /** A continue or step is about to be sent (its stop may come before its answer). */
+  resumed(): void;
+  /** The adapter went away. */
+  ended(): void;
+  /** What the program printed since the last call, the end of it kept. */
+  takeOutput(): { text: string; truncated: boolean };
+  /** Resolves once the program is stopped or has exited (at once if it is), after `ms`, or when `signal` aborts. */
+  settle(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/**
+ * One debug session: a debug adapter (debugpy, LLDB's) speaking the Debug Adapter Protocol, with the
+ * program it runs. The IDE feeds `state` every event the adapter sends, from before the launch.
+ */
+export interface DebugSessionHandle {
+  readonly id: string;
+  /** What it debugs, for the person: the program's workspace path. */
+  readonly name: string;
+  readonly state: DebugProgramState;
+  /** A DAP request; answers the response's body, or throws the adapter's message. */
+  request<R extends DebugProtocol.Response>(command: string, args?: object): Promise<R['body']>;
+  /** End the program and the adapter. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The IDE's debugger: its sessions and its breakpoints (in Theia, the gutter's and the Breakpoints
+ * view's). The simulated IDE runs the adapters itself (src/families/debug/service.ts); Theia through
+ * its debug views.
+ */
+export interface DebugPort {
+  /** Whether programs run in the agent sandbox; when not, an agent's start waits for the person's yes. */
+  readonly sandboxed: boolean;
+  /** The workspace root as the adapters see it (absolute), to show workspace paths. */
+  readonly root: string;
+  /** Starts the adapter and launches the program; resolves once it runs (the breakpoints set). */
+  start(launch: DebugLaunch): Promise<DebugSessionHandle>;
+  session(id: string): DebugSessionHandle | undefined;
+  sessions(): readonly DebugSessionHandle[];
+  breakpoints(): readonly BreakpointInfo[];
+  /** Sets it in every session, answered as the first session verified it. */
+  setBreakpoint(spec: BreakpointSpec): Promise<BreakpointInfo>;
+  removeBreakpoints(ids: readonly string[]): Promise<void>;
+}
