@@ -16,6 +16,7 @@ export * from './security/sandbox-host.js';
 export * from './store/workspace-files.js';
 export * from './families/git/repository.js';
 export * from './families/test/service.js';
+export * from './families/debug/adapters.js';
 export * from './lsp/typescript.js';
 export * from './lsp/servers.js';
 export * from './lsp/lsp-code-port.js';

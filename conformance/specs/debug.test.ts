@@ -125,9 +125,12 @@ describe('Python, through debugpy', { timeout: 60_000 }, () => {
     expect(await ctx.agent.ok('openspace.debug.set_variable', { sessionId: state.sessionId, path: 'acc', value: '100' })).toMatchObject({
       value: '100',
     });
-    const end = await ctx.agent.ok('openspace.debug.continue', { sessionId: state.sessionId });
-    expect(end).toMatchObject({ status: 'exited', exitCode: 3 });
-    expect(end.output).toContain('total 107\n');
+    // sys.exit(3) is an exception nothing catches: it stops there first, as in VS Code and Theia.
+    const exiting = await ctx.agent.ok('openspace.debug.continue', { sessionId: state.sessionId });
+    expect(exiting).toMatchObject({ status: 'stopped', stop: { reason: 'exception', description: expect.stringContaining('SystemExit') } });
+    expect(where(exiting)).toBe('dbg/cart.py:20 <module>');
+    expect(exiting.output).toContain('total 107\n');
+    expect(await ctx.agent.ok('openspace.debug.continue', { sessionId: state.sessionId })).toMatchObject({ status: 'exited', exitCode: 3 });
     await ctx.agent.fails('openspace.debug.stack', { sessionId: state.sessionId }, 'DEBUG_NOT_STOPPED');
   });
 
@@ -142,6 +145,10 @@ describe('Python, through debugpy', { timeout: 60_000 }, () => {
     // run_to's own breakpoint is gone; the log point stays.
     const { breakpoints } = await ctx.agent.ok('openspace.debug.breakpoint.list');
     expect(breakpoints).toEqual([expect.objectContaining({ line: 18, logMessage: 'n is {n}' })]);
+    expect(await ctx.agent.ok('openspace.debug.continue', { sessionId: entry.sessionId })).toMatchObject({
+      status: 'stopped',
+      stop: { reason: 'exception' },
+    });
     expect(await ctx.agent.ok('openspace.debug.continue', { sessionId: entry.sessionId })).toMatchObject({ status: 'exited', exitCode: 3 });
   });
 

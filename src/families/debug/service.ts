@@ -148,7 +148,7 @@ export class AdapterDebugger implements DebugPort {
     this.live.set(id, session);
     this.forgetOld();
     try {
-      await session.request('initialize', {
+      const capabilities = await session.request<DebugProtocol.InitializeResponse>('initialize', {
         clientID: 'openspace',
         clientName: 'OpenSpace',
         adapterID: adapter.id,
@@ -162,6 +162,9 @@ export class AdapterDebugger implements DebugPort {
       launched.catch(() => {});
       await Promise.race([initialized, launched]);
       for (const path of new Set([...this.kept.values()].map((b) => b.path))) await this.send(session, path);
+      // As Theia and VS Code do: the adapter's default exception filters (debugpy: uncaught and user-unhandled).
+      const filters = capabilities?.exceptionBreakpointFilters?.filter((f) => f.default).map((f) => f.filter) ?? [];
+      if (capabilities?.exceptionBreakpointFilters) await session.request('setExceptionBreakpoints', { filters });
       await session.request('configurationDone', {});
       await launched;
       session.state.resumed();

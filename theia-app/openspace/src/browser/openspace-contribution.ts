@@ -33,6 +33,7 @@ import { TheiaCodePort } from './theia-code-port.js';
 import { TheiaWhiteboardPort } from './whiteboard/theia-whiteboard-port.js';
 import { TheiaTerminalPort } from './theia-terminal-port.js';
 import { TheiaReviewPort } from './theia-review-port.js';
+import { TheiaDebugPort } from './debug/theia-debug-port.js';
 import { AgentStatus } from './agent-status.js';
 
 export const TheiaIdePort = Symbol('TheiaIdePort');
@@ -55,6 +56,7 @@ export function createIdePort(ctx: interfaces.Context): IdePort {
     whiteboards: ctx.container.get(TheiaWhiteboardPort),
     code: ctx.container.get(TheiaCodePort),
     review: ctx.container.get(TheiaReviewPort),
+    debug: ctx.container.get(TheiaDebugPort),
     sourceControl: ctx.container.get(GitSummary),
     security: ctx.container.get(TheiaSecurityPort),
     state: new IdeState(),

@@ -36,6 +36,7 @@ import { WhiteboardWidget } from './whiteboard/whiteboard-widget.js';
 import { TheiaWhiteboardPort, WhiteboardOpenHandler } from './whiteboard/theia-whiteboard-port.js';
 import { AgentPane, AgentPaneBackendProxy, createAgentPaneBackendProxy } from './agent-pane.js';
 import { TheiaReviewPort } from './theia-review-port.js';
+import { TheiaDebugPort } from './debug/theia-debug-port.js';
 import { AgentStatus } from './agent-status.js';
 import { ResourceResolver } from '@theia/core/lib/common/resource';
 import { TabBarToolbarContribution } from '@theia/core/lib/browser/shell/tab-bar-toolbar';
@@ -77,6 +78,7 @@ export default new ContainerModule((bind) => {
   bind(CodeGrammars).toSelf().inSingletonScope();
   bind(LanguageGrammarDefinitionContribution).toService(CodeGrammars);
   bind(TheiaEditorPort).toSelf().inSingletonScope();
+  bind(TheiaDebugPort).toSelf().inSingletonScope();
   bind(SandboxBackendProxy).toDynamicValue(createSandboxBackendProxy).inSingletonScope();
   bind(TheiaSandbox).toSelf().inSingletonScope();
   bind(TheiaTerminalPort).toSelf().inSingletonScope();

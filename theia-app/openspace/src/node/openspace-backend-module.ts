@@ -41,6 +41,8 @@ import { BesideFiles, type BackendParts } from './beside-files.js';
 import { CodeBackendImpl } from './code-backend.js';
 import { SandboxBackendImpl } from './sandbox-backend.js';
 import { TestsBackend } from './tests-backend.js';
+import { debugAdapterContribution } from './debug-adapters.js';
+import { DebugAdapterContribution } from '@theia/debug/lib/common/debug-model';
 import { CHAT_PATH, type ChatClient } from '../common/chat-protocol.js';
 import { ChatService, chatBackendFor } from './opencode/chat-backend.js';
 import { openedWorkspace } from './opened-workspace.js';
@@ -251,6 +253,11 @@ export default new ContainerModule((bind) => {
     .toDynamicValue((ctx) => new RpcConnectionHandler(CODE_PATH, () => ctx.container.get(CodeBackendImpl)))
     .inSingletonScope();
   bind(SandboxBackendImpl).toSelf().inSingletonScope();
+  // The debug family's adapters as Theia debug types.
+  for (const language of ['python', 'c'] as const)
+    bind(DebugAdapterContribution)
+      .toDynamicValue((ctx) => debugAdapterContribution(language, ctx.container.get(SandboxBackendImpl)))
+      .inSingletonScope();
   bind(TestsBackend)
     .toDynamicValue(
       (ctx) =>

@@ -1,0 +1,197 @@
+import { inject, injectable } from '@theia/core/shared/inversify';
+import URI from '@theia/core/lib/common/uri';
+import { BreakpointManager } from '@theia/debug/lib/browser/breakpoint/breakpoint-manager';
+import { SourceBreakpoint } from '@theia/debug/lib/browser/breakpoint/breakpoint-marker';
+import { DebugSessionManager } from '@theia/debug/lib/browser/debug-session-manager';
+import type { DebugSession } from '@theia/debug/lib/browser/debug-session';
+import type { DebugSourceBreakpoint } from '@theia/debug/lib/browser/model/debug-source-breakpoint';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import {
+  DebugSessionState,
+  ToolError,
+  type BreakpointInfo,
+  type BreakpointSpec,
+  type DebugLaunch,
+  type DebugPort,
+  type DebugSessionHandle,
+} from '../../../../../src/browser.js';
+import { OPENSPACE_DEBUG_TYPES, type OpenSpaceDebugConfiguration } from '../../common/debug-types.js';
+import { ContentIds } from '../content-ids.js';
+import { TheiaSandbox } from '../theia-sandbox.js';
+
+/** The events a session's state follows. */
+const EVENTS = ['stopped', 'continued', 'exited', 'terminated', 'output'] as const;
+/** How long a breakpoint set while sessions run waits for them to place it. */
+const PLACED_WAIT_MS = 2000;
+
+class TheiaDebugSession implements DebugSessionHandle {
+  readonly state = new DebugSessionState();
+  session: DebugSession | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly name: string,
+    private readonly manager: DebugSessionManager,
+    private readonly onStop: () => void,
+  ) {}
+
+  /** Follow Theia's session from its creation, before its launch. */
+  attach(session: DebugSession): void {
+    this.session = session;
+    for (const name of EVENTS) session.on(name, (event: DebugProtocol.Event) => this.state.event(name, event.body));
+    session.onDispose(() => this.state.ended());
+  }
+
+  async request<R extends DebugProtocol.Response>(command: string, args?: object): Promise<R['body']> {
+    if (!this.session || this.state.status === 'exited') throw new ToolError('DEBUG_NOT_STOPPED', `The program of ${this.id} has exited.`);
+    const response = await this.session.sendRequest(command as never, args as never);
+    return (response as R).body;
+  }
+
+  async stop(): Promise<void> {
+    if (this.session && this.state.status !== 'exited') await this.manager.terminateSession(this.session);
+    this.state.ended();
+    this.onStop();
+  }
+}
+
+/**
+ * The debug family's port in Theia: an agent's sessions are Theia's own debug sessions (started by
+ * the DebugSessionManager with the debug types of theia-app/openspace/src/node/debug-adapters.ts),
+ * so the person sees them in the Debug view, the editor and the Debug Console and can step them; its
+ * breakpoints are the BreakpointManager's, in the gutter beside the person's.
+ */
+@injectable()
+export class TheiaDebugPort implements DebugPort {
+  @inject(DebugSessionManager) protected readonly manager!: DebugSessionManager;
+  @inject(BreakpointManager) protected readonly breakpointManager!: BreakpointManager;
+  @inject(ContentIds) protected readonly ids!: ContentIds;
+  @inject(TheiaSandbox) protected readonly sandbox!: TheiaSandbox;
+  private readonly live = new Map<string, TheiaDebugSession>();
+  private count = 0;
+
+  get sandboxed(): boolean {
+    const view = this.sandbox.current();
+    return !('settings' in view) || view.settings.enabled;
+  }
+
+  get root(): string {
+    return this.ids.rootPath;
+  }
+
+  async start(launch: DebugLaunch): Promise<DebugSessionHandle> {
+    if (launch.language === 'node') throw new ToolError('NO_DEBUGGER', 'Debugging JavaScript on Node is not available yet; Python (debugpy) and C (LLDB) are.');
+    const id = `debug-${++this.count}`;
+    const handle = new TheiaDebugSession(id, launch.program, this.manager, () => this.live.delete(id));
+    const sandbox = this.sandbox.current();
+    const configuration: OpenSpaceDebugConfiguration = {
+      type: OPENSPACE_DEBUG_TYPES[launch.language].type,
+      request: 'launch',
+      name: `${launch.program} (agent)`,
+      program: this.ids.uriOf(launch.program).path.fsPath(),
+      args: launch.args,
+      cwd: this.ids.uriOf(launch.cwd).path.fsPath(),
+      stopOnEntry: launch.stopOnEntry,
+      openspaceSession: id,
+      ...(this.sandboxed && { openspaceSandbox: sandbox }),
+    };
+    const created = this.manager.onDidCreateDebugSession((session) => {
+      if ((session.configuration as OpenSpaceDebugConfiguration).openspaceSession === id) handle.attach(session);
+    });
+    try {
+      const session = await this.manager.start({ name: configuration.name, configuration, workspaceFolderUri: this.ids.rootUri?.toString() });
+      if (!session || typeof session === 'boolean')
+        throw new ToolError('DEBUG_FAILED', `Theia could not start the debugger for ${launch.program}.`);
+    } finally {
+      created.dispose();
+    }
+    if (!handle.session) throw new ToolError('DEBUG_FAILED', `Theia started no debug session for ${launch.program}.`);
+    this.live.set(id, handle);
+    handle.session.onDispose(() => {
+      // An exited session stays for its exit code until debug.stop; a session Theia dropped without an exit goes.
+      if (handle.state.exitCode === undefined) this.live.delete(id);
+    });
+    if (handle.state.status === 'starting') handle.state.resumed();
+    return handle;
+  }
+
+  session(id: string): DebugSessionHandle | undefined {
+    return this.live.get(id);
+  }
+
+  sessions(): readonly DebugSessionHandle[] {
+    return [...this.live.values()];
+  }
+
+  breakpoints(): readonly BreakpointInfo[] {
+    return this.breakpointManager.getBreakpoints().map((b) => this.info(b));
+  }
+
+  async setBreakpoint(spec: BreakpointSpec): Promise<BreakpointInfo> {
+    const uri = this.ids.uriOf(spec.path);
+    const added = this.breakpointManager.addBreakpoint(
+      SourceBreakpoint.create(uri, {
+        line: spec.line,
+        ...(spec.condition && { condition: spec.condition }),
+        ...(spec.hitCount !== undefined && { hitCondition: String(spec.hitCount) }),
+        ...(spec.logMessage && { logMessage: spec.logMessage }),
+      }),
+    );
+    if (this.manager.sessions.length > 0) await this.placed(added);
+    return this.info(added);
+  }
+
+  async removeBreakpoints(ids: readonly string[]): Promise<void> {
+    const uris = new Map(
+      this.breakpointManager
+        .getBreakpoints()
+        .filter((b) => ids.includes(b.id))
+        .map((b) => [b.uri.toString(), b.uri]),
+    );
+    this.breakpointManager.removeBreakpointsById([...ids]);
+    // Theia tells its sessions after a step of its own; a continue right after must not meet the old ones.
+    for (const uri of uris.values()) await this.resend(uri);
+  }
+
+  /** Send the file's breakpoints, as the BreakpointManager has them now, to every running session. */
+  private async resend(uri: URI): Promise<void> {
+    const breakpoints = this.breakpointManager
+      .getBreakpoints(uri)
+      .filter((b) => b.enabled)
+      .map((b) => b.origin.raw);
+    const source = { path: uri.path.fsPath(), name: uri.path.base };
+    await Promise.all(
+      this.manager.sessions.map((session) => session.sendRequest('setBreakpoints', { source, breakpoints }).catch(() => undefined)),
+    );
+  }
+
+  /** Until a running session placed the breakpoint (verified or not), at most PLACED_WAIT_MS. */
+  private placed(breakpoint: DebugSourceBreakpoint): Promise<void> {
+    if (breakpoint.installed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        listener.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, PLACED_WAIT_MS);
+      const listener = this.breakpointManager.onDidChangeBreakpoints(() => breakpoint.installed && done());
+    });
+  }
+
+  private info(b: DebugSourceBreakpoint): BreakpointInfo {
+    const raw = b.origin.raw;
+    const hitCount = Number(raw.hitCondition);
+    return {
+      id: b.id,
+      path: this.ids.pathOf(new URI(b.uri.toString())),
+      line: b.line,
+      requestedLine: raw.line,
+      ...(raw.condition && { condition: raw.condition }),
+      ...(Number.isInteger(hitCount) && hitCount > 0 && { hitCount }),
+      ...(raw.logMessage && { logMessage: raw.logMessage }),
+      verified: b.installed && b.verified,
+      ...(b.installed && !b.verified && b.message && { message: b.message }),
+    };
+  }
+}

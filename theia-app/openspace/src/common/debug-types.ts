@@ -1,0 +1,21 @@
+import type { DebugConfiguration } from '@theia/debug/lib/common/debug-configuration';
+import type { DebugLanguageName } from '../../../../src/browser.js';
+import type { WindowView } from './protocol.js';
+
+/** The Theia debug types of the debug family's adapters (theia-app/openspace/src/node/debug-adapters.ts). */
+export const OPENSPACE_DEBUG_TYPES: Record<Exclude<DebugLanguageName, 'node'>, { type: string; label: string }> = {
+  python: { type: 'openspace-python', label: 'Python (debugpy)' },
+  c: { type: 'openspace-lldb', label: 'C, C++, Rust (LLDB)' },
+};
+
+/** A session of theirs: the program, absolute paths, and for an agent's the sandbox it runs in. */
+export interface OpenSpaceDebugConfiguration extends DebugConfiguration {
+  program: string;
+  args?: string[];
+  cwd: string;
+  stopOnEntry?: boolean;
+  /** The agent's debug session this is (debug-1 …). */
+  openspaceSession?: string;
+  /** The window's sandbox settings: the adapter and its program run in that sandbox. */
+  openspaceSandbox?: WindowView['sandbox'];
+}
