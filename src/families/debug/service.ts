@@ -9,7 +9,8 @@ import { isAbsolute, join } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { ProtocolClient } from '@vscode/debugadapter-testsupport/lib/protocolClient.js';
 import { ToolError } from '../../contract/index.js';
-import { adapterFor } from './adapters.js';
+import { EXCHANGE_DIRECTORY_INSIDE } from '../../security/sandbox.js';
+import { adapterFor, debuggerHooks } from './adapters.js';
 import type { BreakpointInfo, BreakpointSpec, DebugLaunch, DebugPort, DebugSessionHandle } from './port.js';
 import { DebugSessionState } from './state.js';
 
@@ -22,7 +23,7 @@ const EVENTS = ['initialized', 'stopped', 'continued', 'exited', 'terminated', '
 
 export interface DebugSandbox {
   /** The command line running `argv` in the agent sandbox, starting in `cwd`. */
-  command(argv: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string[] | { unavailable: string }>;
+  command(argv: string[], cwd: string, env: NodeJS.ProcessEnv, exchange: string): Promise<string[] | { unavailable: string }>;
 }
 
 class Client extends ProtocolClient {
@@ -135,13 +136,18 @@ export class AdapterDebugger implements DebugPort {
     const adapter = adapterFor(launch.language);
     const cwd = this.absolute(launch.cwd);
     const { sandbox } = this.place();
+    const hooks = debuggerHooks();
     let argv = adapter.argv;
     if (sandbox) {
-      const line = await sandbox.command(adapter.argv, cwd, process.env);
-      if ('unavailable' in line) throw new ToolError('NO_DEBUGGER', `The agent sandbox cannot start here: ${line.unavailable}`);
+      const line = await sandbox.command(adapter.argv, cwd, process.env, hooks.dir);
+      if ('unavailable' in line) {
+        hooks.remove();
+        throw new ToolError('NO_DEBUGGER', `The agent sandbox cannot start here: ${line.unavailable}`);
+      }
       argv = line;
     }
     const child = spawn(argv[0]!, argv.slice(1), { cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    child.on('exit', () => hooks.remove());
     const id = `debug-${++this.sessionCount}`;
     const session = new AdapterSession(id, launch.program, child, new Client(child), () => this.live.delete(id));
     session.client.on('breakpoint', (event: DebugProtocol.BreakpointEvent) => this.changed(id, event.body.breakpoint));
@@ -158,7 +164,11 @@ export class AdapterDebugger implements DebugPort {
         supportsVariableType: true,
       });
       const initialized = new Promise<void>((resolve) => session.client.once('initialized', () => resolve()));
-      const launched = session.request('launch', adapter.launch(this.absolute(launch.program), launch.args, cwd, launch.stopOnEntry));
+      const program = this.absolute(launch.program);
+      const launched = session.request(
+        'launch',
+        adapter.launch(program, launch.args, cwd, launch.stopOnEntry, sandbox ? EXCHANGE_DIRECTORY_INSIDE : hooks.dir),
+      );
       launched.catch(() => {});
       await Promise.race([initialized, launched]);
       for (const path of new Set([...this.kept.values()].map((b) => b.path))) await this.send(session, path);

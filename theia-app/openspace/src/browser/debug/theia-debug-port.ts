@@ -80,7 +80,8 @@ export class TheiaDebugPort implements DebugPort {
   }
 
   async start(launch: DebugLaunch): Promise<DebugSessionHandle> {
-    if (launch.language === 'node') throw new ToolError('NO_DEBUGGER', 'Debugging JavaScript on Node is not available yet; Python (debugpy) and C (LLDB) are.');
+    if (launch.language === 'node')
+      throw new ToolError('NO_DEBUGGER', 'Debugging JavaScript on Node is not available yet; Python (debugpy) and C (LLDB) are.');
     const id = `debug-${++this.count}`;
     const handle = new TheiaDebugSession(id, launch.program, this.manager, () => this.live.delete(id));
     const sandbox = this.sandbox.current();
@@ -99,7 +100,11 @@ export class TheiaDebugPort implements DebugPort {
       if ((session.configuration as OpenSpaceDebugConfiguration).openspaceSession === id) handle.attach(session);
     });
     try {
-      const session = await this.manager.start({ name: configuration.name, configuration, workspaceFolderUri: this.ids.rootUri?.toString() });
+      const session = await this.manager.start({
+        name: configuration.name,
+        configuration,
+        workspaceFolderUri: this.ids.rootUri?.toString(),
+      });
       if (!session || typeof session === 'boolean')
         throw new ToolError('DEBUG_FAILED', `Theia could not start the debugger for ${launch.program}.`);
     } finally {
