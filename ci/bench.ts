@@ -27,6 +27,7 @@ import { benchSandbox } from './bench-sandbox.js';
 import { benchSearch } from './bench-search.js';
 import { benchSecurity } from './bench-security.js';
 import { benchTests } from './bench-tests.js';
+import { benchDebug } from './bench-debug.js';
 import { benchStartup } from './bench-startup.js';
 import { benchStore } from './bench-store.js';
 
@@ -378,6 +379,8 @@ async function main(): Promise<void> {
   const git = await benchGit();
   // test.run of one test and of a 200-test file beside node --test alone (in process, in the sandbox).
   const tests = theia ? undefined : await benchTests();
+  // A breakpoint hit answered with its snapshot beside debugpy driven directly (the simulated IDE, in the sandbox).
+  const debug = theia ? undefined : await benchDebug();
   // Start-up as a client that spawns its server over stdio sees it, beside a bare SDK server.
   const startup = theia ? undefined : await benchStartup();
   // Code intelligence on a generated 2,000-file TypeScript project (the simulated IDE on disk).
@@ -416,6 +419,7 @@ async function main(): Promise<void> {
         search,
         git,
         tests,
+        debug,
         startup,
         code,
       },

@@ -88,6 +88,11 @@ describe('Python, through debugpy', { timeout: 60_000 }, () => {
     expect(state.output).toBe('tick 0\ntick 1\ntick 2\n');
     const { breakpoints } = await ctx.agent.ok('openspace.debug.breakpoint.list');
     expect(breakpoints).toEqual([expect.objectContaining({ id: bp.id, line: 12, verified: true })]);
+    // The live state every agent reads names the session (the layout is published at most once a second).
+    await eventually(async () => {
+      const instructions = await (await fetch(`${ctx.target.origin}/openspace/instructions`, { headers: ctx.target.headers })).text();
+      expect(instructions).toContain(`- Debugging: ${state.sessionId} dbg/cart.py stopped (breakpoint) (openspace.debug.wait)`);
+    }, 5000);
 
     const qty = await ctx.agent.ok('openspace.debug.variables', { sessionId: state.sessionId, path: 'item' });
     expect(qty.variables.map((v: { name: string; value: string }) => `${v.name}=${v.value}`)).toEqual(

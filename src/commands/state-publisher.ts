@@ -8,8 +8,15 @@ export function snapshotOf(ide: IdePort): PaneStateSnapshot {
   const presentations = ide.presentations.views().map(({ deckPath, slideIndex, playback }) => ({ deckPath, slideIndex, playback }));
   const problems = ide.code.problemCounts();
   const git = ide.sourceControl?.summary();
+  const debug = ide.debug.sessions().map(({ id, name, state }) => ({
+    sessionId: id,
+    program: name,
+    status: state.status,
+    ...(state.status === 'stopped' && state.stopped && { reason: state.stopped.reason }),
+  }));
   return {
     ...(git && { git }),
+    ...(debug.length > 0 && { debug }),
     panes,
     activePaneId,
     activeContentId,
@@ -46,6 +53,7 @@ export class StatePublisher implements Disposable {
       ide.presentations.onViewChanged(() => this.changed()),
       ide.code.onProblemsChanged(() => this.changed()),
       ...(ide.sourceControl ? [ide.sourceControl.onChanged(() => this.changed())] : []),
+      ide.debug.onChanged(() => this.changed()),
       // Events the layout itself causes (observe below) go out with it, not in a publish of their own.
       ideEvents(ide).log.onAppend(() => this.observing || this.changed()),
     ];

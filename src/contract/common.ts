@@ -72,6 +72,8 @@ export const PaneStateSnapshot = z.object({
   problems: z.object({ errors: z.number().int(), warnings: z.number().int(), files: z.number().int() }).optional(),
   /** The git repository the workspace is in: its branch (null: detached HEAD) and how many files have changes. */
   git: z.object({ branch: z.string().nullable(), changed: z.number().int() }).optional(),
+  /** The debug sessions an agent started: what each debugs and whether it runs, stopped (and why) or exited. */
+  debug: z.array(z.object({ sessionId: z.string(), program: z.string(), status: z.string(), reason: z.string().optional() })).optional(),
   /** The seq of the IDE's newest event (openspace.events.query), so the hub can tell subscribers something happened. */
   eventsCursor: z.number().int().optional(),
   timestamp: z.string(),

@@ -76,6 +76,10 @@ function describeState(snapshot: PaneStateSnapshot | undefined): string[] {
         (changed > 0 ? ' (openspace.git.status lists them)' : ''),
     );
   }
+  if (snapshot.debug?.length)
+    lines.push(
+      `- Debugging: ${snapshot.debug.map((d) => `${d.sessionId} ${d.program} ${d.status}${d.reason ? ` (${d.reason})` : ''}`).join(', ')} (openspace.debug.wait)`,
+    );
   const boards = snapshot.panes.flatMap((p) => p.tabs).filter((t) => t.type === 'whiteboard');
   if (boards.length > 0) lines.push(`- Whiteboards: ${boards.map((t) => t.contentId).join(', ')}`);
   lines.push(

@@ -1,5 +1,6 @@
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { z } from 'zod';
+import type { Disposable } from '../../contract/port.js';
 import type { Breakpoint, DebugLanguage } from './tools.js';
 
 export type BreakpointInfo = z.output<typeof Breakpoint>;
@@ -39,6 +40,8 @@ export interface DebugProgramState {
   ended(): void;
   /** What the program printed since the last call, the end of it kept. */
   takeOutput(): { text: string; truncated: boolean };
+  /** Told of every change of status. */
+  onChange(listener: () => void): () => void;
   /** Resolves once the program is stopped or has exited (at once if it is), after `ms`, or when `signal` aborts. */
   settle(ms: number, signal?: AbortSignal): Promise<void>;
 }
@@ -76,4 +79,6 @@ export interface DebugPort {
   /** Sets it in every session, answered as the first session verified it. */
   setBreakpoint(spec: BreakpointSpec): Promise<BreakpointInfo>;
   removeBreakpoints(ids: readonly string[]): Promise<void>;
+  /** Told when a session starts, stops, runs or ends (the live state shows them). */
+  onChanged(listener: () => void): Disposable;
 }

@@ -9,6 +9,7 @@ import { isAbsolute, join } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { ProtocolClient } from '@vscode/debugadapter-testsupport/lib/protocolClient.js';
 import { ToolError } from '../../contract/index.js';
+import type { Disposable } from '../../contract/port.js';
 import { EXCHANGE_DIRECTORY_INSIDE } from '../../security/sandbox.js';
 import { adapterFor, debuggerHooks } from './adapters.js';
 import type { BreakpointInfo, BreakpointSpec, DebugLaunch, DebugPort, DebugSessionHandle } from './port.js';
@@ -115,6 +116,7 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 
 export class AdapterDebugger implements DebugPort {
   private readonly live = new Map<string, AdapterSession>();
+  private readonly listeners = new Set<() => void>();
   private readonly kept = new Map<string, Kept>();
   private sessionCount = 0;
   private breakpointCount = 0;
@@ -149,7 +151,11 @@ export class AdapterDebugger implements DebugPort {
     const child = spawn(argv[0]!, argv.slice(1), { cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     child.on('exit', () => hooks.remove());
     const id = `debug-${++this.sessionCount}`;
-    const session = new AdapterSession(id, launch.program, child, new Client(child), () => this.live.delete(id));
+    const session = new AdapterSession(id, launch.program, child, new Client(child), () => {
+      this.live.delete(id);
+      this.notify();
+    });
+    session.state.onChange(() => this.notify());
     session.client.on('breakpoint', (event: DebugProtocol.BreakpointEvent) => this.changed(id, event.body.breakpoint));
     this.live.set(id, session);
     this.forgetOld();
@@ -191,6 +197,15 @@ export class AdapterDebugger implements DebugPort {
 
   session(id: string): DebugSessionHandle | undefined {
     return this.live.get(id);
+  }
+
+  onChanged(listener: () => void): Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) listener();
   }
 
   sessions(): readonly DebugSessionHandle[] {

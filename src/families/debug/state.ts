@@ -52,6 +52,12 @@ export class DebugSessionState implements DebugProgramState {
     if (this.status !== 'exited') this.set('exited');
   }
 
+  /** Told of every change of status. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   /** What the program printed since the last call, the end of it kept. */
   takeOutput(): { text: string; truncated: boolean } {
     const taken = { text: this.output, truncated: this.outputDropped };

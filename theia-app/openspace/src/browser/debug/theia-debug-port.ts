@@ -14,6 +14,7 @@ import {
   type DebugLaunch,
   type DebugPort,
   type DebugSessionHandle,
+  type Disposable,
 } from '../../../../../src/browser.js';
 import { OPENSPACE_DEBUG_TYPES, type OpenSpaceDebugConfiguration } from '../../common/debug-types.js';
 import { ContentIds } from '../content-ids.js';
@@ -68,6 +69,7 @@ export class TheiaDebugPort implements DebugPort {
   @inject(ContentIds) protected readonly ids!: ContentIds;
   @inject(TheiaSandbox) protected readonly sandbox!: TheiaSandbox;
   private readonly live = new Map<string, TheiaDebugSession>();
+  private readonly listeners = new Set<() => void>();
   private count = 0;
 
   get sandboxed(): boolean {
@@ -83,7 +85,11 @@ export class TheiaDebugPort implements DebugPort {
     if (launch.language === 'node')
       throw new ToolError('NO_DEBUGGER', 'Debugging JavaScript on Node is not available yet; Python (debugpy) and C (LLDB) are.');
     const id = `debug-${++this.count}`;
-    const handle = new TheiaDebugSession(id, launch.program, this.manager, () => this.live.delete(id));
+    const handle = new TheiaDebugSession(id, launch.program, this.manager, () => {
+      this.live.delete(id);
+      this.notify();
+    });
+    handle.state.onChange(() => this.notify());
     const sandbox = this.sandbox.current();
     const configuration: OpenSpaceDebugConfiguration = {
       type: OPENSPACE_DEBUG_TYPES[launch.language].type,
@@ -112,12 +118,22 @@ export class TheiaDebugPort implements DebugPort {
     }
     if (!handle.session) throw new ToolError('DEBUG_FAILED', `Theia started no debug session for ${launch.program}.`);
     this.live.set(id, handle);
+    this.notify();
     handle.session.onDispose(() => {
       // An exited session stays for its exit code until debug.stop; a session Theia dropped without an exit goes.
-      if (handle.state.exitCode === undefined) this.live.delete(id);
+      if (handle.state.exitCode === undefined && this.live.delete(id)) this.notify();
     });
     if (handle.state.status === 'starting') handle.state.resumed();
     return handle;
+  }
+
+  onChanged(listener: () => void): Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) listener();
   }
 
   session(id: string): DebugSessionHandle | undefined {
