@@ -119,9 +119,12 @@ async function snapshot(ide: IdePort, handle: DebugSessionHandle): Promise<State
     const top = await frames(ide, handle, stopped.threadId, SNAPSHOT_FRAMES);
     const first = top.frames[0];
     const locals = first ? await frameLocals(handle, first.id) : [];
+    const description = stopped.reason === 'exception' ? await exception(handle, stopped.threadId) : undefined;
     state.stop = {
       reason: stopped.reason,
-      ...((stopped.text ?? stopped.description) && { description: clean(stopped.text ?? stopped.description ?? '') }),
+      ...((description ?? stopped.text ?? stopped.description) && {
+        description: clean(description ?? stopped.text ?? stopped.description ?? ''),
+      }),
       threadId: stopped.threadId,
       frames: top.frames,
       locals,
@@ -132,6 +135,16 @@ async function snapshot(ide: IdePort, handle: DebugSessionHandle): Promise<State
   state.output = clean(printed.text, Number.MAX_SAFE_INTEGER);
   if (printed.truncated) state.outputTruncated = true;
   return state;
+}
+
+/** "TypeError: can't multiply sequence by non-int of type 'float'", where the adapter tells (exceptionInfo). */
+async function exception(handle: DebugSessionHandle, threadId: number): Promise<string | undefined> {
+  try {
+    const info = await handle.request<DebugProtocol.ExceptionInfoResponse>('exceptionInfo', { threadId });
+    return info.description ? `${info.exceptionId}: ${info.description}` : info.exceptionId;
+  } catch {
+    return undefined;
+  }
 }
 
 async function frameLocals(handle: DebugSessionHandle, frameId: number): Promise<VariableInfo[]> {
