@@ -57,7 +57,7 @@ export const ERROR_CODES = {
   MERGE_CONFLICT: 'A merge, rebase or cherry-pick left conflicts in these files: resolve them and stage the files first.',
   GIT_FAILED: 'git refused or failed; the message is what it said.',
   NO_TEST_RUNNER:
-    'No test runner the tool knows (Vitest, node --test, pytest) is used by the workspace or the path, or it is not installed; the message says which and how to install it.',
+    'No test runner the tool knows (Vitest, Jest, node --test, pytest) is used by the workspace or the path, or it is not installed; the message says which and how to install it.',
   TEST_NOT_FOUND: 'No test has that name, or no test starts at or above that line; openspace.test.discover lists them.',
   TEST_RUN_BUSY: 'A test run or discovery is in progress (one at a time): wait for it, or stop it with openspace.test.cancel.',
   TEST_RUN_FAILED:

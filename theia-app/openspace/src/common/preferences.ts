@@ -68,7 +68,7 @@ export const openSpacePreferenceSchema: PreferenceSchema = {
       type: 'array',
       items: { type: 'string', enum: [...TestRunner.options] },
       description:
-        "The test runners of this workspace's tests (vitest, node, pytest), instead of finding them from package.json, config files " +
+        "The test runners of this workspace's tests (vitest, jest, node, pytest), instead of finding them from package.json, config files " +
         'and test file names. Unset: found.',
     },
     [SENSITIVE_FILE_PATTERNS]: {
