@@ -9,7 +9,7 @@ import { FIXTURE } from './theia-session.js';
 /**
  * The test family as a person sees it in Theia's Test Explorer: the tests of a node --test project
  * are there when the view opens; the agent's run turns the failing test red and the passing one
- * green; the failure's file:line opens the editor at the failing assertion; the person fixes the
+ * green; the failure's file:line opens the editor at the failing assertion, marked in the gutter; the person fixes the
  * test, runs it again from its button, and it turns green, for the agent too.
  */
 test.describe.configure({ mode: 'serial' });
@@ -95,6 +95,8 @@ test("the Test Explorer shows the project's tests and the agent's run: the failu
   await link.click();
   await expect(page.locator('.lm-TabBar-tab.theia-mod-active', { hasText: 'math.test.mjs' })).toBeVisible({ timeout: 10_000 });
   await expect(page.locator('#theia-statusBar')).toContainText('Ln 10, Col 1');
+  // The failing assertion's line is marked in the editor's gutter.
+  await expect(page.locator('.monaco-editor .openspace-test-failure')).toHaveCount(1);
 });
 
 test('the person fixes the test and runs it again from its button: it turns green, and the agent sees that run', async () => {
@@ -106,6 +108,7 @@ test('the person fixes the test and runs it again from its button: it turns gree
   const last = await agent.ok('openspace.test.results');
   expect(last).toMatchObject({ status: 'passed', by: 'person', counts: { passed: 1, failed: 0 } });
   expect(last.tests.map((t: { name: string }) => t.name)).toEqual(['subtracts']);
+  await expect(theia.page.locator('.monaco-editor .openspace-test-failure')).toHaveCount(0);
 });
 
 test("the agent's run shows while it runs, and the person stops it from the view", async () => {

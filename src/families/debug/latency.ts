@@ -2,7 +2,9 @@
  * Latency workloads of the debug tools (see src/families/latency.ts), on one Python program stopped
  * in a loop at a breakpoint: a continue is a breakpoint hit answered with its snapshot (the stack,
  * the locals and the output since the last answer). Starting a debugger and ending one take the
- * adapter's own time (about 0.7 s for debugpy), which these budgets are not about.
+ * adapter's own time (about 0.7 s for debugpy), which these budgets are not about. Timed on the
+ * workspace on disk only: the in-memory one runs its programs in a copy on disk, the same code, and
+ * a debugged loop beside the other latency run would take the CPU its measurements need.
  */
 import type { LatencyWorkloads } from '../latency.js';
 import type tools from './tools.js';
@@ -27,6 +29,7 @@ const workloads: LatencyWorkloads<typeof tools> = ({ ok }) => {
       return (await ok('openspace.debug.start', { program: PROGRAM })).sessionId as string;
     })());
   const onStopped = (extra: Record<string, unknown> = {}) => ({
+    needs: 'disk' as const,
     before: async () => void (await stopped()),
     prepare: async () => ({ sessionId: await stopped(), ...extra }),
   });
@@ -34,12 +37,14 @@ const workloads: LatencyWorkloads<typeof tools> = ({ ok }) => {
     'openspace.debug.start': { untimed: "the debugger's own start (debugpy: about 0.7 s); the continue below times a breakpoint hit" },
     'openspace.debug.stop': { untimed: "the debugger's own end (the adapter and its program stop)" },
     'openspace.debug.breakpoint.set': {
+      needs: 'disk',
       before: async () => void (await stopped()),
       prepare: () => ({ path: PROGRAM, line: 5, condition: 'count < 0' }),
       undo: { tool: 'openspace.debug.breakpoint.remove', args: (_, result) => ({ id: result.id }) },
     },
     // Measured with breakpoint.set above (its undo); on its own when run alone.
     'openspace.debug.breakpoint.remove': {
+      needs: 'disk',
       before: async () => void (await stopped()),
       prepare: async () => ({ id: (await ok('openspace.debug.breakpoint.set', { path: PROGRAM, line: 5, condition: 'count < 0' })).id }),
     },

@@ -50,6 +50,7 @@ import { MenuContribution } from '@theia/core/lib/common/menu';
 import { TestContribution } from '@theia/test/lib/browser/test-service';
 import { TestExecutionProgressService } from '@theia/test/lib/browser/test-execution-progress-service';
 import { OpenSpaceTests, TestProgress } from './test/openspace-tests.js';
+import { TestFailureMarks } from './test/test-failure-marks.js';
 import './style/openspace.css';
 
 export default new ContainerModule((bind) => {
@@ -60,6 +61,7 @@ export default new ContainerModule((bind) => {
     bind(service).toService(OpenSpaceScm);
   // The Test Explorer over the test family.
   bind(OpenSpaceTests).toSelf().inSingletonScope();
+  bind(TestFailureMarks).toSelf().inSingletonScope();
   bind(TestContribution).toService(OpenSpaceTests);
   bind(FrontendApplicationContribution).toService(OpenSpaceTests);
   bind(TestProgress).toDynamicValue((ctx) => () => ctx.container.get(TestExecutionProgressService));

@@ -23,6 +23,7 @@ import { ContentIds } from '../content-ids.js';
 import { TestItemTree, type OpenSpaceTestItem } from './test-items.js';
 import { OpenSpaceTestRun, showResults } from './test-run.js';
 import { escapeHtml } from '../agent-failures.js';
+import { TestFailureMarks } from './test-failure-marks.js';
 
 /** The Test Explorer's progress service, got when a run starts: injected, it would need the TestService, which builds this controller. */
 export const TestProgress = Symbol('TestProgress');
@@ -76,6 +77,7 @@ export class OpenSpaceTests implements TestController, TestContribution, Fronten
   @inject(WorkspaceService) protected readonly workspace!: WorkspaceService;
   @inject(WorkspaceTrustService) protected readonly trust!: WorkspaceTrustService;
   @inject(TestProgress) protected readonly progress!: TestProgress;
+  @inject(TestFailureMarks) protected readonly marks!: TestFailureMarks;
 
   get tests(): readonly TestItem[] {
     return this.tree.roots;
@@ -217,6 +219,7 @@ export class OpenSpaceTests implements TestController, TestContribution, Fronten
   /** A run's tests in the tree (those it found that discovery had not are added) and their results. */
   private show(run: OpenSpaceTestRun, info: TestRunInfo): void {
     this.changed(this.tree.add(info.tests));
+    this.marks.show(info);
     showResults(run, info, {
       test: (id) => this.tree.test(id),
       file: (path) => this.tree.file(path),
