@@ -25,7 +25,7 @@ it(
   { timeout: 60_000 },
   async () => {
     await agent.ok('openspace.debug.breakpoint.set', { path: SCRIPT, line: 23 });
-    const hit = await agent.ok('openspace.debug.start', { program: SCRIPT });
+    const hit = await agent.ok('openspace.debug.start', { program: SCRIPT, waitMs: 30_000 });
     expect(hit).toMatchObject({ status: 'stopped', stop: { reason: 'breakpoint' } });
     expect(hit.stop.frames[0]).toMatchObject({ path: SCRIPT, line: 23, name: 'line_total' });
     const qty = await agent.ok('openspace.debug.variables', { sessionId: hit.sessionId, path: "row['qty']" });
@@ -54,7 +54,7 @@ it(
       operations: [{ type: 'replace_text', oldText: '"qty": qty}', newText: '"qty": int(qty)}' }],
     });
     await agent.ok('openspace.debug.breakpoint.remove', { path: SCRIPT });
-    const fixed = await agent.ok('openspace.debug.start', { program: SCRIPT });
+    const fixed = await agent.ok('openspace.debug.start', { program: SCRIPT, waitMs: 30_000 });
     expect(fixed).toMatchObject({ status: 'exited', exitCode: 0, output: 'total 24.50\n' });
   },
 );

@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectAgent, type Result } from '../client.js';
 import { eventually, useTarget } from '../setup.js';
 
@@ -56,6 +56,16 @@ type State = Result;
 const where = (state: State) => state.stop && `${state.stop.frames[0].path}:${state.stop.frames[0].line} ${state.stop.frames[0].name}`;
 const local = (state: State, name: string): string | undefined => state.stop?.locals.find((v: { name: string }) => v.name === name)?.value;
 
+// The IDE is shared by the spec files of a run: the debug views Theia opened for the sessions go
+// with them, as the tabs other files open do, so the next file meets the window it expects.
+afterAll(async () => {
+  const { panes } = await ctx.agent.ok('openspace.pane.list');
+  const views = (panes as { tabs: { type: string; contentId: string }[] }[])
+    .flatMap((p) => p.tabs)
+    .filter((t) => t.type === 'view' && /^debug/.test(t.contentId));
+  for (const { contentId } of views) await ctx.agent.call('openspace.pane.close', { contentId });
+});
+
 // A debugger starts in about a second; two at once on a busy 2-core machine take longer.
 describe('Python, through debugpy', { timeout: 60_000 }, () => {
   const started: string[] = [];
@@ -68,8 +78,9 @@ describe('Python, through debugpy', { timeout: 60_000 }, () => {
     const { breakpoints } = await ctx.agent.ok('openspace.debug.breakpoint.list');
     for (const { id } of breakpoints) await ctx.agent.ok('openspace.debug.breakpoint.remove', { id });
   });
+  // A start waits for the first stop: up to 30 s here, for a busy machine (the default is 10).
   const start = async (args: Record<string, unknown>): Promise<State> => {
-    const state = await ctx.agent.ok('openspace.debug.start', args);
+    const state = await ctx.agent.ok('openspace.debug.start', { waitMs: 30_000, ...args });
     started.push(state.sessionId);
     return state;
   };
@@ -175,7 +186,7 @@ describe('Python, through debugpy', { timeout: 60_000 }, () => {
   it('a session its agent forgot ends with the agent; so do its breakpoints', async () => {
     const agent = await connectAgent(ctx.target, 'forgetful-agent');
     await agent.ok('openspace.debug.breakpoint.set', { path: 'dbg/forever.py', line: 5 });
-    const state = await agent.ok('openspace.debug.start', { program: 'dbg/forever.py' });
+    const state = await agent.ok('openspace.debug.start', { program: 'dbg/forever.py', waitMs: 30_000 });
     expect(state).toMatchObject({ status: 'stopped', stop: { reason: 'breakpoint' } });
     await agent.endSession();
     await eventually(async () => {
@@ -212,7 +223,7 @@ for attempt in (lambda: open(${JSON.stringify(canary)}).read(), lambda: open(${J
 print("env", dict(os.environ), flush=True)
 `,
     });
-    const end = await ctx.agent.ok('openspace.debug.start', { program: 'dbg/escape.py' });
+    const end = await ctx.agent.ok('openspace.debug.start', { program: 'dbg/escape.py', waitMs: 30_000 });
     expect(end).toMatchObject({ status: 'exited', exitCode: 0 });
     expect(end.output).toContain('refused No such file or directory');
     expect(end.output).toContain('refused Read-only file system');
@@ -245,7 +256,7 @@ describe('C, through LLDB', { timeout: 60_000 }, () => {
     writeFileSync(join(dir, 'square.c'), C_PROGRAM);
     execFileSync('cc', ['-g', '-O0', '-o', join(dir, 'square'), join(dir, 'square.c')]);
     await ctx.agent.ok('openspace.debug.breakpoint.set', { path: 'square.c', line: 11, condition: 'i == 2' });
-    const state = await ctx.agent.ok('openspace.debug.start', { program: 'square', language: 'c' });
+    const state = await ctx.agent.ok('openspace.debug.start', { program: 'square', language: 'c', waitMs: 30_000 });
     try {
       expect(where(state)).toBe('square.c:11 main');
       expect(local(state, 'i')).toBe('2');

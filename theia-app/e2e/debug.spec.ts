@@ -51,7 +51,8 @@ test.afterAll(async () => {
 test("the person sees the agent's breakpoint and where the program stopped, steps once, and the agent sees the new line", async () => {
   const { page } = theia;
   const bp = await agent.ok('openspace.debug.breakpoint.set', { path: PROGRAM, line: 8 });
-  const state = await agent.ok('openspace.debug.start', { program: PROGRAM });
+  // Up to 30 s for the first stop, for a busy machine (the default is 10).
+  const state = await agent.ok('openspace.debug.start', { program: PROGRAM, waitMs: 30_000 });
   expect(state).toMatchObject({ status: 'stopped', stop: { reason: 'breakpoint' } });
   expect(state.stop.frames[0]).toMatchObject({ path: PROGRAM, line: 8, name: 'total' });
 

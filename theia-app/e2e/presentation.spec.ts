@@ -72,7 +72,8 @@ test('a person opening the deck from Quick Open gets the presentation, not the m
   await page.keyboard.type('intro.deck.md');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'intro.deck.md' }).first().waitFor();
   await page.keyboard.press('Enter');
-  await expect(shownTitle(page)).toHaveText('Welcome');
+  // Seen taking over 5 s since the app has @theia/debug (2026-11-28; to be found out, docs/status.md).
+  await expect(shownTitle(page)).toHaveText('Welcome', { timeout: 15_000 });
   const { panes } = await ide.agent.ok('openspace.pane.list');
   const tab = panes
     .flatMap((p: { tabs: { contentId: string; type: string }[] }) => p.tabs)

@@ -26,7 +26,7 @@ const workloads: LatencyWorkloads<typeof tools> = ({ ok }) => {
     (session ??= (async () => {
       await ok('openspace.file.write', { path: PROGRAM, content: LOOP });
       breakpoint = (await ok('openspace.debug.breakpoint.set', { path: PROGRAM, line: 4 })).id;
-      return (await ok('openspace.debug.start', { program: PROGRAM })).sessionId as string;
+      return (await ok('openspace.debug.start', { program: PROGRAM, waitMs: 30_000 })).sessionId as string;
     })());
   const onStopped = (extra: Record<string, unknown> = {}) => ({
     needs: 'disk' as const,
