@@ -166,49 +166,40 @@ function child(list: DebugProtocol.Variable[], segment: string): DebugProtocol.V
   return list.find((v) => v.name === segment) ?? list.find((v) => v.name === `[${segment}]` || v.name === `'${segment}'`);
 }
 
-/** Walk a path from a frame's scopes: the variable it names and the container that holds it. */
-async function walk(handle: DebugSessionHandle, frameId: number, path: string, scope?: string) {
-  const segments = pathSegments(path);
-  if (segments.length === 0) throw new ToolError('INVALID_ARGUMENT', `The path ${JSON.stringify(path)} names nothing.`, { field: 'path' });
-  const all = await scopes(handle, frameId);
-  const chosen = scope ? all.filter((s) => s.name.toLowerCase() === scope.toLowerCase()) : all;
+/** Walk a path from a frame's scopes (`scope`, or each in turn): the variable it names and the container that holds it. */
+async function walk(handle: DebugSessionHandle, all: DebugProtocol.Scope[], path: string, scope?: string) {
+  const [first, ...rest] = pathSegments(path);
+  if (first === undefined) throw new ToolError('INVALID_ARGUMENT', `The path ${JSON.stringify(path)} names nothing.`, { field: 'path' });
   let parent = 0;
   let found: DebugProtocol.Variable | undefined;
-  for (const s of chosen) {
-    found = child(await children(handle, s.variablesReference), segments[0]!);
+  for (const s of scope ? all.filter((s) => s.name.toLowerCase() === scope.toLowerCase()) : all) {
+    found = child(await children(handle, s.variablesReference), first);
     if (found) {
       parent = s.variablesReference;
       break;
     }
   }
-  for (const [i, segment] of segments.entries()) {
-    if (i === 0) {
-      if (!found) break;
-      continue;
-    }
-    if (!found || found.variablesReference === 0) {
+  for (const segment of rest) {
+    if (!found?.variablesReference) {
       found = undefined;
       break;
     }
     parent = found.variablesReference;
     found = child(await children(handle, parent), segment);
   }
-  if (!found)
-    throw new ToolError(
-      'VARIABLE_NOT_FOUND',
-      `No variable at ${JSON.stringify(path)} in frame ${frameId}; openspace.debug.variables lists them.`,
-    );
+  if (!found) throw new ToolError('VARIABLE_NOT_FOUND', `No variable at ${JSON.stringify(path)}; openspace.debug.variables lists them.`);
   return { variable: found, parent };
 }
 
 /** Resume the program (continue or a step) and answer where it stops next. */
 async function resume(ide: IdePort, handle: DebugSessionHandle, command: string, waitMs: number | undefined, context?: CallContext) {
   const threadId = stoppedThread(handle);
+  const stop = handle.state.stopped;
   handle.state.resumed();
   try {
     await handle.request(command, { threadId });
   } catch (error) {
-    handle.state.event('stopped', { reason: 'step', threadId });
+    handle.state.event('stopped', stop); // it did not move
     throw new ToolError('DEBUG_FAILED', `The debugger refused ${command}: ${error instanceof Error ? error.message : String(error)}`);
   }
   await handle.state.settle(waitMs ?? DEFAULT_DEBUG_WAIT_MS, context?.signal);
@@ -317,7 +308,7 @@ export const debugWaitCommand = defineCommand(debugWait, async (ide, args, conte
 export const debugStackCommand = defineCommand(debugStack, async (ide, args) => {
   const handle = session(ide, args.sessionId);
   const threadId = args.threadId ?? stoppedThread(handle);
-  if (args.threadId !== undefined) stoppedThread(handle);
+  if (args.threadId !== undefined) stoppedThread(handle); // any thread's stack needs the program stopped
   const { frames: list, total } = await frames(ide, handle, threadId, MAX_FRAMES);
   return { threadId, frames: list, ...(total !== undefined && total > list.length && { more: true }) };
 });
@@ -328,7 +319,7 @@ export const debugVariablesCommand = defineCommand(debugVariables, async (ide, a
   const all = await scopes(handle, frameId);
   let list: DebugProtocol.Variable[];
   if (args.path !== undefined) {
-    const { variable: found } = await walk(handle, frameId, args.path, args.scope);
+    const { variable: found } = await walk(handle, all, args.path, args.scope);
     list = found.variablesReference > 0 ? await children(handle, found.variablesReference) : [found];
   } else {
     const scope = args.scope ? all.find((s) => s.name.toLowerCase() === args.scope!.toLowerCase()) : all[0];
@@ -364,7 +355,7 @@ export const debugEvaluateCommand = defineCommand(debugEvaluate, async (ide, arg
 export const debugSetVariableCommand = defineCommand(debugSetVariable, async (ide, args) => {
   const handle = session(ide, args.sessionId);
   const frameId = args.frameId ?? (await topFrame(handle));
-  const { variable: found, parent } = await walk(handle, frameId, args.path);
+  const { variable: found, parent } = await walk(handle, await scopes(handle, frameId), args.path);
   try {
     const body = await handle.request<DebugProtocol.SetVariableResponse>('setVariable', {
       variablesReference: parent,

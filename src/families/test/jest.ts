@@ -14,11 +14,16 @@
  * the project's test script has it, and otherwise runs test files as the project's Jest does
  * (CommonJS, or what its transform makes of them).
  */
-import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import {
+  ANSI,
+  didNotReport,
   escapeRegExp,
+  exactNamesPattern,
+  exists,
+  MATCH_NOTHING,
+  reportLines,
   readPackageJson,
   readReport,
   relativeTo,
@@ -37,7 +42,6 @@ const REPORT = 'jest-report.jsonl';
 /** What discovery gives Jest for the project's global setup and teardown. */
 const NO_HOOK = 'jest-no-global-hook.cjs';
 /** A name pattern that matches no test (Jest compiles it case-insensitively: no matter). */
-const NEVER = '(?!)';
 const NOT_INSTALLED = 'Jest is not installed in the workspace (no node_modules/jest): run npm install';
 
 /** Runs inside Jest's main process (the reporter API of Jest 27 to 30). */
@@ -115,8 +119,6 @@ const Event = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('end'), error: JestError.optional() }),
 ]);
 
-const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
-
 /** The rest is skipped: circus says `pending` for test.skip and for the tests a name pattern left out, Jasmine `disabled`. */
 const STATUS: Record<string, TestStatus> = { passed: 'passed', failed: 'failed', todo: 'todo' };
 
@@ -183,12 +185,6 @@ function invocation(root: string, exchange: Exchange, args: string[], paths: str
 
 const CONFIGS = ['js', 'cjs', 'mjs', 'ts', 'json'].map((ext) => `jest.config.${ext}`);
 
-const exists = (file: string): Promise<boolean> =>
-  access(file).then(
-    () => true,
-    () => false,
-  );
-
 export const jest: Runner = {
   name: 'jest',
 
@@ -217,29 +213,25 @@ export const jest: Runner = {
 
   discover: ({ root, paths, exchange }) => {
     const noHook = join(exchange.inside, NO_HOOK);
-    return invocation(root, exchange, [`--testNamePattern=${NEVER}`, `--globalSetup=${noHook}`, `--globalTeardown=${noHook}`], paths);
+    return invocation(
+      root,
+      exchange,
+      [`--testNamePattern=${MATCH_NOTHING}`, `--globalSetup=${noHook}`, `--globalTeardown=${noHook}`],
+      paths,
+    );
   },
 
   run: ({ root, paths, tests, exchange, timeoutMs }) => {
-    // Jest matches -t against the suites' and the test's names joined by a space, ignoring case:
-    // read() keeps only the tests asked for.
-    const names = [...new Set(tests?.map((t) => escapeRegExp([...t.suite, t.name].join(' '))))];
-    const pattern = !tests ? [] : [`--testNamePattern=${names.length ? `^(?:${names.join('|')})$` : NEVER}`];
+    // Jest matches names ignoring case: read() keeps only the tests asked for.
+    const pattern = exactNamesPattern(tests);
     const files = tests ? [...new Set(tests.map((t) => t.path))] : paths;
     return invocation(root, exchange, [`--testTimeout=${timeoutMs}`, ...pattern], files);
   },
 
   async read({ root, exchange, end, tests: asked }) {
-    const text = (await readReport(exchange, REPORT)) ?? '';
-    const events = text.split('\n').flatMap((line) => {
-      const parsed = line ? Event.safeParse(parseJson(line)) : undefined;
-      return parsed?.success ? [parsed.data] : [];
-    });
+    const events = reportLines((await readReport(exchange, REPORT)) ?? '', Event);
     // The reporter starts after Jest read its config and found the tests: without its first line, Jest failed before.
-    if (events[0]?.kind !== 'start') {
-      const said = `${end.stderr}\n${end.stdout}`.replace(ANSI, '').trim().split('\n').slice(-20).join('\n');
-      throw new Error(`Jest did not report: ${said || `it ended with ${end.code ?? end.signal}`}`);
-    }
+    if (events[0]?.kind !== 'start') throw didNotReport('Jest', end);
     const wanted = asked && new Set(asked.map((t) => t.id));
     const tests: TestOutcome[] = [];
     const errors: FileError[] = [];
@@ -282,13 +274,5 @@ export const jest: Runner = {
     return { tests, errors };
   },
 };
-
-function parseJson(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-}
 
 export default jest;

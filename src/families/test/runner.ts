@@ -175,3 +175,46 @@ export function relativeTo(root: string, file: string): string | undefined {
   const absolute = file.startsWith('file://') ? decodeURIComponent(new URL(file).pathname) : file;
   return absolute.startsWith(`${root}/`) ? absolute.slice(root.length + 1) : undefined;
 }
+
+/** A -t pattern no test name matches: the runner loads the files and runs no test. */
+export const MATCH_NOTHING = '(?!)';
+
+/** Escape sequences in what a runner printed. */
+export const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
+
+/**
+ * Vitest's and Jest's --testNamePattern for exactly these tests (both match it against the suites'
+ * and the test's names joined by a space); none for no selection.
+ */
+export function exactNamesPattern(tests: readonly TestCase[] | undefined): string[] {
+  if (!tests) return [];
+  const names = [...new Set(tests.map((t) => escapeRegExp([...t.suite, t.name].join(' '))))];
+  return [`--testNamePattern=${names.length ? `^(?:${names.join('|')})$` : MATCH_NOTHING}`];
+}
+
+/** A reporter's JSON lines that match its schema; lines that do not (cut short, foreign) are skipped. */
+export function reportLines<T>(text: string, schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } }): T[] {
+  return text.split('\n').flatMap((line) => {
+    if (!line) return [];
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      return [];
+    }
+    const parsed = schema.safeParse(value);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+/** Why a runner whose reporter never started failed: the end of what it printed, or how it ended. */
+export function didNotReport(runner: string, end: ProcessEnd): Error {
+  const said = `${end.stderr}\n${end.stdout}`.replace(ANSI, '').trim().split('\n').slice(-20).join('\n');
+  return new Error(`${runner} did not report: ${said || `it ended with ${end.code ?? end.signal}`}`);
+}
+
+export const exists = (file: string): Promise<boolean> =>
+  promises.access(file).then(
+    () => true,
+    () => false,
+  );

@@ -5,11 +5,17 @@
  * Vitest then reports every test, skipped and todo ones too, with its line, and runs no test body or
  * hook (`vitest list` leaves out skipped tests and does not call reporters).
  */
-import { access, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import {
+  ANSI,
+  didNotReport,
   escapeRegExp,
+  exactNamesPattern,
+  exists,
+  MATCH_NOTHING,
+  reportLines,
   readReport,
   relativeTo,
   testId,
@@ -24,7 +30,6 @@ import {
 const REPORTER = 'vitest-reporter.mjs';
 const REPORT = 'vitest-report.jsonl';
 /** A name pattern that matches no test. */
-const NEVER = '(?!)';
 const NOT_INSTALLED = 'Vitest is not installed in the workspace (no node_modules/vitest): run npm install';
 
 /** Runs inside Vitest's main process (Reporter API of Vitest 4). */
@@ -101,8 +106,6 @@ const Event = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('end'), errors: z.array(TestError) }),
 ]);
 
-const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
-
 /** An error's first lines, without colours; its kind named unless it is a plain assertion. */
 function describeError({ name, message }: TestError): string {
   const named = name && name !== 'Error' && name !== 'AssertionError' && !message.startsWith(name) ? `${name}: ${message}` : message;
@@ -158,12 +161,6 @@ interface PackageJson {
 
 const CONFIGS = ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'].map((ext) => `vitest.config.${ext}`);
 
-const exists = (file: string): Promise<boolean> =>
-  access(file).then(
-    () => true,
-    () => false,
-  );
-
 export const vitest: Runner = {
   name: 'vitest',
 
@@ -189,29 +186,20 @@ export const vitest: Runner = {
 
   files: () => ({ [REPORTER]: REPORTER_SOURCE }),
 
-  discover: ({ root, paths, exchange }) => invocation(root, exchange, [`--testNamePattern=${NEVER}`], paths),
+  discover: ({ root, paths, exchange }) => invocation(root, exchange, [`--testNamePattern=${MATCH_NOTHING}`], paths),
 
   // The workspace's own pool stays (Vitest's default is forks): threads were 0.2 s faster here but
   // break tests that chdir or load native addons.
   run: ({ root, paths, tests, exchange, timeoutMs }) => {
-    // Vitest matches -t against the suites' and the test's names joined by a space.
-    const names = [...new Set(tests?.map((t) => escapeRegExp([...t.suite, t.name].join(' '))))];
-    const pattern = !tests ? [] : [`--testNamePattern=${names.length ? `^(?:${names.join('|')})$` : NEVER}`];
+    const pattern = exactNamesPattern(tests);
     const files = tests ? [...new Set(tests.map((t) => t.path))] : paths;
     return invocation(root, exchange, [`--testTimeout=${timeoutMs}`, ...pattern], files);
   },
 
   async read({ root, exchange, end, tests: asked }) {
-    const text = (await readReport(exchange, REPORT)) ?? '';
-    const events = text.split('\n').flatMap((line) => {
-      const parsed = line ? Event.safeParse(parseJson(line)) : undefined;
-      return parsed?.success ? [parsed.data] : [];
-    });
+    const events = reportLines((await readReport(exchange, REPORT)) ?? '', Event);
     // The reporter starts after Vitest read its config: without its first line, Vitest failed before any test.
-    if (events[0]?.kind !== 'start') {
-      const said = `${end.stderr}\n${end.stdout}`.replace(ANSI, '').trim().split('\n').slice(-20).join('\n');
-      throw new Error(`Vitest did not report: ${said || `it ended with ${end.code ?? end.signal}`}`);
-    }
+    if (events[0]?.kind !== 'start') throw didNotReport('Vitest', end);
     const wanted = asked && new Set(asked.map((t) => t.id));
     const tests: TestOutcome[] = [];
     const errors: FileError[] = [];
@@ -258,13 +246,5 @@ export const vitest: Runner = {
     return { tests, errors };
   },
 };
-
-function parseJson(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-}
 
 export default vitest;
