@@ -32,7 +32,7 @@ export function prepareTheia(): void {
     run('npm', ['ci', '--no-audit', '--no-fund'], 'installing the Theia app (first run, about a minute)');
   }
   const bundle = join(THEIA_APP, 'lib', 'backend', 'main.js');
-  const sources = [join(ROOT, 'src'), join(THEIA_APP, 'openspace', 'src'), join(THEIA_APP, 'package.json')];
+  const sources = [join(ROOT, 'src'), join(THEIA_APP, 'openspace', 'src'), join(THEIA_APP, 'package.json'), join(THEIA_APP, 'esbuild.mjs')];
   if (!existsSync(bundle) || Math.max(...sources.map(newest)) > statSync(bundle).mtimeMs) {
     run('npx', ['theia', 'build', '--mode', 'development'], 'building the Theia app');
   }

@@ -171,6 +171,7 @@ export class SimIde {
       workspace: files,
       presentations: this.presentations,
       whiteboards: this.whiteboards,
+      openViews: () => [...this.presentations.views().map((v) => v.deckPath), ...this.whiteboards.openBoards()],
       code: this.code,
       review: this.review,
       git: repository ?? NO_REPOSITORY,

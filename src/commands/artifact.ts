@@ -4,8 +4,7 @@
  * changed since it was read, or since the agent's baseVersion), never over a person's unsaved text.
  */
 import { ToolError, type CallContext } from '../contract/index.js';
-import type { IdePort } from '../families/index.js';
-import { guardUnsavedWork, resolveAndRead, writeOptions } from '../families/file/commands.js';
+import { guardUnsavedWork, resolveAndRead, writeOptions, type FilesIde } from '../families/file/commands.js';
 
 export interface Artifact {
   path: string;
@@ -14,13 +13,13 @@ export interface Artifact {
 }
 
 /** Resolve a path an agent gave (deck or board) and read the file with its version. */
-export async function readArtifact(ide: IdePort, input: string): Promise<Artifact> {
+export async function readArtifact(ide: FilesIde, input: string): Promise<Artifact> {
   const { path, text, version } = await resolveAndRead(ide, input);
   return { path, text, version };
 }
 
 /** Fail with ALREADY_EXISTS when something is at the path; returns the resolved path. */
-export async function requireAbsent(ide: IdePort, input: string): Promise<string> {
+export async function requireAbsent(ide: FilesIde, input: string): Promise<string> {
   const path = await ide.workspace.resolve(input);
   const there = await ide.workspace.stat(path).catch((err: unknown) => {
     if (err instanceof ToolError && err.code === 'FILE_NOT_FOUND') return undefined;
@@ -38,7 +37,7 @@ export interface ReplaceOptions {
 }
 
 /** Replace the artifact's whole text if it is still as read (and at baseVersion); returns the new version. */
-export async function replaceArtifact(ide: IdePort, artifact: Artifact, text: string, options: ReplaceOptions): Promise<string> {
+export async function replaceArtifact(ide: FilesIde, artifact: Artifact, text: string, options: ReplaceOptions): Promise<string> {
   if (options.baseVersion !== undefined && options.baseVersion !== artifact.version) {
     throw new ToolError(
       'CONFLICT',

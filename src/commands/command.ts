@@ -13,7 +13,7 @@ import { ideEvents, type IdeEvents } from './event-log.js';
 
 /**
  * A command implementation: the tool it implements and what it does, written once against the IDE
- * port (`P`: all of it, or for a family that runs beside the files, the part NodeIde names).
+ * port (`P`: all of it, or for a command that runs beside the files, the part NodeIde names).
  */
 export interface Command<T extends ToolDefinition = ToolDefinition, P extends IdePort | NodeIde = IdePort> {
   tool: T;
@@ -21,8 +21,14 @@ export interface Command<T extends ToolDefinition = ToolDefinition, P extends Id
   run: (ide: P, args: ToolArgs<T>, context?: CallContext) => Promise<z.output<T['output']>>;
 }
 
-/** A command of a family that runs beside the files (on Theia, in the backend): it may use only what NodeIde offers. */
-export type NodeCommand = Command<ToolDefinition, NodeIde>;
+/**
+ * A command that runs beside the files (on Theia, in the backend next to the hub): its work is in
+ * Node (the files, the language servers, git, the test runners), so it may use only what NodeIde
+ * offers. Any other command runs in the window.
+ */
+export interface NodeCommand<T extends ToolDefinition = ToolDefinition> extends Command<T, NodeIde> {
+  side: 'node';
+}
 
 export function defineCommand<T extends ToolDefinition>(
   tool: T,
@@ -31,12 +37,12 @@ export function defineCommand<T extends ToolDefinition>(
   return { tool, run };
 }
 
-/** A command of a family that runs beside the files: the compiler holds it to NodeIde. */
+/** A command that runs beside the files: the compiler holds it to NodeIde. */
 export function defineNodeCommand<T extends ToolDefinition>(
   tool: T,
   run: (ide: NodeIde, args: ToolArgs<T>, context?: CallContext) => Promise<z.output<T['output']>>,
-): Command<T, NodeIde> {
-  return { tool, run };
+): NodeCommand<T> {
+  return { tool, run, side: 'node' };
 }
 
 /** Where what an agent's call does is told: the IDE's event log, or, beside the files, the window that keeps it. */
@@ -55,7 +61,7 @@ export function runCommand(command: Command | NodeCommand, ide: IdePort, args: u
 }
 
 /**
- * The same for a command of a family that runs beside the files, on an IDE port made there
+ * The same for a command that runs beside the files, on an IDE port made there
  * (Theia's backend): `events` is where its agent calls are told (the window's event log).
  */
 export function runNodeCommand(

@@ -15,23 +15,7 @@ export interface Preference {
  * registration list (src/families/index.ts). The catalog, the commands, the chat's lines, the
  * instructions and `openspace.tools.enable` all come from here.
  */
-export type Family<T extends readonly ToolDefinition[] = readonly ToolDefinition[]> = FamilyParts<T> &
-  (
-    | {
-        /**
-         * Where its commands run on an IDE with a window and a backend (Theia): `window` (the
-         * default), beside the layout, the editors and the widgets; `node`, beside the files, the
-         * store and the language servers, next to the hub, for families whose work is there — their
-         * commands are written against NodeIde, so the compiler holds them to what the backend has.
-         */
-        side?: 'window';
-        /** One implementation per tool, written against the IDE port. */
-        commands: readonly Command[];
-      }
-    | { side: 'node'; commands: readonly NodeCommand[] }
-  );
-
-interface FamilyParts<T extends readonly ToolDefinition[]> {
+export interface Family<T extends readonly ToolDefinition[] = readonly ToolDefinition[]> {
   /** The folder's name. */
   name: string;
   /**
@@ -40,6 +24,15 @@ interface FamilyParts<T extends readonly ToolDefinition[]> {
    */
   summaries: Record<string, string>;
   tools: T;
+  /**
+   * One implementation per tool, written against the IDE port. Where each runs on an IDE with a
+   * window and a backend (Theia) is how it was defined: with defineCommand, in the window, beside
+   * the layout, the editors and the widgets; with defineNodeCommand, beside the files, the store,
+   * the language servers and git, next to the hub — written against NodeIde, so the compiler holds
+   * it to what the backend has. A family may have both (a board's shapes are a file's content; its
+   * camera is the view's).
+   */
+  commands: readonly (Command | NodeCommand)[];
   /** How a call of each tool reads in the chat ("opened src/auth.ts:42"): one missing does not compile. */
   phrases: { readonly [K in T[number]['name']]: Describe };
   preferences?: readonly Preference[];

@@ -57,8 +57,7 @@ export const FAMILIES = [
 ] as const;
 
 /**
- * What the commands of the families that run in the window (`side: 'window'`, the default) need from
- * an IDE: each family's port. sim/ and the Theia window implement it.
+ * What the commands that run in the window (defineCommand) need from an IDE: each family's port. sim/ and the Theia window implement it.
  */
 export interface IdePort {
   readonly shell: ShellPort;
@@ -78,10 +77,10 @@ export interface IdePort {
 }
 
 /**
- * What the commands of a family that runs beside the files (`side: 'node'`: files, code
- * intelligence, git) may use of an IDE. On Theia they run in the backend, next to the hub, the store,
- * the language servers and git, and ask the window only about the editors it shows and the person's
- * answers. The simulated IDE is both (a FullIde).
+ * What the commands that run beside the files (defineNodeCommand: files, code intelligence, git,
+ * tests, a board's shapes) may use of an IDE. On Theia they run in the backend, next to the hub, the
+ * store, the language servers and git, and ask the window only about the editors and views it shows
+ * and the person's answers. The simulated IDE is both (a FullIde).
  */
 export interface NodeIde {
   readonly workspace: WorkspacePort;
@@ -89,6 +88,8 @@ export interface NodeIde {
   readonly git: GitPort;
   readonly tests: TestPort;
   readonly editors: NodeEditors;
+  /** The files shown in a view of their own (a deck's slides, a board's scene), by workspace path. */
+  openViews(): readonly string[];
   readonly security?: Pick<SecurityPort, 'agentConsent' | 'confirmAction'> & Partial<Pick<SecurityPort, 'confirmDangerousCommands'>>;
 }
 
@@ -123,20 +124,19 @@ export const SUMMARIES: Readonly<Record<string, string>> = Object.assign({}, ...
 /** openspace.tools.enable: served by the hub itself (src/contract/tools.ts). */
 export const TOOLS_ENABLE = toolsEnableTool(TOOLS, SUMMARIES);
 
+const ALL_COMMANDS = FAMILIES.flatMap<Command | NodeCommand>((f) => f.commands);
+const runsBesideFiles = (c: Command | NodeCommand): c is NodeCommand => 'side' in c && c.side === 'node';
+
 /** Every command implementation, keyed by its tool (and command) name. */
-export const COMMANDS: ReadonlyMap<string, Command | NodeCommand> = new Map(
-  FAMILIES.flatMap<Command | NodeCommand>((f) => f.commands).map((c) => [c.tool.name, c]),
-);
+export const COMMANDS: ReadonlyMap<string, Command | NodeCommand> = new Map(ALL_COMMANDS.map((c) => [c.tool.name, c]));
 
-/** The commands of the families that run in the window, by tool name. */
+/** The commands that run in the window (defineCommand), by tool name. */
 export const WINDOW_COMMANDS: ReadonlyMap<string, Command> = new Map(
-  FAMILIES.flatMap((f) => (f.side === 'node' ? [] : f.commands)).map((c) => [c.tool.name, c]),
+  ALL_COMMANDS.filter((c): c is Command => !runsBesideFiles(c)).map((c) => [c.tool.name, c]),
 );
 
-/** The commands of the families that run beside the files (on Theia, in the backend next to the hub), by tool name. */
-export const NODE_COMMANDS: ReadonlyMap<string, NodeCommand> = new Map(
-  FAMILIES.flatMap((f) => (f.side === 'node' ? f.commands : [])).map((c) => [c.tool.name, c]),
-);
+/** The commands that run beside the files (defineNodeCommand; on Theia, in the backend next to the hub), by tool name. */
+export const NODE_COMMANDS: ReadonlyMap<string, NodeCommand> = new Map(ALL_COMMANDS.filter(runsBesideFiles).map((c) => [c.tool.name, c]));
 
 /** How a call of each tool (openspace.tools.enable included) reads in the chat. */
 export const PHRASES: Readonly<Record<ToolName | (typeof TOOLS_ENABLE)['name'], Describe>> = Object.assign(

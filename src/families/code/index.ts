@@ -25,7 +25,6 @@ export default defineFamily({
     symbols: 'search symbols, outline a file',
     code: 'go to definition, find references, hover',
   },
-  side: 'node',
   tools,
   commands,
   phrases: {

@@ -10,7 +10,6 @@ export * from './commands.js';
 export default defineFamily({
   name: 'file',
   summaries: { file: 'snapshots of a file and restoring one' },
-  side: 'node',
   tools,
   commands,
   phrases: {

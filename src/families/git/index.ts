@@ -28,7 +28,6 @@ const onTarget =
 export default defineFamily({
   name: 'git',
   summaries: { git: 'status, hunks, stage, commit with your yes, log, branches, worktrees' },
-  side: 'node',
   tools,
   commands,
   phrases: {

@@ -21,7 +21,6 @@ const which = (input: PhraseInput): string => {
 export default defineFamily({
   name: 'test',
   summaries: { test: 'discover tests, run one by name or line, structured failures with file:line' },
-  side: 'node',
   tools,
   commands,
   phrases: {

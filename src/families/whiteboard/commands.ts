@@ -14,26 +14,27 @@ import {
 } from './tools.js';
 import { MAX_LIST_ENTRIES } from '../file/tools.js';
 import { ToolError, type CallContext } from '../../contract/index.js';
-import type { IdePort } from '../index.js';
+import type { IdePort, NodeIde } from '../index.js';
 import { boardTitle, live, newScene, parseScene, requireShape, serializeScene, shapesOf, type Scene } from '../../models/board.js';
 import { addShape, deleteShape, updateShape } from '../../models/board-edit.js';
 import { boundsOf, layoutBoard } from '../../models/board-layout.js';
-import { defineCommand } from '../../commands/command.js';
+import { defineCommand, defineNodeCommand } from '../../commands/command.js';
 import { writeOptions } from '../file/commands.js';
 import { readArtifact, replaceArtifact, requireAbsent, type Artifact } from '../../commands/artifact.js';
+import type { FilesIde } from '../file/commands.js';
 
 interface LoadedBoard extends Artifact {
   scene: Scene;
 }
 
-async function loadBoard(ide: IdePort, input: string): Promise<LoadedBoard> {
+async function loadBoard(ide: FilesIde, input: string): Promise<LoadedBoard> {
   const artifact = await readArtifact(ide, input);
   return { ...artifact, scene: parseScene(artifact.text, artifact.path) };
 }
 
 /** Change a board and write it back (optimistically: CONFLICT if anyone changed it meanwhile). */
 async function change<T>(
-  ide: IdePort,
+  ide: NodeIde,
   input: { whiteboardId: string; baseVersion?: string },
   tool: string,
   context: CallContext | undefined,
@@ -55,9 +56,9 @@ function requireOpen(ide: IdePort, path: string): void {
   }
 }
 
-export const whiteboardListCommand = defineCommand(whiteboardList, async (ide) => {
+export const whiteboardListCommand = defineNodeCommand(whiteboardList, async (ide) => {
   const { files, truncated } = await ide.workspace.list('', { recursive: true, limit: MAX_LIST_ENTRIES });
-  const open = new Set(ide.whiteboards.openBoards());
+  const open = new Set(ide.openViews());
   const paths = files.filter((f) => f.type === 'file' && f.name.endsWith(BOARD_SUFFIX) && !f.sensitive).map((f) => f.path);
   const whiteboards = await Promise.all(
     paths.map(async (path) => {
@@ -73,18 +74,18 @@ export const whiteboardListCommand = defineCommand(whiteboardList, async (ide) =
   return { whiteboards, truncated };
 });
 
-export const whiteboardReadCommand = defineCommand(whiteboardRead, async (ide, args) => {
+export const whiteboardReadCommand = defineNodeCommand(whiteboardRead, async (ide, args) => {
   const board = await loadBoard(ide, args.whiteboardId);
   return {
     whiteboardId: board.path,
     title: boardTitle(board.scene, board.path),
     shapes: shapesOf(board.scene),
     version: board.version,
-    open: ide.whiteboards.openBoards().includes(board.path),
+    open: ide.openViews().includes(board.path),
   };
 });
 
-export const whiteboardCreateCommand = defineCommand(whiteboardCreate, async (ide, args, context) => {
+export const whiteboardCreateCommand = defineNodeCommand(whiteboardCreate, async (ide, args, context) => {
   const path = await requireAbsent(ide, args.whiteboardId);
   const { version } = await ide.workspace.writeText(
     path,
@@ -94,7 +95,7 @@ export const whiteboardCreateCommand = defineCommand(whiteboardCreate, async (id
   return { whiteboardId: path, version };
 });
 
-export const whiteboardAddShapeCommand = defineCommand(whiteboardAddShape, async (ide, args, context) => {
+export const whiteboardAddShapeCommand = defineNodeCommand(whiteboardAddShape, async (ide, args, context) => {
   const {
     path,
     result: shapeId,
@@ -104,14 +105,14 @@ export const whiteboardAddShapeCommand = defineCommand(whiteboardAddShape, async
   return { whiteboardId: path, shapeId, shape: shapeInfo(scene, shapeId), version };
 });
 
-export const whiteboardUpdateShapeCommand = defineCommand(whiteboardUpdateShape, async (ide, args, context) => {
+export const whiteboardUpdateShapeCommand = defineNodeCommand(whiteboardUpdateShape, async (ide, args, context) => {
   const { path, scene, version } = await change(ide, args, whiteboardUpdateShape.name, context, (s, p) =>
     updateShape(s, args.shapeId, args.updates, p),
   );
   return { whiteboardId: path, shape: shapeInfo(scene, args.shapeId), version };
 });
 
-export const whiteboardDeleteShapeCommand = defineCommand(whiteboardDeleteShape, async (ide, args, context) => {
+export const whiteboardDeleteShapeCommand = defineNodeCommand(whiteboardDeleteShape, async (ide, args, context) => {
   const {
     path,
     result: deleted,
@@ -120,7 +121,7 @@ export const whiteboardDeleteShapeCommand = defineCommand(whiteboardDeleteShape,
   return { whiteboardId: path, deleted, version };
 });
 
-export const whiteboardLayoutCommand = defineCommand(whiteboardLayout, async (ide, args, context) => {
+export const whiteboardLayoutCommand = defineNodeCommand(whiteboardLayout, async (ide, args, context) => {
   const { path, result: moved, version } = await change(ide, args, whiteboardLayout.name, context, (s) => layoutBoard(s, args.direction));
   return { whiteboardId: path, moved, version };
 });

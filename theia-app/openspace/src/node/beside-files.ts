@@ -37,12 +37,12 @@ export interface BackendParts {
 }
 
 /**
- * The families that run beside the files (files, code intelligence; NODE_COMMANDS), run in the
- * backend next to the hub for one window: the agent's calls from the hub and the person's from that
- * window's palette. Their IDE port is the backend's store and language servers, with what only the
- * window knows asked of it when it matters — only for a file it shows (an editor's unsaved changes,
- * showing what was written) — or kept from what it published (WindowView: the files it shows, the
- * file-pattern settings, consent). A call about files the window does not show crosses to it not
+ * The commands that run beside the files (files, code intelligence, git, tests, a board's shapes;
+ * NODE_COMMANDS), run in the backend next to the hub for one window: the agent's calls from the
+ * hub and the person's from that window's palette. Their IDE port is the backend's store and
+ * language servers, with what only the window knows asked of it when it matters — only for a file it
+ * shows (an editor's unsaved changes, showing what was written) — or kept from what it published
+ * (WindowView: the files it shows, the file-pattern settings, consent). A call about files the window does not show crosses to it not
  * at all, where it used to cross twice.
  */
 export class BesideFiles {
@@ -174,6 +174,7 @@ export class BesideFiles {
       git: this.backend.git(root),
       tests: this.backend.tests(root, view.sandbox, view.testRunners),
       editors,
+      openViews: () => view.views,
       security: {
         confirmDangerousCommands: () => view.confirms,
         confirmAction: (question) => this.window.confirmAction(question),
