@@ -1,13 +1,15 @@
 /**
  * Tasks (issue 31): the package.json scripts listed; a script run in its own terminal, answering
  * its exit code and the problems tsc and ESLint printed (real ones, from the project's tools) with
- * file:line; a script that outlasts its limit stopped with Ctrl-C; an unknown script. The in-memory
+ * file:line; a script that outlasts its limit stopped with Ctrl-C; one stopped by task.cancel, one
+ * by the client cancelling the call; an unknown script. The in-memory
  * workspace lists its scripts too (none), but its scripted shell runs no npm.
  */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { connectAgent } from '../client.js';
 import { useTarget } from '../setup.js';
 
 const ctx = useTarget();
@@ -96,6 +98,45 @@ describe('package.json scripts', { timeout: 60_000 }, () => {
     const again = await ctx.agent.ok('openspace.task.run', { name: 'wait', timeoutMs: 3000 });
     expect(again).toMatchObject({ terminalId: run.terminalId, timedOut: true });
     expect(again.created).toBeUndefined();
+  });
+
+  it('task.cancel from another session stops a running task: its run answers cancelled, and its terminal runs the next one', async () => {
+    const other = await connectAgent(ctx.target, 'task-canceller');
+    try {
+      expect(await other.ok('openspace.task.cancel', { name: 'wait' })).toEqual({ success: true, name: 'wait', cancelled: false });
+      const started = Date.now();
+      const run = ctx.agent.ok('openspace.task.run', { name: 'wait', timeoutMs: 60_000 });
+      // Once the script runs (its terminal's shell says so), the cancel stops it.
+      let cancelled;
+      do {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        cancelled = await other.ok('openspace.task.cancel', { name: 'wait' });
+      } while (!cancelled.cancelled && Date.now() - started < 30_000);
+      expect(cancelled).toEqual({ success: true, name: 'wait', cancelled: true });
+      const answer = await run;
+      expect(answer).toMatchObject({ name: 'wait', cancelled: true, timedOut: false });
+      expect(answer.exitCode).not.toBe(0);
+      expect(Date.now() - started).toBeLessThan(40_000);
+      const again = await ctx.agent.ok('openspace.task.run', { name: 'wait', timeoutMs: 3000 });
+      expect(again).toMatchObject({ terminalId: answer.terminalId, timedOut: true });
+      expect(again.cancelled).toBeUndefined();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("the agent's client cancelling task.run (MCP notifications/cancelled) stops the script", async () => {
+    const stop = new AbortController();
+    const started = Date.now();
+    const running = ctx.agent.client.callTool({ name: 'openspace.task.run', arguments: { name: 'wait', timeoutMs: 60_000 } }, undefined, {
+      signal: stop.signal,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    stop.abort('the person pressed Esc');
+    await expect(running).rejects.toThrow();
+    // The session's next call runs once the cancelled one ended: the script is not running then.
+    expect(await ctx.agent.ok('openspace.task.cancel', { name: 'wait' })).toEqual({ success: true, name: 'wait', cancelled: false });
+    expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   it('an unknown script: TASK_NOT_FOUND naming the ones there are', async () => {

@@ -1,11 +1,12 @@
 import { ToolError } from '../../contract/index.js';
 import { defineCommand } from '../../commands/command.js';
+import { statePart } from '../../commands/ide-state.js';
 import type { IdePort } from '../index.js';
 import { openTerminal } from '../terminal/commands.js';
 import { terminalRunCommand } from '../terminal/run.js';
 import { terminalScreens } from '../terminal/output.js';
 import { parseProblems } from './problems.js';
-import { TASK_TIMEOUT_DEFAULT_MS, taskList, taskRun, taskTerminalTitle } from './tools.js';
+import { TASK_TIMEOUT_DEFAULT_MS, taskCancel, taskList, taskRun, taskTerminalTitle } from './tools.js';
 
 /** The scripts of the workspace's package.json (none without one). */
 async function scripts(ide: IdePort): Promise<Record<string, string>> {
@@ -39,6 +40,12 @@ async function ended(ide: IdePort, terminalId: string): Promise<void> {
   while (screens.shell(terminalId).running && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
+/** The terminals of the tasks being stopped by task.cancel: their task.run answers cancelled. */
+const cancelling = statePart(() => new Set<string>());
+
+/** The terminal a task runs in now, if it does. */
+const runningTask = (ide: IdePort, name: string) => ide.terminals.list().find((t) => t.title === taskTerminalTitle(name) && t.running);
+
 export const taskListCommand = defineCommand(taskList, async (ide) => ({
   tasks: Object.entries(await scripts(ide)).map(([name, command]) => ({ name, command })),
 }));
@@ -58,12 +65,14 @@ export const taskRunCommand = defineCommand(taskRun, async (ide, args, context) 
       { name: args.name },
     );
   }
-  const title = taskTerminalTitle(args.name);
-  const existing = ide.terminals.list().find((t) => t.title === title && t.running);
-  const terminal = existing ?? (await openTerminal(ide, { title, cwd: '' }));
+  const existing = runningTask(ide, args.name);
+  const terminal = existing ?? (await openTerminal(ide, { title: taskTerminalTitle(args.name), cwd: '' }));
   const stop = () => void ide.terminals.send(terminal.terminalId, '\u0003').catch(() => undefined);
   // The agent's client cancelled the call: the script stops as Ctrl-C stops it.
-  context?.signal?.addEventListener('abort', stop, { once: true });
+  // A Ctrl-C meant for an earlier command in this terminal (the person's) is not this run's.
+  cancelling.of(ide).delete(terminal.terminalId);
+  const aborted = () => (cancelling.of(ide).add(terminal.terminalId), stop());
+  context?.signal?.addEventListener('abort', aborted, { once: true });
   let run;
   try {
     run = await terminalRunCommand.run(
@@ -72,8 +81,9 @@ export const taskRunCommand = defineCommand(taskRun, async (ide, args, context) 
       context,
     );
   } finally {
-    context?.signal?.removeEventListener('abort', stop);
+    context?.signal?.removeEventListener('abort', aborted);
   }
+  const cancelled = cancelling.of(ide).delete(terminal.terminalId);
   if (run.timedOut) {
     stop();
     await ended(ide, terminal.terminalId);
@@ -90,7 +100,18 @@ export const taskRunCommand = defineCommand(taskRun, async (ide, args, context) 
     output,
     truncated: run.truncated,
     ...(!existing && { created: true as const }),
+    ...(cancelled && { cancelled: true as const }),
   };
 });
 
-export default [taskListCommand, taskRunCommand];
+/** Ctrl-C in the task's terminal, as the person would stop it there; answers once the shell says it ended. */
+export const taskCancelCommand = defineCommand(taskCancel, async (ide, args) => {
+  const terminal = runningTask(ide, args.name);
+  if (!terminal || !terminalScreens(ide).shell(terminal.terminalId).running) return { name: args.name, cancelled: false };
+  cancelling.of(ide).add(terminal.terminalId);
+  await ide.terminals.send(terminal.terminalId, '\u0003');
+  await ended(ide, terminal.terminalId);
+  return { name: args.name, cancelled: true };
+});
+
+export default [taskListCommand, taskRunCommand, taskCancelCommand];

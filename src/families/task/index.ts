@@ -9,12 +9,13 @@ export * from './problems.js';
 
 export default defineFamily({
   name: 'task',
-  summaries: { task: 'list and run package.json scripts in a terminal, with tsc and ESLint problems at file:line' },
+  summaries: { task: 'list, run and stop package.json scripts in a terminal, with tsc and ESLint problems at file:line' },
   tools,
   commands,
   phrases: {
     'openspace.task.list': fixed('list', 'the tasks'),
     'openspace.task.run': (input) => ({ verb: 'run', rest: `the task ${str(input, 'name') ?? ''}`.trim() }),
+    'openspace.task.cancel': (input) => ({ verb: 'stop', rest: `the task ${str(input, 'name') ?? ''}`.trim() }),
   },
   preferences: [
     {

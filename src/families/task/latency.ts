@@ -10,6 +10,7 @@ const workloads: LatencyWorkloads<typeof tools> = () => ({
   'openspace.task.run': {
     untimed: "the script's and npm's own time (npm starts in ~300 ms); the terminal path it runs through is terminal.run's, timed here",
   },
+  'openspace.task.cancel': { prepare: () => ({ name: 'build' }) },
 });
 
 export default workloads;

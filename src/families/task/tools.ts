@@ -62,6 +62,7 @@ export const taskRun = defineTool({
     output: z.array(z.string()).describe('Its last output lines, escape sequences removed, secrets redacted'),
     truncated: z.boolean().describe('Earlier lines are not in output (read them with terminal.read_output)'),
     created: z.literal(true).optional().describe("Set when the task's terminal was opened for this run"),
+    cancelled: z.literal(true).optional().describe('Set when openspace.task.cancel (or the client cancelling this call) stopped it'),
   }),
   budget: 'complex',
   effect: 'destructive',
@@ -69,4 +70,16 @@ export const taskRun = defineTool({
   session: { creates: (r) => (r.created ? [{ kind: 'terminal', id: r.terminalId }] : []) },
 });
 
-export default [taskList, taskRun] as const;
+export const taskCancel = defineTool({
+  name: 'openspace.task.cancel',
+  title: 'Tasks: Cancel',
+  description:
+    'Stop a running task as a person would (Ctrl-C in its terminal) and answer once it ended; its openspace.task.run then answers with cancelled: true. cancelled is false when the task is not running.',
+  input: z.strictObject({ name: ScriptName.describe('The task, as task.list names it') }),
+  output: z.object({ name: z.string(), cancelled: z.boolean() }),
+  budget: 'complex',
+  effect: 'destructive',
+  session: {},
+});
+
+export default [taskList, taskRun, taskCancel] as const;

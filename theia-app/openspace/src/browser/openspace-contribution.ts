@@ -92,11 +92,24 @@ export class BridgeContribution implements FrontendApplicationContribution {
   private readonly gitCalls = new Emitter<void>();
   private readonly testCalls = new Emitter<BackendCall>();
   private publisher: StatePublisher | undefined;
+  /** The agents' calls running here that their clients may cancel, by the backend's call id. */
+  private readonly cancellable = new Map<number, AbortController>();
   private viewPublishing: Disposable | undefined;
 
   onStart(): void {
     const frontend: BridgeFrontend = {
-      execute: (commandId, args, context) => this.commands.executeCommand<ToolResult>(commandId, args, context) as Promise<ToolResult>,
+      execute: async (commandId, args, context, callId) => {
+        if (!context || callId === undefined) return (await this.commands.executeCommand<ToolResult>(commandId, args, context))!;
+        // A call its client may cancel: the backend says so with notifyCancelled.
+        const cancel = new AbortController();
+        this.cancellable.set(callId, cancel);
+        try {
+          return (await this.commands.executeCommand<ToolResult>(commandId, args, { ...context, signal: cancel.signal }))!;
+        } finally {
+          this.cancellable.delete(callId);
+        }
+      },
+      notifyCancelled: async (callId) => this.cancellable.get(callId)?.abort(),
       sessionsChanged: async (sessions) => this.agentStatus.sessionsChanged(sessions),
       // What the commands beside the files ask of this window (see WindowView).
       editor: async (path) => this.editors.openFiles().find((e) => e.path === path),

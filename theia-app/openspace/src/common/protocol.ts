@@ -17,8 +17,13 @@ export const BRIDGE_PATH = '/services/openspace/bridge';
 
 /** Implemented by each frontend window: run a command in its CommandRegistry. */
 export interface BridgeFrontend {
-  /** `context` arrives without `ask` (functions do not cross RPC). */
-  execute(commandId: string, args: unknown, context?: CallContext): Promise<ToolResult>;
+  /**
+   * `context` arrives without `ask` or `signal` (functions do not cross RPC); a call the agent's
+   * client may cancel comes with a `callId`, and notifyCancelled(callId) aborts its signal here.
+   */
+  execute(commandId: string, args: unknown, context?: CallContext, callId?: number): Promise<ToolResult>;
+  /** The agent's client cancelled that call (MCP notifications/cancelled): a long command (a task) stops. */
+  notifyCancelled(callId: number): Promise<void>;
   /** The agents connected to the hub now (on connecting, and whenever one connects or ends). */
   sessionsChanged(sessions: ConnectedSession[]): Promise<void>;
   /**

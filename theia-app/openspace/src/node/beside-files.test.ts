@@ -21,6 +21,7 @@ function scriptedWindow(answers: { dirty?: Set<string>; consent?: boolean } = {}
   const calls: BackendCall[] = [];
   const window: BridgeFrontend = {
     execute: async () => ({ success: false, code: 'INTERNAL', error: 'not here' }),
+    notifyCancelled: async () => undefined,
     sessionsChanged: async () => undefined,
     editor: async (path) => (asked.push(`editor ${path}`), { isDirty: answers.dirty?.has(path) ?? false }),
     unsavedBuffers: async () => (asked.push('unsavedBuffers'), {}),

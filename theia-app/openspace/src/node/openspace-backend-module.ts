@@ -145,6 +145,7 @@ export class AgentPaneBackendImpl implements AgentPaneBackend {
 }
 
 let windows = 0;
+let windowCalls = 0;
 
 /**
  * One per window connection: offers the window's CommandBridge to the hub until the connection
@@ -155,10 +156,18 @@ function bridgeFor(hub: Hub, frontend: RpcProxy<BridgeFrontend>, parts: BackendP
   const id = `theia-window-${++windows}`;
   const besideFiles = new BesideFiles(frontend, parts);
   hub.bridges.offer(id, {
-    execute: (commandId, args, context) =>
-      NODE_COMMANDS.has(commandId)
-        ? besideFiles.run(commandId, args, context)
-        : frontend.execute(commandId, args, serializableContext(context)),
+    execute: (commandId, args, context) => {
+      if (NODE_COMMANDS.has(commandId)) return besideFiles.run(commandId, args, context);
+      const signal = context?.signal;
+      if (!signal) return frontend.execute(commandId, args, serializableContext(context));
+      // The signal stays here; the window is told when it aborts.
+      const callId = ++windowCalls;
+      const cancelled = () => void frontend.notifyCancelled(callId).catch(() => undefined);
+      signal.addEventListener('abort', cancelled, { once: true });
+      return frontend
+        .execute(commandId, args, serializableContext(context), callId)
+        .finally(() => signal.removeEventListener('abort', cancelled));
+    },
   });
   const stopSessions = hub.onSessionsChanged((sessions) => void frontend.sessionsChanged(sessions).catch(() => undefined));
   frontend.onDidCloseConnection(() => {
