@@ -10,7 +10,8 @@ import { FIXTURE } from './theia-session.js';
  * The test family as a person sees it in Theia's Test Explorer: the tests of a node --test project
  * are there when the view opens; the agent's run turns the failing test red and the passing one
  * green; the failure's file:line opens the editor at the failing assertion, marked in the gutter; the person fixes the
- * test, runs it again from its button, and it turns green, for the agent too.
+ * test, runs it again from its button, and it turns green, for the agent too; a run from the command palette shows there
+ * as well.
  */
 test.describe.configure({ mode: 'serial' });
 
@@ -109,6 +110,21 @@ test('the person fixes the test and runs it again from its button: it turns gree
   expect(last).toMatchObject({ status: 'passed', by: 'person', counts: { passed: 1, failed: 0 } });
   expect(last.tests.map((t: { name: string }) => t.name)).toEqual(['subtracts']);
   await expect(theia.page.locator('.monaco-editor .openspace-test-failure')).toHaveCount(0);
+});
+
+test('a run from the command palette shows in the Test Explorer as well', async () => {
+  const { page } = theia;
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.fill('>OpenSpace: Tests: Run');
+  await page.locator('.quick-input-list .monaco-list-row[aria-label="OpenSpace: Tests: Run"]').click();
+  // Its one question, a line to run the test at, is optional: Enter runs them all.
+  await expect(page.locator('.quick-input-widget .quick-input-title')).toHaveText('OpenSpace: Tests: Run');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#test-run-widget')).toContainText('Run from the command palette', { timeout: 20_000 });
+  await expect(state('adds', 'passed')).toBeVisible({ timeout: 20_000 });
+  await expect(state('subtracts', 'passed')).toBeVisible();
+  expect(await agent.ok('openspace.test.results')).toMatchObject({ status: 'passed', by: 'person', counts: { passed: 2, failed: 0 } });
 });
 
 test("the agent's run shows while it runs, and the person stops it from the view", async () => {

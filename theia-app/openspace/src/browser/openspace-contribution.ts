@@ -91,6 +91,7 @@ export class BridgeContribution implements FrontendApplicationContribution {
   private backend!: RpcProxy<BridgeBackend>;
   private readonly gitCalls = new Emitter<void>();
   private readonly testCalls = new Emitter<BackendCall>();
+  private readonly personTestRuns = new Emitter<Promise<ToolResult>>();
   private publisher: StatePublisher | undefined;
   /** The agents' calls running here that their clients may cancel, by the backend's call id. */
   private readonly cancellable = new Map<number, AbortController>();
@@ -184,6 +185,13 @@ export class BridgeContribution implements FrontendApplicationContribution {
   /** Fires for an agent's test call the backend runs, once it has run a while and with its answer (the Test Explorer shows the agent's runs). */
   readonly onTestCall = this.testCalls.event;
 
+  /** Fires when the person runs openspace.test.run as a command (the palette, a keybinding), with its answer to come. */
+  readonly onPersonTestRun = this.personTestRuns.event;
+
+  personTestRun(answer: Promise<ToolResult>): void {
+    this.personTestRuns.fire(answer);
+  }
+
   /** An agent's call the backend ran: in the status bar, the event log and, failed, a notification, as a call run here. */
   private backendCall(call: BackendCall): void {
     this.agentStatus.backendCall(call);
@@ -237,7 +245,10 @@ export class OpenSpaceCommandContribution implements CommandContribution, Keybin
             const run = inWindow
               ? () => runCommand(inWindow, this.ide, args, context)
               : () => this.bridge.runBesideFiles(command.tool.name, args, context);
-            const result = context ? await this.agentStatus.track(command.tool.name, context, run) : await run();
+            const running = context ? this.agentStatus.track(command.tool.name, context, run) : run();
+            // The person's test run from the palette or a keybinding shows in the Test Explorer as its own buttons' do.
+            if (!context && command.tool.name === 'openspace.test.run') this.bridge.personTestRun(running);
+            const result = await running;
             if (!context) ideEvents(this.ide).personRan(command.tool, args, result.success);
             if (fromPalette) this.report(command.tool.title, result);
             else if (!result.success) this.failures.notify(command.tool.name, result, context);

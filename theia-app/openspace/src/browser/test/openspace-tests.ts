@@ -90,6 +90,7 @@ export class OpenSpaceTests implements TestController, TestContribution, Fronten
 
   onStart(): void {
     this.bridge.onTestCall((call) => void this.agentCall(call));
+    this.bridge.onPersonTestRun((answer) => void this.commandRun(answer));
   }
 
   onDidInitializeLayout(): void {
@@ -162,6 +163,18 @@ export class OpenSpaceTests implements TestController, TestContribution, Fronten
       void this.messages.error(escapeHtml(`OpenSpace could not run the tests: ${answer.error}`));
       this.drop(run);
     }
+    this.afterRun();
+  }
+
+  /** The person's test.run from the command palette: in the view while it runs, then its results. */
+  private async commandRun(answer: Promise<ToolResult>): Promise<void> {
+    const run = this.startRun('Run from the command palette');
+    const result = await answer.catch((err: Error) => failure('INTERNAL', err.message));
+    // A failure to start (no such test, another run in progress) the palette reports; the view has nothing to show.
+    if (result.success) {
+      this.show(run, result as ToolResult & TestRunInfo);
+      run.end();
+    } else this.drop(run);
     this.afterRun();
   }
 
