@@ -97,6 +97,12 @@ test('the agent draws a 6-box diagram with connectors, lays it out and shows it 
   const arrow = (await elements(page))!.find((e) => e.id === 'hub-store')!;
   expect(arrow).toMatchObject({ type: 'arrow', startBinding: { elementId: 'hub' }, endBinding: { elementId: 'store' } });
   await page.screenshot({ path: 'reports/screenshots/whiteboard-agent-diagram.png' });
+
+  // Showing the board is not editing it: Excalidraw measuring its text again once its fonts have
+  // loaded is not written back (a person's edit is, a moment after it: SAVE_DELAY_MS, 250 ms).
+  await page.waitForTimeout(1_000);
+  const { snapshots } = await ide.agent.ok('openspace.file.snapshots', { path: BOARD });
+  expect(snapshots.map((s: { source: string }) => s.source)).not.toContain('openspace.whiteboard.edit');
 });
 
 test('a person drags a shape: the file follows, connectors still attached', async () => {

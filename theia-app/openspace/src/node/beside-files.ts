@@ -148,7 +148,7 @@ export class BesideFiles {
     }
     const root = view.root;
     const open = new Set(view.editors.map((e) => e.path));
-    const shows = (path: string) => open.has(path) || view.views.includes(path);
+    const shownIn = (path: string) => (open.has(path) ? 'editor' : view.views.includes(path) ? 'view' : undefined);
     // The buffers of the open editors; their unsaved text is asked of the window at the first code
     // question or text read of this call, and only while there is some: a file call never asks.
     const buffers: Record<string, string | undefined> = Object.fromEntries(view.editors.map((e) => [e.path, undefined]));
@@ -169,7 +169,7 @@ export class BesideFiles {
       discard: (path) => this.window.discard(path),
     };
     return {
-      workspace: showingWrites(files, shows, (path, text) => this.window.fileWritten(path, text)),
+      workspace: showingWrites(files, shownIn, (path, text) => this.window.fileWritten(path, text)),
       code: askingFirst(code, withUnsaved),
       git: this.backend.git(root),
       tests: this.backend.tests(root, view.sandbox, view.testRunners),
@@ -208,14 +208,21 @@ function askingFirst(port: CodePort, first: () => Promise<void>): CodePort {
   };
 }
 
-/** The store, with each write the window shows (in an editor, a deck, a board) shown there before the write answers. */
+/**
+ * The store, with each write the window shows told to it before the write answers. An open editor
+ * shows it before the answer (its model reads the file again). A deck or a board takes the text as
+ * the message arrives, without a round trip: the window handles its messages in order, so whatever
+ * the agent asks of it next (a camera fit, a slide) comes after the view took the write.
+ */
 function showingWrites(
   files: WorkspaceFiles,
-  shows: (path: string) => boolean,
+  shownIn: (path: string) => 'editor' | 'view' | undefined,
   show: (path: string, text: string) => Promise<void>,
 ): WorkspacePort {
   const after = async (path: string, text: () => Promise<string>) => {
-    if (shows(path)) await show(path, await text());
+    const shown = shownIn(path);
+    if (shown === 'editor') await show(path, await text());
+    else if (shown === 'view') void show(path, await text()).catch(() => undefined);
   };
   return {
     rootPath: () => files.rootPath(),

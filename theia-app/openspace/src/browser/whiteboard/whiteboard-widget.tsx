@@ -40,6 +40,12 @@ export class WhiteboardWidget extends ReactWidget {
   /** The drawing the file holds, to tell a person's edit from the echo of a write. */
   private fileSignature = '';
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * Whether the person has acted in the board since its last save. Excalidraw also changes elements
+   * on its own (text measured again once its fonts load, bindings repaired): that is not an edit, and
+   * writing it back would change a file nobody touched, and race an agent's write of it.
+   */
+  private personActed = false;
   private saving: Promise<unknown> = Promise.resolve();
   /** What the agent last asked of the camera (see setCamera, fit). */
   private asked: { camera: Camera } | { fit: Bounds | undefined } | undefined;
@@ -64,6 +70,9 @@ export class WhiteboardWidget extends ReactWidget {
     this.resized.observe(this.node);
     this.toDispose.push({ dispose: () => this.resized.disconnect() });
     this.toDispose.push(onFileText((text) => !this.isDisposed && this.fileChanged(text)));
+    for (const type of ['pointerdown', 'pointerup', 'keydown', 'paste', 'drop']) {
+      this.node.addEventListener(type, () => (this.personActed = true), { capture: true });
+    }
     void this.load();
   }
 
@@ -175,7 +184,7 @@ export class WhiteboardWidget extends ReactWidget {
   }
 
   private onChange(elements: readonly ExcalidrawElement[]): void {
-    if (!this.scene || signature(elements) === this.fileSignature) return;
+    if (!this.personActed || !this.scene || signature(elements) === this.fileSignature) return;
     clearTimeout(this.saveTimer);
     this.saveTimer = setTimeout(() => this.save(), SAVE_DELAY_MS);
   }
@@ -183,6 +192,7 @@ export class WhiteboardWidget extends ReactWidget {
   private save(): void {
     this.saveTimer = undefined;
     if (!this.api || !this.scene) return;
+    this.personActed = false;
     const elements = this.api.getSceneElements().map((e) => ({ ...e }) as unknown as Element);
     const scene: Scene = { ...this.scene, elements };
     this.fileSignature = signature(elements);
