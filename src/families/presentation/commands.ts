@@ -17,15 +17,15 @@ import type { DeckView } from './port.js';
 import type { IdePort } from '../index.js';
 import type { Placement } from '../pane/port.js';
 import { newDeck, parseDeck, serializeDeck, slideContentProblem, slides, withSlide, type Deck } from '../../models/deck.js';
-import { defineCommand } from '../../commands/command.js';
-import { writeOptions } from '../file/commands.js';
+import { defineCommand, defineNodeCommand } from '../../commands/command.js';
+import { writeOptions, type FilesIde } from '../file/commands.js';
 import { readArtifact, replaceArtifact, requireAbsent, type Artifact } from '../../commands/artifact.js';
 
 interface LoadedDeck extends Artifact {
   deck: Deck;
 }
 
-async function loadDeck(ide: IdePort, input: string): Promise<LoadedDeck> {
+async function loadDeck(ide: FilesIde, input: string): Promise<LoadedDeck> {
   const artifact = await readArtifact(ide, input);
   return { ...artifact, deck: parseDeck(artifact.text) };
 }
@@ -119,7 +119,7 @@ export const presentationReadCommand = defineCommand(presentationRead, async (id
   };
 });
 
-export const presentationCreateCommand = defineCommand(presentationCreate, async (ide, args, context) => {
+export const presentationCreateCommand = defineNodeCommand(presentationCreate, async (ide, args, context) => {
   args.slides?.forEach((content, i) => {
     const problem = slideContentProblem(content);
     if (problem) throw new ToolError('INVALID_ARGUMENT', `slides.${i}: ${problem}.`, { fields: [`slides.${i}`] });
@@ -130,7 +130,7 @@ export const presentationCreateCommand = defineCommand(presentationCreate, async
   return { deckPath: path, slideCount: parseDeck(text).segments.length, version };
 });
 
-export const presentationUpdateSlideCommand = defineCommand(presentationUpdateSlide, async (ide, args, context) => {
+export const presentationUpdateSlideCommand = defineNodeCommand(presentationUpdateSlide, async (ide, args, context) => {
   const problem = slideContentProblem(args.content);
   if (problem) throw new ToolError('INVALID_ARGUMENT', `content: ${problem}.`, { fields: ['content'] });
   const loaded = await loadDeck(ide, args.deckPath);
