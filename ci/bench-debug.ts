@@ -40,6 +40,7 @@ class Client extends ProtocolClient {
 /** The debugger alone: debugpy over DAP, stopped at line 4 of the loop; each sample continues to the next stop and reads its snapshot. */
 async function direct(dir: string): Promise<{ sample(): Promise<number>; close(): void }> {
   const adapter = adapterFor('python');
+  if (!('argv' in adapter)) throw new Error('debugpy runs as a process');
   const hooks = debuggerHooks();
   const child = spawn(adapter.argv[0]!, adapter.argv.slice(1), { cwd: dir, stdio: ['pipe', 'pipe', 'ignore'] });
   const client = new Client(child.stdout, child.stdin);

@@ -1,6 +1,6 @@
 /**
  * The debugger (issue 32): a Python program (debugpy) and, where the workspace is on disk, a C one
- * (LLDB), each written here with its lines known by hand: breakpoints verified on their lines, a
+ * (LLDB) and TypeScript and JavaScript ones (Node's inspector), each written here with its lines known by hand: breakpoints verified on their lines, a
  * condition, a hit count, a log point that prints without stopping, steps over, into and out
  * landing on those lines, the stack, a local and a nested value by path, evaluate, a variable set and
  * the program printing it, run to a line, the exit code, a program that never stops answering
@@ -8,9 +8,10 @@
  * past the sandbox.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectAgent, type Result } from '../client.js';
 import { eventually, useTarget } from '../setup.js';
 
@@ -195,11 +196,11 @@ describe('Python, through debugpy', { timeout: 60_000 }, () => {
     }, 10_000);
   });
 
-  it('bad calls: an unknown session, a step while running, a language without a debugger here, a path outside', async () => {
+  it('bad calls: an unknown session, a step while running, a program that is not there, a path outside', async () => {
     await ctx.agent.fails('openspace.debug.continue', { sessionId: 'debug-404' }, 'DEBUG_SESSION_NOT_FOUND');
     await ctx.agent.fails('openspace.debug.breakpoint.remove', { id: 'bp-404' }, 'BREAKPOINT_NOT_FOUND');
     await ctx.agent.fails('openspace.debug.start', { program: '../outside.py' }, 'PATH_OUTSIDE_WORKSPACE');
-    await ctx.agent.fails('openspace.debug.start', { program: 'dbg/app.mjs' }, 'NO_DEBUGGER');
+    await ctx.agent.fails('openspace.debug.start', { program: 'dbg/missing.py' }, 'FILE_NOT_FOUND');
     const state = await start({ program: 'dbg/forever.py', waitMs: 0 });
     await ctx.agent.fails('openspace.debug.step', { sessionId: state.sessionId }, 'DEBUG_NOT_STOPPED');
   });
@@ -229,6 +230,125 @@ print("env", dict(os.environ), flush=True)
     expect(end.output).toContain('refused Read-only file system');
     expect(end.output).not.toContain(SECRET);
     expect(existsSync(escaped)).toBe(false);
+  });
+});
+
+const CART_TS = `interface Item {
+  price: number;
+  qty: number;
+}
+
+function price(item: Item): number {
+  const subtotal = item.price * item.qty;
+  return subtotal;
+}
+
+function total(items: Item[]): number {
+  let acc = 0;
+  for (let i = 0; i < items.length; i++) {
+    acc += price(items[i]);
+  }
+  return acc;
+}
+
+const cart: Item[] = [{ price: 3, qty: 2 }, { price: 5, qty: 4 }, { price: 7, qty: 1 }];
+for (let n = 0; n < 3; n++) {
+  console.log(\`tick \${n}\`);
+}
+console.log(\`total \${total(cart)}\`);
+process.exitCode = 3;
+`;
+
+const BOOM_JS = `const order = { id: 7, items: null };
+function count(o) {
+  return o.items.length;
+}
+console.log('counting');
+console.log(count(order));
+`;
+
+describe('TypeScript and JavaScript on Node, through its inspector', { timeout: 60_000 }, () => {
+  const started: string[] = [];
+  beforeAll(() => {
+    const dir = ctx.target.workspaceDir;
+    if (!dir) return;
+    mkdirSync(join(dir, 'dbg'), { recursive: true });
+    writeFileSync(join(dir, 'dbg', 'cart.ts'), CART_TS);
+    writeFileSync(join(dir, 'dbg', 'boom.js'), BOOM_JS);
+    // A TypeScript program runs through the workspace's tsx (OpenSpace's own here, read-only inside the sandbox).
+    if (!existsSync(join(dir, 'node_modules')))
+      symlinkSync(fileURLToPath(new URL('../../node_modules', import.meta.url)), join(dir, 'node_modules'));
+  });
+  beforeEach((t) => {
+    if (!ctx.target.workspaceDir) t.skip('the in-memory workspace has no node_modules for tsx');
+  });
+  afterEach(async () => {
+    for (const sessionId of started.splice(0)) await ctx.agent.call('openspace.debug.stop', { sessionId });
+    const { breakpoints } = await ctx.agent.ok('openspace.debug.breakpoint.list');
+    for (const { id } of breakpoints) await ctx.agent.ok('openspace.debug.breakpoint.remove', { id });
+  });
+  const start = async (args: Record<string, unknown>): Promise<State> => {
+    const state = await ctx.agent.ok('openspace.debug.start', { waitMs: 30_000, ...args });
+    started.push(state.sessionId);
+    return state;
+  };
+
+  it('a conditional breakpoint on a .ts line stops there: .ts frames, locals, nested values by path, evaluate', async () => {
+    const bp = await ctx.agent.ok('openspace.debug.breakpoint.set', { path: 'dbg/cart.ts', line: 14, condition: 'i === 1' });
+    const state = await start({ program: 'dbg/cart.ts' });
+    expect(state).toMatchObject({ status: 'stopped', stop: { reason: 'breakpoint' } });
+    expect(where(state)).toBe('dbg/cart.ts:14 total');
+    expect(state.stop.frames[1]).toMatchObject({ path: 'dbg/cart.ts', line: 23 });
+    expect(local(state, 'i')).toBe('1');
+    expect(local(state, 'acc')).toBe('6');
+    expect(state.output).toBe('tick 0\ntick 1\ntick 2\n');
+    expect((await ctx.agent.ok('openspace.debug.breakpoint.list')).breakpoints).toEqual([
+      expect.objectContaining({ id: bp.id, path: 'dbg/cart.ts', line: 14, verified: true }),
+    ]);
+    const third = await ctx.agent.ok('openspace.debug.variables', { sessionId: state.sessionId, path: 'items[2].price' });
+    expect(third.variables).toEqual([expect.objectContaining({ value: '7', expandable: false })]);
+    expect(await ctx.agent.ok('openspace.debug.evaluate', { sessionId: state.sessionId, expression: 'acc + items[i].qty' })).toMatchObject({
+      value: '10',
+    });
+    await ctx.agent.fails('openspace.debug.evaluate', { sessionId: state.sessionId, expression: 'nothingHere + 1' }, 'DEBUG_FAILED');
+  });
+
+  it('steps into, over and out on .ts lines, sets a variable the program then prints, and answers the exit code', async () => {
+    await ctx.agent.ok('openspace.debug.breakpoint.set', { path: 'dbg/cart.ts', line: 14, hitCount: 2 });
+    const state = await start({ program: 'dbg/cart.ts' });
+    expect(where(state)).toBe('dbg/cart.ts:14 total');
+    expect(local(state, 'i')).toBe('1');
+    const into = await ctx.agent.ok('openspace.debug.step', { sessionId: state.sessionId, kind: 'into' });
+    expect(where(into)).toBe('dbg/cart.ts:7 price');
+    const over = await ctx.agent.ok('openspace.debug.step', { sessionId: state.sessionId, kind: 'over' });
+    expect(where(over)).toBe('dbg/cart.ts:8 price');
+    expect(local(over, 'subtotal')).toBe('20');
+    // Node's inspector steps out to the next place the caller stops: past the +=, on the loop's i++.
+    const out = await ctx.agent.ok('openspace.debug.step', { sessionId: state.sessionId, kind: 'out' });
+    expect(where(out)).toBe('dbg/cart.ts:13 total');
+    expect(local(out, 'acc')).toBe('26');
+    await ctx.agent.ok('openspace.debug.breakpoint.remove', { path: 'dbg/cart.ts' });
+    // acc holds the first two items (6 + 20): make it 100, and the program prints 100 + 7.
+    expect(await ctx.agent.ok('openspace.debug.set_variable', { sessionId: state.sessionId, path: 'acc', value: '100' })).toMatchObject({
+      value: '100',
+    });
+    const end = await ctx.agent.ok('openspace.debug.continue', { sessionId: state.sessionId });
+    expect(end).toMatchObject({ status: 'exited', exitCode: 3 });
+    expect(end.output).toContain('total 107\n');
+  });
+
+  it('a log point prints without stopping; an uncaught TypeError stops where it is thrown, with its message', async () => {
+    await ctx.agent.ok('openspace.debug.breakpoint.set', { path: 'dbg/cart.ts', line: 21, logMessage: 'n is {n}' });
+    const logged = await start({ program: 'dbg/cart.ts' });
+    expect(logged).toMatchObject({ status: 'exited', exitCode: 3 });
+    expect(logged.output).toMatch(/n is 0\n(.|\n)*n is 1\n(.|\n)*n is 2\n/);
+    const boom = await start({ program: 'dbg/boom.js' });
+    expect(boom).toMatchObject({
+      status: 'stopped',
+      stop: { reason: 'exception', description: expect.stringContaining("TypeError: Cannot read properties of null (reading 'length')") },
+    });
+    expect(where(boom)).toBe('dbg/boom.js:3 count');
+    expect(boom.output).toBe('counting\n');
   });
 });
 

@@ -1,18 +1,21 @@
 /**
- * The debug adapters OpenSpace starts, by language: the program that speaks the Debug Adapter
- * Protocol on stdio and the launch request it takes. Python: debugpy (Debian's python3-debugpy);
- * C, C++, Rust: LLDB's DAP server (lldb-dap, or lldb-vscode before LLVM 18). Node only.
+ * The debug adapters OpenSpace starts, by language, and the launch request each takes. Python:
+ * debugpy (Debian's python3-debugpy); C, C++, Rust: LLDB's DAP server (lldb-dap, or lldb-vscode
+ * before LLVM 18) — programs that speak the Debug Adapter Protocol on stdio. JavaScript and
+ * TypeScript: OpenSpace's adapter over Node's inspector (src/families/debug/node/), which runs in
+ * this process and starts the program itself. Node only.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { basename, delimiter, join } from 'node:path';
+import type { DebugSession } from '@vscode/debugadapter';
 import { ToolError } from '../../contract/index.js';
+import { NodeDebugSession } from './node/session.js';
+import { writeRelay } from './node/relay.js';
 import type { DebugLanguageName } from './port.js';
 
-export interface Adapter {
-  /** The adapter's command line. */
-  argv: string[];
+interface AdapterParts {
   /** adapterID for initialize. */
   id: string;
   /**
@@ -20,6 +23,46 @@ export interface Adapter {
    * debuggerHooks() as the program sees it (inside the sandbox: where it is bound).
    */
   launch(program: string, args: string[], cwd: string, stopOnEntry: boolean, hooks: string): Record<string, unknown>;
+}
+
+/** An adapter that is a program: its command line (run in the sandbox, with the program it starts). */
+export interface ProcessAdapter extends AdapterParts {
+  argv: string[];
+}
+
+/** Runs a command line (in the sandbox, where there is one) in `cwd`, with stdio piped. */
+export type RunCommand = (argv: string[], cwd: string) => Promise<ChildProcess>;
+
+/**
+ * An adapter that runs in this process; the program it debugs goes through `run`, and may use the
+ * files it writes in the session's hooks directory (`host` here, `inside` as the program sees it).
+ */
+export interface InProcessAdapter extends AdapterParts {
+  create(run: RunCommand, hooks: { host: string; inside: string }): DebugSession;
+}
+
+export type Adapter = ProcessAdapter | InProcessAdapter;
+
+/** Where the agent sandbox is, for what an adapter runs: `command` wraps a command line in it. */
+export interface DebugSandbox {
+  /** The command line running `argv` in the agent sandbox, starting in `cwd`. */
+  command(argv: string[], cwd: string, env: NodeJS.ProcessEnv, exchange: string): Promise<string[] | { unavailable: string }>;
+}
+
+/**
+ * Run command lines in the sandbox (or, without one, here) with `hooks` as the exchange directory,
+ * in a process group of their own (stopping a session stops everything it started).
+ */
+export function commandRunner(sandbox: DebugSandbox | undefined, hooks: string): RunCommand {
+  return async (argv, cwd) => {
+    let line = argv;
+    if (sandbox) {
+      const wrapped = await sandbox.command(argv, cwd, process.env, hooks);
+      if ('unavailable' in wrapped) throw new ToolError('NO_DEBUGGER', `The agent sandbox cannot start here: ${wrapped.unavailable}`);
+      line = wrapped;
+    }
+    return spawn(line[0]!, line.slice(1), { cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  };
 }
 
 /**
@@ -158,5 +201,16 @@ export function adapterFor(language: DebugLanguageName): Adapter {
       launch: (program, args, cwd, stopOnEntry) => ({ type: 'lldb', request: 'launch', program, args, cwd, stopOnEntry }),
     };
   }
-  throw new ToolError('NO_DEBUGGER', 'Debugging JavaScript on Node is not available yet; Python (debugpy) and C (LLDB) are.');
+  return {
+    id: 'openspace-node',
+    // The relay the program runs under is written beside the startup hooks, where the sandbox binds them.
+    create: (run, hooks) =>
+      new NodeDebugSession({
+        startRelay: (argv, cwd) => {
+          const relay = join(hooks.inside, basename(writeRelay(hooks.host)));
+          return run([process.execPath, '--experimental-websocket', relay, ...argv], cwd);
+        },
+      }),
+    launch: (program, args, cwd, stopOnEntry) => ({ type: 'node', request: 'launch', program, args, cwd, stopOnEntry }),
+  };
 }

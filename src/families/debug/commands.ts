@@ -214,6 +214,7 @@ function languageOf(program: string): 'python' | 'c' | 'node' {
 
 export const debugStartCommand = defineCommand(debugStart, async (ide, args, context) => {
   const program = await ide.workspace.resolve(args.program);
+  await ide.workspace.stat(program); // FILE_NOT_FOUND before anything starts
   const cwd = args.cwd === undefined ? '' : await ide.workspace.resolve(args.cwd);
   await confirmOutsideSandbox(ide.security, ide.debug.sandboxed, context, {
     title: 'Debug a program outside a sandbox?',

@@ -1,19 +1,25 @@
 /**
  * The IDE's debugger where OpenSpace runs the debug adapters itself (the simulated IDE): each session
- * a debug adapter process (src/families/debug/adapters.ts) in the agent sandbox, spoken to over stdio
- * with the Debug Adapter Protocol (@vscode/debugadapter-testsupport's ProtocolClient), and the
- * breakpoints kept here and sent to every session. Node only.
+ * a debug adapter (src/families/debug/adapters.ts) — a process in the agent sandbox, or Node's, in
+ * this process, starting its program there — spoken to with the Debug Adapter Protocol
+ * (@vscode/debugadapter-testsupport's ProtocolClient), and the breakpoints kept here and sent to
+ * every session. Node only.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { isAbsolute, join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import type { DebugSession } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { ProtocolClient } from '@vscode/debugadapter-testsupport/lib/protocolClient.js';
 import { ToolError } from '../../contract/index.js';
 import type { Disposable } from '../../contract/port.js';
 import { EXCHANGE_DIRECTORY_INSIDE } from '../../security/sandbox.js';
-import { adapterFor, debuggerHooks } from './adapters.js';
+import { adapterFor, commandRunner, debuggerHooks, type DebugSandbox } from './adapters.js';
 import type { BreakpointInfo, BreakpointSpec, DebugLaunch, DebugPort, DebugSessionHandle } from './port.js';
 import { DebugSessionState } from './state.js';
+
+export type { DebugSandbox } from './adapters.js';
 
 /** How long one request may take before the session counts as hung. */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -22,15 +28,39 @@ const KEPT_ENDED = 20;
 /** The events a session's state follows (ProtocolClient emits each by its name). */
 const EVENTS = ['initialized', 'stopped', 'continued', 'exited', 'terminated', 'output', 'breakpoint'] as const;
 
-export interface DebugSandbox {
-  /** The command line running `argv` in the agent sandbox, starting in `cwd`. */
-  command(argv: string[], cwd: string, env: NodeJS.ProcessEnv, exchange: string): Promise<string[] | { unavailable: string }>;
-}
-
 class Client extends ProtocolClient {
-  constructor(process: ChildProcess) {
+  constructor(process: AdapterProcess) {
     super();
     this.connect(process.stdout!, process.stdin!);
+  }
+}
+
+/** What a session speaks to: an adapter's process, or an adapter in this process made to look like one. */
+type AdapterProcess = Pick<ChildProcess, 'stdin' | 'stdout' | 'stderr' | 'exitCode' | 'signalCode' | 'pid' | 'kill'> &
+  Pick<EventEmitter, 'on' | 'once'>;
+
+/** An adapter running in this process, behind a process's stdio; killing it ends it and what it started. */
+class InProcess extends EventEmitter {
+  readonly stdin = new PassThrough();
+  readonly stdout = new PassThrough();
+  readonly stderr = null;
+  readonly pid = undefined;
+  exitCode: number | null = null;
+  readonly signalCode = null;
+
+  constructor(private readonly session: DebugSession) {
+    super();
+    session.setRunAsServer(true);
+    session.start(this.stdin, this.stdout);
+  }
+
+  kill(): boolean {
+    if (this.exitCode !== null) return false;
+    this.exitCode = 0;
+    this.session.dispose();
+    this.stdin.end();
+    this.emit('exit', 0, null);
+    return true;
   }
 }
 
@@ -47,7 +77,7 @@ class AdapterSession implements DebugSessionHandle {
   constructor(
     readonly id: string,
     readonly name: string,
-    private readonly process: ChildProcess,
+    private readonly process: AdapterProcess,
     readonly client: Client,
     private readonly onStop: () => void,
   ) {
@@ -106,7 +136,7 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+function killGroup(child: AdapterProcess, signal: NodeJS.Signals): void {
   try {
     if (child.pid) process.kill(-child.pid, signal);
   } catch {
@@ -139,16 +169,17 @@ export class AdapterDebugger implements DebugPort {
     const cwd = this.absolute(launch.cwd);
     const { sandbox } = this.place();
     const hooks = debuggerHooks();
-    let argv = adapter.argv;
-    if (sandbox) {
-      const line = await sandbox.command(adapter.argv, cwd, process.env, hooks.dir);
-      if ('unavailable' in line) {
-        hooks.remove();
-        throw new ToolError('NO_DEBUGGER', `The agent sandbox cannot start here: ${line.unavailable}`);
-      }
-      argv = line;
+    const run = commandRunner(sandbox, hooks.dir);
+    let child: AdapterProcess;
+    try {
+      child =
+        'argv' in adapter
+          ? await run(adapter.argv, cwd)
+          : new InProcess(adapter.create(run, { host: hooks.dir, inside: sandbox ? EXCHANGE_DIRECTORY_INSIDE : hooks.dir }));
+    } catch (error) {
+      hooks.remove();
+      throw error;
     }
-    const child = spawn(argv[0]!, argv.slice(1), { cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     child.on('exit', () => hooks.remove());
     const id = `debug-${++this.sessionCount}`;
     const session = new AdapterSession(id, launch.program, child, new Client(child), () => {

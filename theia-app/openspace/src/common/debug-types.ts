@@ -3,9 +3,10 @@ import type { DebugLanguageName } from '../../../../src/browser.js';
 import type { WindowView } from './protocol.js';
 
 /** The Theia debug types of the debug family's adapters (theia-app/openspace/src/node/debug-adapters.ts). */
-export const OPENSPACE_DEBUG_TYPES: Record<Exclude<DebugLanguageName, 'node'>, { type: string; label: string }> = {
+export const OPENSPACE_DEBUG_TYPES: Record<DebugLanguageName, { type: string; label: string }> = {
   python: { type: 'openspace-python', label: 'Python (debugpy)' },
   c: { type: 'openspace-lldb', label: 'C, C++, Rust (LLDB)' },
+  node: { type: 'openspace-node', label: 'JavaScript, TypeScript (Node)' },
 };
 
 /** A session of theirs: the program, absolute paths, and for an agent's the sandbox it runs in. */

@@ -263,7 +263,7 @@ export default new ContainerModule((bind) => {
     .inSingletonScope();
   bind(SandboxBackendImpl).toSelf().inSingletonScope();
   // The debug family's adapters as Theia debug types.
-  for (const language of ['python', 'c'] as const)
+  for (const language of ['python', 'c', 'node'] as const)
     bind(DebugAdapterContribution)
       .toDynamicValue((ctx) => debugAdapterContribution(language, ctx.container.get(SandboxBackendImpl)))
       .inSingletonScope();

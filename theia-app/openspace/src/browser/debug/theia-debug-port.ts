@@ -82,8 +82,6 @@ export class TheiaDebugPort implements DebugPort {
   }
 
   async start(launch: DebugLaunch): Promise<DebugSessionHandle> {
-    if (launch.language === 'node')
-      throw new ToolError('NO_DEBUGGER', 'Debugging JavaScript on Node is not available yet; Python (debugpy) and C (LLDB) are.');
     const id = `debug-${++this.count}`;
     const handle = new TheiaDebugSession(id, launch.program, this.manager, () => {
       this.live.delete(id);
