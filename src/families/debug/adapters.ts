@@ -7,6 +7,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { readlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, join } from 'node:path';
 import type { DebugSession } from '@vscode/debugadapter';
@@ -14,6 +15,7 @@ import { ToolError } from '../../contract/index.js';
 import { NodeDebugSession } from './node/session.js';
 import { writeRelay } from './node/relay.js';
 import type { DebugLanguageName } from './port.js';
+import { attachRefusal } from './tools.js';
 
 interface AdapterParts {
   /** adapterID for initialize. */
@@ -23,7 +25,17 @@ interface AdapterParts {
    * debuggerHooks() as the program sees it (inside the sandbox: where it is bound).
    */
   launch(program: string, args: string[], cwd: string, stopOnEntry: boolean, hooks: string): Record<string, unknown>;
+  /** The attach request's arguments for a running program, or INVALID_ARGUMENT saying how this debugger attaches. */
+  attach(target: AttachTarget): Record<string, unknown>;
+  /**
+   * Where an adapter already serves this attach, on 127.0.0.1: `python3 -m debugpy --listen <port>`
+   * runs debugpy's adapter inside the program, so the client speaks to that port itself.
+   */
+  attachServer?(target: AttachTarget): number | undefined;
 }
+
+/** A running program: its process ID, or the port its debugger listens on (127.0.0.1). */
+export type AttachTarget = { pid: number; port?: undefined } | { port: number; pid?: undefined };
 
 /** An adapter that is a program: its command line (run in the sandbox, with the program it starts). */
 export interface ProcessAdapter extends AdapterParts {
@@ -164,6 +176,29 @@ function lldbDap(): string | undefined {
   return found.get('lldb');
 }
 
+function refuseAttach(language: DebugLanguageName, target: AttachTarget): void {
+  const refusal = attachRefusal(language, target);
+  if (refusal) throw new ToolError('INVALID_ARGUMENT', refusal, { field: target.pid === undefined ? 'port' : 'pid' });
+}
+
+/**
+ * The language of a running program to attach to: a process's from its executable (node, python,
+ * else C); a port's is Node's when a Node inspector answers HTTP there, else Python's (debugpy).
+ */
+export async function attachLanguage(target: AttachTarget): Promise<DebugLanguageName> {
+  if (target.pid !== undefined) {
+    const exe = await readlink(`/proc/${target.pid}/exe`).catch(() => {
+      throw new ToolError('INVALID_ARGUMENT', `There is no process ${target.pid} here.`, { field: 'pid' });
+    });
+    const name = basename(exe);
+    return /^node/.test(name) ? 'node' : /^python/.test(name) ? 'python' : 'c';
+  }
+  const node = await fetch(`http://127.0.0.1:${target.port}/json/version`, { signal: AbortSignal.timeout(2000) })
+    .then((r) => r.ok)
+    .catch(() => false);
+  return node ? 'node' : 'python';
+}
+
 /** The adapter for a language, or NO_DEBUGGER saying what to install. */
 export function adapterFor(language: DebugLanguageName): Adapter {
   if (language === 'python') {
@@ -189,6 +224,11 @@ export function adapterFor(language: DebugLanguageName): Adapter {
         justMyCode: true,
         env: { PYTHONPATH: hooks },
       }),
+      attach: (target) => {
+        refuseAttach('python', target);
+        return { type: 'python', request: 'attach', connect: { host: '127.0.0.1', port: target.port }, justMyCode: true };
+      },
+      attachServer: (target) => target.port,
     };
   }
   if (language === 'c') {
@@ -199,6 +239,10 @@ export function adapterFor(language: DebugLanguageName): Adapter {
       argv: [lldb],
       id: 'lldb',
       launch: (program, args, cwd, stopOnEntry) => ({ type: 'lldb', request: 'launch', program, args, cwd, stopOnEntry }),
+      attach: (target) => {
+        refuseAttach('c', target);
+        return { type: 'lldb', request: 'attach', pid: target.pid };
+      },
     };
   }
   return {
@@ -212,5 +256,6 @@ export function adapterFor(language: DebugLanguageName): Adapter {
         },
       }),
     launch: (program, args, cwd, stopOnEntry) => ({ type: 'node', request: 'launch', program, args, cwd, stopOnEntry }),
+    attach: (target) => ({ type: 'node', request: 'attach', ...target }),
   };
 }

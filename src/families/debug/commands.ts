@@ -27,6 +27,8 @@ import {
   debugSetVariable,
   debugStack,
   debugStart,
+  debugAttach,
+  attachRefusal,
   debugStep,
   debugStop,
   debugVariables,
@@ -232,6 +234,25 @@ export const debugStartCommand = defineCommand(debugStart, async (ide, args, con
   return snapshot(ide, handle);
 });
 
+export const debugAttachCommand = defineCommand(debugAttach, async (ide, args, context) => {
+  if ((args.pid === undefined) === (args.port === undefined))
+    throw new ToolError('INVALID_ARGUMENT', 'Pass pid or port (one of them): the process, or the port its debugger listens on.', {
+      field: 'pid',
+    });
+  const refusal = args.language && attachRefusal(args.language, args);
+  if (refusal) throw new ToolError('INVALID_ARGUMENT', refusal, { field: 'language' });
+  const what = args.pid !== undefined ? `process ${args.pid}` : `the program listening on 127.0.0.1:${args.port}`;
+  // Always asked: whatever the sandbox, the program runs outside it, and a debugger runs code in it.
+  await confirmOutsideSandbox(ide.security, false, context, {
+    title: 'Attach the debugger to a running program?',
+    message: `The agent wants to attach the debugger to ${what}. It runs outside the sandbox: the agent could read its memory and run code in it, with its rights.`,
+    accept: 'Attach',
+  });
+  const handle = await ide.debug.attach({ language: args.language, pid: args.pid, port: args.port });
+  await handle.state.settle(args.waitMs ?? 0, context?.signal);
+  return snapshot(ide, handle);
+});
+
 export const debugStopCommand = defineCommand(debugStop, async (ide, args) => {
   const handle = session(ide, args.sessionId);
   await handle.stop();
@@ -371,6 +392,7 @@ export const debugSetVariableCommand = defineCommand(debugSetVariable, async (id
 
 export default [
   debugStartCommand,
+  debugAttachCommand,
   debugStopCommand,
   debugBreakpointSetCommand,
   debugBreakpointRemoveCommand,

@@ -15,6 +15,10 @@ export default defineFamily({
   commands,
   phrases: {
     'openspace.debug.start': onFile('debug', { key: 'program' }),
+    'openspace.debug.attach': (input) => ({
+      verb: 'attach the debugger to',
+      rest: input.pid !== undefined ? `process ${String(input.pid)}` : `port ${String(input.port)}`,
+    }),
     'openspace.debug.stop': fixed('stop', 'the debug session'),
     'openspace.debug.breakpoint.set': (input) => {
       const at = onFile('set', { before: 'a breakpoint at', line: 'line' })(input);

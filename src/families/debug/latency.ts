@@ -35,6 +35,7 @@ const workloads: LatencyWorkloads<typeof tools> = ({ ok }) => {
   });
   return {
     'openspace.debug.start': { untimed: "the debugger's own start (debugpy: about 0.7 s); the continue below times a breakpoint hit" },
+    'openspace.debug.attach': { untimed: "the debugger's own start, as for debug.start, on a program the person started" },
     'openspace.debug.stop': { untimed: "the debugger's own end (the adapter and its program stop)" },
     'openspace.debug.breakpoint.set': {
       needs: 'disk',

@@ -15,6 +15,14 @@ export interface DebugLaunch {
   stopOnEntry: boolean;
 }
 
+/** A running program to debug (debug.attach): its process ID, or the port its debugger listens on at 127.0.0.1. */
+export interface DebugAttach {
+  /** Default: from the process's program, or from what answers on the port. */
+  language?: DebugLanguageName;
+  pid?: number;
+  port?: number;
+}
+
 export interface BreakpointSpec {
   /** Workspace-relative. */
   path: string;
@@ -57,7 +65,7 @@ export interface DebugSessionHandle {
   readonly state: DebugProgramState;
   /** A DAP request; answers the response's body, or throws the adapter's message. */
   request<R extends DebugProtocol.Response>(command: string, args?: object): Promise<R['body']>;
-  /** End the program and the adapter. */
+  /** End the program and the adapter (an attached program: let go of it). */
   stop(): Promise<void>;
 }
 
@@ -73,6 +81,8 @@ export interface DebugPort {
   readonly root: string;
   /** Starts the adapter and launches the program; resolves once it runs (the breakpoints set). */
   start(launch: DebugLaunch): Promise<DebugSessionHandle>;
+  /** Attaches a debugger to a running program, outside the sandbox; stopping the session leaves the program running. */
+  attach(target: DebugAttach): Promise<DebugSessionHandle>;
   session(id: string): DebugSessionHandle | undefined;
   sessions(): readonly DebugSessionHandle[];
   breakpoints(): readonly BreakpointInfo[];

@@ -8,6 +8,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { isAbsolute, join } from 'node:path';
+import { connect, type Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
 import type { DebugSession } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
@@ -15,8 +16,16 @@ import { ProtocolClient } from '@vscode/debugadapter-testsupport/lib/protocolCli
 import { ToolError } from '../../contract/index.js';
 import type { Disposable } from '../../contract/port.js';
 import { EXCHANGE_DIRECTORY_INSIDE } from '../../security/sandbox.js';
-import { adapterFor, commandRunner, debuggerHooks, type DebugSandbox } from './adapters.js';
-import type { BreakpointInfo, BreakpointSpec, DebugLaunch, DebugPort, DebugSessionHandle } from './port.js';
+import {
+  adapterFor,
+  attachLanguage,
+  commandRunner,
+  debuggerHooks,
+  type Adapter,
+  type AttachTarget,
+  type DebugSandbox,
+} from './adapters.js';
+import type { BreakpointInfo, BreakpointSpec, DebugAttach, DebugLaunch, DebugPort, DebugSessionHandle } from './port.js';
 import { DebugSessionState } from './state.js';
 
 export type { DebugSandbox } from './adapters.js';
@@ -64,6 +73,32 @@ class InProcess extends EventEmitter {
   }
 }
 
+/** An adapter already serving on a loopback port (debugpy inside a program started with --listen), behind a process's stdio. */
+class ServedAdapter extends EventEmitter {
+  readonly stdin: Socket;
+  readonly stdout: Socket;
+  readonly stderr = null;
+  readonly pid = undefined;
+  exitCode: number | null = null;
+  readonly signalCode = null;
+
+  constructor(port: number) {
+    super();
+    const socket = connect(port, '127.0.0.1');
+    this.stdin = this.stdout = socket;
+    socket.on('error', (error) => this.emit('error', error));
+    socket.on('close', () => {
+      this.exitCode = 0;
+      this.emit('exit', 0, null);
+    });
+  }
+
+  kill(): boolean {
+    this.stdin.destroy();
+    return true;
+  }
+}
+
 interface Kept extends BreakpointInfo {
   /** Per session: the adapter's ID for it, to follow its `breakpoint` events. */
   adapterIds: Map<string, number>;
@@ -80,6 +115,8 @@ class AdapterSession implements DebugSessionHandle {
     private readonly process: AdapterProcess,
     readonly client: Client,
     private readonly onStop: () => void,
+    /** Attached to a program running on its own: stopping lets go of it. */
+    private readonly attached = false,
   ) {
     process.stderr?.on('data', (chunk: Buffer) => (this.stderr = (this.stderr + chunk.toString()).slice(-2000)));
     this.closed = new Promise<never>((_, reject) => {
@@ -116,7 +153,7 @@ class AdapterSession implements DebugSessionHandle {
   async stop(): Promise<void> {
     if (this.alive) {
       const gone = new Promise((resolve) => this.process.once('exit', resolve));
-      await Promise.race([this.request('disconnect', { terminateDebuggee: true }).catch(() => {}), gone, delay(2000)]);
+      await Promise.race([this.request('disconnect', { terminateDebuggee: !this.attached }).catch(() => {}), gone, delay(2000)]);
       if (this.alive) killGroup(this.process, 'SIGTERM');
       if (!(await Promise.race([gone.then(() => true), delay(2000).then(() => false)]))) killGroup(this.process, 'SIGKILL');
     }
@@ -167,29 +204,65 @@ export class AdapterDebugger implements DebugPort {
   async start(launch: DebugLaunch): Promise<DebugSessionHandle> {
     const adapter = adapterFor(launch.language);
     const cwd = this.absolute(launch.cwd);
+    const program = this.absolute(launch.program);
     const { sandbox } = this.place();
+    return this.open(adapter, launch.program, { sandbox, cwd }, (hooks) => [
+      'launch',
+      adapter.launch(program, launch.args, cwd, launch.stopOnEntry, hooks),
+    ]);
+  }
+
+  async attach(target: DebugAttach): Promise<DebugSessionHandle> {
+    const running: AttachTarget = target.pid !== undefined ? { pid: target.pid } : { port: target.port! };
+    const adapter = adapterFor(target.language ?? (await attachLanguage(running)));
+    const request = adapter.attach(running);
+    const name = target.pid !== undefined ? `process ${target.pid}` : `127.0.0.1:${target.port}`;
+    // The program runs outside the sandbox, so its debugger must too (the person said yes to that).
+    const server = adapter.attachServer?.(running);
+    return this.open(adapter, name, { sandbox: undefined, cwd: this.root, attached: true, server }, () => ['attach', request]);
+  }
+
+  /** Start an adapter (in the sandbox, where there is one), launch or attach with it, and send it the breakpoints. */
+  private async open(
+    adapter: Adapter,
+    name: string,
+    where: { sandbox: DebugSandbox | undefined; cwd: string; attached?: boolean; server?: number },
+    request: (hooks: string) => [command: 'launch' | 'attach', args: Record<string, unknown>],
+  ): Promise<DebugSessionHandle> {
+    const { sandbox, cwd } = where;
     const hooks = debuggerHooks();
     const run = commandRunner(sandbox, hooks.dir);
+    const inside = sandbox ? EXCHANGE_DIRECTORY_INSIDE : hooks.dir;
     let child: AdapterProcess;
     try {
       child =
-        'argv' in adapter
-          ? await run(adapter.argv, cwd)
-          : new InProcess(adapter.create(run, { host: hooks.dir, inside: sandbox ? EXCHANGE_DIRECTORY_INSIDE : hooks.dir }));
+        where.server !== undefined
+          ? new ServedAdapter(where.server)
+          : 'argv' in adapter
+            ? await run(adapter.argv, cwd)
+            : new InProcess(adapter.create(run, { host: hooks.dir, inside }));
     } catch (error) {
       hooks.remove();
       throw error;
     }
     child.on('exit', () => hooks.remove());
     const id = `debug-${++this.sessionCount}`;
-    const session = new AdapterSession(id, launch.program, child, new Client(child), () => {
-      this.live.delete(id);
-      this.notify();
-    });
+    const session = new AdapterSession(
+      id,
+      name,
+      child,
+      new Client(child),
+      () => {
+        this.live.delete(id);
+        this.notify();
+      },
+      where.attached,
+    );
     session.state.onChange(() => this.notify());
     session.client.on('breakpoint', (event: DebugProtocol.BreakpointEvent) => this.changed(id, event.body.breakpoint));
     this.live.set(id, session);
     this.forgetOld();
+    const [command, args] = request(inside);
     try {
       const capabilities = await session.request<DebugProtocol.InitializeResponse>('initialize', {
         clientID: 'openspace',
@@ -201,11 +274,7 @@ export class AdapterDebugger implements DebugPort {
         supportsVariableType: true,
       });
       const initialized = new Promise<void>((resolve) => session.client.once('initialized', () => resolve()));
-      const program = this.absolute(launch.program);
-      const launched = session.request(
-        'launch',
-        adapter.launch(program, launch.args, cwd, launch.stopOnEntry, sandbox ? EXCHANGE_DIRECTORY_INSIDE : hooks.dir),
-      );
+      const launched = session.request(command, args);
       launched.catch(() => {});
       await Promise.race([initialized, launched]);
       for (const path of new Set([...this.kept.values()].map((b) => b.path))) await this.send(session, path);
@@ -214,14 +283,13 @@ export class AdapterDebugger implements DebugPort {
       if (capabilities?.exceptionBreakpointFilters) await session.request('setExceptionBreakpoints', { filters });
       await session.request('configurationDone', {});
       await launched;
-      session.state.resumed();
+      // Running now, unless it already stopped (debugpy answers an attach after the first stop).
+      if (session.state.status === 'starting') session.state.resumed();
     } catch (error) {
       await session.stop();
       if (error instanceof ToolError) throw error;
-      throw new ToolError(
-        'DEBUG_FAILED',
-        `The debugger could not start ${launch.program}: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      const what = command === 'attach' ? `attach to ${name}` : `start ${name}`;
+      throw new ToolError('DEBUG_FAILED', `The debugger could not ${what}: ${error instanceof Error ? error.message : String(error)}`);
     }
     return session;
   }

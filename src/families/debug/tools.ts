@@ -94,10 +94,41 @@ export const debugStart = defineTool({
   session: { creates: (r) => [{ kind: 'debug', id: r.sessionId }] },
 });
 
+/** Why a debugger cannot attach to a target that way (debugpy listens on a port; LLDB attaches to a process), or undefined. */
+export function attachRefusal(language: z.output<typeof DebugLanguage>, target: { pid?: number; port?: number }): string | undefined {
+  if (language === 'python' && target.port === undefined)
+    return 'debugpy attaches by port: start the program with `python3 -m debugpy --listen 127.0.0.1:<port> <program>`, then attach with that port.';
+  if (language === 'c' && target.pid === undefined) return 'LLDB attaches to a process by its pid, not by a port.';
+  return undefined;
+}
+
+export const debugAttach = defineTool({
+  name: 'openspace.debug.attach',
+  title: 'Debug: Attach',
+  description:
+    'Attach the debugger to a program already running on this machine: a Node process by pid (its inspector is turned on if it is off) ' +
+    'or by the port of its inspector (node --inspect), a Python one by the port debugpy listens on (python3 -m debugpy --listen 127.0.0.1:PORT), ' +
+    'a C/C++ one by pid (LLDB). The program runs outside the sandbox, so the person is asked first. Breakpoints apply as in a started session; ' +
+    'answers at once with the program running (waitMs to wait for a stop). debug.stop lets go of it and leaves it running.',
+  input: z.strictObject({
+    pid: z.number().int().min(1).optional().describe('The process to attach to'),
+    port: z.number().int().min(1).max(65_535).optional().describe('The port its debugger listens on, at 127.0.0.1'),
+    language: DebugLanguage.optional().describe(
+      "Default: from the process's program (pid), or node when a Node inspector answers on the port, else python",
+    ),
+    waitMs: Wait.describe('How long to wait for the program to stop (default 0: answer at once)'),
+  }),
+  output: DebugState,
+  budget: 'complex',
+  effect: 'write',
+  waitsUpTo: (args) => (args.waitMs ?? 0) + 15_000,
+  session: { creates: (r) => [{ kind: 'debug', id: r.sessionId }] },
+});
+
 export const debugStop = defineTool({
   name: 'openspace.debug.stop',
   title: 'Debug: Stop',
-  description: 'End a debug session and the program it runs.',
+  description: 'End a debug session and the program it runs (an attached program is let go of, and goes on running).',
   input: z.strictObject({ sessionId: SessionId }),
   output: z.object({ sessionId: z.string(), exitCode: z.number().int().optional() }),
   budget: 'complex',
@@ -267,6 +298,7 @@ export const debugSetVariable = defineTool({
 
 export default [
   debugStart,
+  debugAttach,
   debugStop,
   debugBreakpointSet,
   debugBreakpointRemove,

@@ -10,6 +10,10 @@
  * `{"type":"output","category":"stdout"|"stderr","text":…}` for the program's output and
  * `{"type":"exit","code":…,"signal":…}` last. Each line of its stdin is a CDP message to send; when
  * its stdin closes, the program is killed. Node's built-ins only: it runs wherever `node` does.
+ *
+ * `… openspace-node-relay.mjs --attach <ws://…>` connects to a running program's inspector instead
+ * (debug.attach): it starts nothing, and its exit line (no code: the program is not its child) comes
+ * when the inspector lets go; closing its stdin leaves the program running.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,12 +36,10 @@ function emit(message, then) {
   process.stdout.write(JSON.stringify(message) + '\\n', then);
 }
 
-const child = spawn(process.execPath, ['--inspect-brk=127.0.0.1:0', ...process.argv.slice(2)], {
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
 let socket;
 let open = false;
 const waiting = [];
+const attachTo = process.argv[2] === '--attach' ? process.argv[3] : undefined;
 
 function connect(url) {
   socket = new WebSocket(url);
@@ -55,21 +57,60 @@ function connect(url) {
   });
 }
 
-child.stdout.setEncoding('utf8');
-child.stdout.on('data', (text) => emit({ type: 'output', category: 'stdout', text }));
+const input = createInterface({ input: process.stdin });
+input.on('line', (line) => {
+  if (!line.trim()) return;
+  if (open) socket.send(line);
+  else waiting.push(line);
+});
 
-// Line by line, to tell the inspector's lines from the program's.
-let partial = '';
-child.stderr.setEncoding('utf8');
-child.stderr.on('data', (text) => {
-  const lines = (partial + text).split('\\n');
-  partial = lines.pop();
-  for (const line of lines) stderrLine(line);
-});
-child.stderr.on('end', () => {
-  if (partial) emit({ type: 'output', category: 'stderr', text: partial });
-  partial = '';
-});
+if (attachTo) {
+  // A running program: the inspector letting go (or never answering) ends the session, not the program.
+  connect(attachTo);
+  let ended = false;
+  const done = () => !ended && (ended = true) && emit({ type: 'exit' }, () => process.exit(0));
+  socket.addEventListener('close', done);
+  socket.addEventListener('error', () => {
+    if (!open) emit({ type: 'output', category: 'stderr', text: 'Nothing answers at ' + attachTo + '\\n' });
+    done();
+  });
+  input.on('close', () => {
+    socket.close();
+    setTimeout(() => process.exit(0), 1000).unref();
+  });
+} else {
+  const child = spawn(process.execPath, ['--inspect-brk=127.0.0.1:0', ...process.argv.slice(2)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (text) => emit({ type: 'output', category: 'stdout', text }));
+
+  // Line by line, to tell the inspector's lines from the program's.
+  let partial = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (text) => {
+    const lines = (partial + text).split('\\n');
+    partial = lines.pop();
+    for (const line of lines) stderrLine(line);
+  });
+  child.stderr.on('end', () => {
+    if (partial) emit({ type: 'output', category: 'stderr', text: partial });
+    partial = '';
+  });
+  child.on('error', (error) => {
+    emit({ type: 'output', category: 'stderr', text: 'The relay could not start node: ' + error.message + '\\n' });
+    emit({ type: 'exit', code: 1, signal: null }, () => process.exit(0));
+  });
+  // 'close' comes after the program's output has all been read.
+  child.on('close', (code, signal) => {
+    socket?.close();
+    emit({ type: 'exit', code, signal }, () => process.exit(0));
+  });
+  input.on('close', () => {
+    child.kill('SIGKILL');
+    process.exit(0);
+  });
+}
 
 function stderrLine(line) {
   const clean = line.replace(/\\r$/, '');
@@ -80,26 +121,6 @@ function stderrLine(line) {
   if (!INSPECTOR_LINES.some((pattern) => pattern.test(clean))) emit({ type: 'output', category: 'stderr', text: line + '\\n' });
 }
 
-child.on('error', (error) => {
-  emit({ type: 'output', category: 'stderr', text: 'The relay could not start node: ' + error.message + '\\n' });
-  emit({ type: 'exit', code: 1, signal: null }, () => process.exit(0));
-});
-// 'close' comes after the program's output has all been read.
-child.on('close', (code, signal) => {
-  socket?.close();
-  emit({ type: 'exit', code, signal }, () => process.exit(0));
-});
-
-const input = createInterface({ input: process.stdin });
-input.on('line', (line) => {
-  if (!line.trim()) return;
-  if (open) socket.send(line);
-  else waiting.push(line);
-});
-input.on('close', () => {
-  child.kill('SIGKILL');
-  process.exit(0);
-});
 `;
 
 /** Writes the relay into `dir` and answers its path. */

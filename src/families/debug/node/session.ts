@@ -27,6 +27,7 @@ import { CdpConnection, type CallFrame, type PausedEvent, type ScriptParsedEvent
 import { StopInspector } from './inspect.js';
 import { SourceMaps } from './sourcemaps.js';
 import { thrownMessage } from './values.js';
+import { inspectorAt, inspectorOfProcess } from './attach.js';
 
 export interface NodeDebugOptions {
   /**
@@ -34,6 +35,12 @@ export interface NodeDebugOptions {
    * runs `node --experimental-websocket <relay file> …argv` (wrapped in the sandbox where there is one).
    */
   startRelay(argv: string[], cwd: string): ChildProcess | Promise<ChildProcess>;
+}
+
+/** A running program to attach to: its inspector's port on 127.0.0.1, or its process ID. */
+export interface NodeAttachArguments extends DebugProtocol.AttachRequestArguments {
+  port?: number;
+  pid?: number;
 }
 
 export interface NodeLaunchArguments extends DebugProtocol.LaunchRequestArguments {
@@ -105,6 +112,8 @@ export class NodeDebugSession extends DebugSession {
   private resuming: Resume | undefined;
   private readonly inspector = new StopInspector(() => this.connection(), this.maps);
   private ended = false;
+  /** Attached to a program running on its own (debug.attach): letting go leaves it running. */
+  private attached = false;
 
   constructor(private readonly options: NodeDebugOptions) {
     // Lines and columns here are 1-based; the base class converts for a client that counts from 0.
@@ -150,27 +159,44 @@ export class NodeDebugSession extends DebugSession {
           );
         nodeOptions.push('--import', pathToFileURL(tsx).href);
       }
-      const relay = await this.options.startRelay([...nodeOptions, args.program, ...(args.args ?? [])], args.cwd);
-      this.cdp = new CdpConnection(relay, {
-        event: (method, params) => this.queue(() => this.cdpEvent(method, params)),
-        output: (category, text) => this.sendEvent(new OutputEvent(text, category)),
-        exit: (code, signal) => this.queue(async () => this.exited(code, signal)),
-      });
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`The program's inspector did not answer within ${READY_TIMEOUT_MS / 1000} s.`)),
-          READY_TIMEOUT_MS,
-        );
-      });
-      await Promise.race([this.cdp.ready, timeout]).finally(() => clearTimeout(timer));
-      await this.cdp.send('Runtime.enable');
-      await this.cdp.send('Debugger.enable');
-      await this.cdp.send('Debugger.setBlackboxPatterns', { patterns: BLACKBOXED });
-      await this.cdp.send('Debugger.setInstrumentationBreakpoint', { instrumentation: 'beforeScriptWithSourceMapExecution' });
+      await this.connect(await this.options.startRelay([...nodeOptions, args.program, ...(args.args ?? [])], args.cwd));
+      await this.cdp!.send('Debugger.setInstrumentationBreakpoint', { instrumentation: 'beforeScriptWithSourceMapExecution' });
       this.sendEvent(new InitializedEvent());
       return undefined;
     });
+  }
+
+  protected override attachRequest(response: DebugProtocol.AttachResponse, args: NodeAttachArguments): void {
+    void this.answer(response, async () => {
+      this.attached = true;
+      const url =
+        args.pid !== undefined ? await inspectorOfProcess(args.pid) : args.port !== undefined ? await inspectorAt(args.port) : undefined;
+      if (!url)
+        throw new Error(args.port !== undefined ? `No Node inspector answers on 127.0.0.1:${args.port}.` : 'Attach needs a port or a pid.');
+      await this.connect(await this.options.startRelay(['--attach', url], process.cwd()));
+      this.sendEvent(new InitializedEvent());
+      return undefined;
+    });
+  }
+
+  /** Speak to the program's inspector through the relay, and turn on what the adapter follows. */
+  private async connect(relay: ChildProcess): Promise<void> {
+    this.cdp = new CdpConnection(relay, {
+      event: (method, params) => this.queue(() => this.cdpEvent(method, params)),
+      output: (category, text) => this.sendEvent(new OutputEvent(text, category)),
+      exit: (code, signal) => this.queue(async () => this.exited(code, signal)),
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`The program's inspector did not answer within ${READY_TIMEOUT_MS / 1000} s.`)),
+        READY_TIMEOUT_MS,
+      );
+    });
+    await Promise.race([this.cdp.ready, timeout]).finally(() => clearTimeout(timer));
+    await this.cdp.send('Runtime.enable');
+    await this.cdp.send('Debugger.enable');
+    await this.cdp.send('Debugger.setBlackboxPatterns', { patterns: BLACKBOXED });
   }
 
   protected override configurationDoneRequest(response: DebugProtocol.ConfigurationDoneResponse): void {
@@ -279,13 +305,18 @@ export class NodeDebugSession extends DebugSession {
   }
 
   protected override terminateRequest(response: DebugProtocol.TerminateResponse): void {
-    this.cdp?.close();
-    this.sendResponse(response);
+    void this.answer(response, () => this.letGo());
   }
 
   protected override disconnectRequest(response: DebugProtocol.DisconnectResponse): void {
-    this.cdp?.close();
-    this.sendResponse(response);
+    void this.answer(response, () => this.letGo());
+  }
+
+  /** A launched program ends with the session; an attached one goes on, its breakpoints gone and not paused. */
+  private async letGo(): Promise<void> {
+    const cdp = this.cdp;
+    if (this.attached && cdp?.alive) await cdp.send('Debugger.disable').catch(() => {});
+    cdp?.close();
   }
 
   private connection(): CdpConnection {
