@@ -5,7 +5,7 @@
  * every time (the program runs outside the sandbox), and saying no leaves the program untouched;
  * stopping the session lets go of the program, which goes on running.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -33,6 +33,23 @@ while True:
     count += 1
     print(f"count {count}", flush=True)
     time.sleep(0.05)
+`;
+
+const TICKER_C = `#include <stdio.h>
+#include <unistd.h>
+
+static int tick(int n) {
+  int doubled = n * 2;
+  return doubled;
+}
+
+int main(void) {
+  for (int n = 1;; n++) {
+    printf("tick %d\\n", tick(n));
+    fflush(stdout);
+    usleep(50000);
+  }
+}
 `;
 
 /** A program the person runs, with what it printed so far. */
@@ -106,6 +123,8 @@ async function attach(agent: Agent, args: Record<string, unknown>, yes = true): 
     const dialog = page.locator('.dialogBlock', { hasText: 'Attach the debugger to a running program?' });
     await dialog.waitFor({ state: 'visible', timeout: 20_000 });
     await dialog.getByRole('button', { name: yes ? 'Attach' : 'Cancel' }).click();
+    // Gone before the next question, which has the same words.
+    await dialog.waitFor({ state: 'detached', timeout: 10_000 });
   }
   return answer;
 }
@@ -179,13 +198,30 @@ describe('attaching the debugger to a running program', { timeout: 60_000 }, () 
     await eventually(() => expect(loop.output()).toContain('count 2\n'), 15_000);
     await agent.ok('openspace.debug.breakpoint.set', { path: 'dbg/loop.py', line: 6 });
     const state = await attach(agent, { port, waitMs: 15_000 });
-    expect(state, state.error).toMatchObject({ success: true, status: 'stopped', stop: { reason: 'breakpoint' } });
+    expect(state, JSON.stringify(state)).toMatchObject({ success: true, status: 'stopped', stop: { reason: 'breakpoint' } });
     sessions.push(state.sessionId);
     expect(where(state)).toBe('dbg/loop.py:6 <module>');
     expect(Number(local(state, 'count'))).toBeGreaterThan(0);
     await agent.ok('openspace.debug.breakpoint.remove', { path: 'dbg/loop.py' });
     await agent.ok('openspace.debug.stop', { sessionId: sessions.pop() });
     await stillRuns(loop);
+  });
+
+  it('a C program by its process ID, through LLDB', async () => {
+    const dir = ctx.target.workspaceDir!;
+    writeFileSync(join(dir, 'dbg', 'ticker.c'), TICKER_C);
+    execFileSync('cc', ['-g', '-O0', '-o', join(dir, 'dbg', 'ticker'), join(dir, 'dbg', 'ticker.c')]);
+    const ticker = run(join(dir, 'dbg', 'ticker'), []);
+    await eventually(() => expect(ticker.output()).toContain('tick 4\n'), 10_000);
+    await agent.ok('openspace.debug.breakpoint.set', { path: 'dbg/ticker.c', line: 5 });
+    const state = await attach(agent, { pid: ticker.child.pid, waitMs: 15_000 });
+    expect(state, JSON.stringify(state)).toMatchObject({ success: true, status: 'stopped' });
+    sessions.push(state.sessionId);
+    expect(where(state)).toBe('dbg/ticker.c:5 tick');
+    expect(Number(local(state, 'n'))).toBeGreaterThan(1);
+    await agent.ok('openspace.debug.breakpoint.remove', { path: 'dbg/ticker.c' });
+    await agent.ok('openspace.debug.stop', { sessionId: sessions.pop() });
+    await stillRuns(ticker);
   });
 
   it('the person saying no leaves the program untouched; bad targets are clear errors', async () => {
@@ -206,6 +242,7 @@ describe('attaching the debugger to a running program', { timeout: 60_000 }, () 
     // debugpy attaches by port only; LLDB by process only.
     await agent.fails('openspace.debug.attach', { pid: process.pid, language: 'python' }, 'INVALID_ARGUMENT');
     await agent.fails('openspace.debug.attach', { port, language: 'c' }, 'INVALID_ARGUMENT');
-    expect(await attach(agent, { port, language: 'node' })).toMatchObject({ success: false, code: 'DEBUG_FAILED' });
+    const nothing = await attach(agent, { port, language: 'node' });
+    expect(nothing, JSON.stringify(nothing)).toMatchObject({ success: false, code: 'DEBUG_FAILED' });
   });
 });

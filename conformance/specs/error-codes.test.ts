@@ -25,6 +25,10 @@ const OUTSIDE_THE_SUITE: Record<string, { reason: string; provenBy?: string }> =
     reason: 'needs an IDE with no folder open: every target the suite starts has one',
     provenBy: 'theia-app/e2e/no-folder.spec.ts',
   },
+  NO_DEBUGGER: {
+    reason: 'needs a machine without debugpy or LLDB, or with a sandbox that cannot start: CI installs them all',
+    provenBy: 'src/families/debug/adapters.test.ts',
+  },
   INTERNAL: { reason: 'a bug in OpenSpace: no input may produce it, which invalid-input.test.ts checks for every tool' },
 };
 

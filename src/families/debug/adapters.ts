@@ -182,21 +182,27 @@ function refuseAttach(language: DebugLanguageName, target: AttachTarget): void {
 }
 
 /**
- * The language of a running program to attach to: a process's from its executable (node, python,
- * else C); a port's is Node's when a Node inspector answers HTTP there, else Python's (debugpy).
+ * The language of a running program to attach to, once something is there to attach to: a process's
+ * from its executable (node, python, else C); a port's is Node's when a Node inspector answers HTTP
+ * there, else Python's (debugpy). No such process, or no inspector where Node's is asked for, is a
+ * clear error before any debugger starts.
  */
-export async function attachLanguage(target: AttachTarget): Promise<DebugLanguageName> {
+export async function attachLanguage(target: AttachTarget, language?: DebugLanguageName): Promise<DebugLanguageName> {
   if (target.pid !== undefined) {
     const exe = await readlink(`/proc/${target.pid}/exe`).catch(() => {
       throw new ToolError('INVALID_ARGUMENT', `There is no process ${target.pid} here.`, { field: 'pid' });
     });
+    if (language) return language;
     const name = basename(exe);
     return /^node/.test(name) ? 'node' : /^python/.test(name) ? 'python' : 'c';
   }
-  const node = await fetch(`http://127.0.0.1:${target.port}/json/version`, { signal: AbortSignal.timeout(2000) })
+  const inspector = await fetch(`http://127.0.0.1:${target.port}/json/version`, { signal: AbortSignal.timeout(2000) })
     .then((r) => r.ok)
     .catch(() => false);
-  return node ? 'node' : 'python';
+  if (inspector && language !== 'python') return 'node';
+  if (language === 'node') throw new ToolError('DEBUG_FAILED', `No Node inspector answers on 127.0.0.1:${target.port}.`);
+  // Not probed further: debugpy takes the first connection to its port as its client.
+  return language ?? 'python';
 }
 
 /** The adapter for a language, or NO_DEBUGGER saying what to install. */

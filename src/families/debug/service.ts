@@ -214,7 +214,7 @@ export class AdapterDebugger implements DebugPort {
 
   async attach(target: DebugAttach): Promise<DebugSessionHandle> {
     const running: AttachTarget = target.pid !== undefined ? { pid: target.pid } : { port: target.port! };
-    const adapter = adapterFor(target.language ?? (await attachLanguage(running)));
+    const adapter = adapterFor(await attachLanguage(running, target.language));
     const request = adapter.attach(running);
     const name = target.pid !== undefined ? `process ${target.pid}` : `127.0.0.1:${target.port}`;
     // The program runs outside the sandbox, so its debugger must too (the person said yes to that).

@@ -62,7 +62,9 @@ export async function inspectorOfProcess(pid: number): Promise<string> {
     // What `kill -USR1 <pid>` does to a Node process: its inspector starts listening.
     (process as unknown as { _debugProcess(pid: number): void })._debugProcess(pid);
   } catch (error) {
-    throw new Error(`Process ${pid} would not turn its inspector on: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`Process ${pid} would not turn its inspector on: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   for (const deadline = Date.now() + OPEN_WAIT_MS; Date.now() < deadline;) {
     await new Promise((resolve) => setTimeout(resolve, 100));

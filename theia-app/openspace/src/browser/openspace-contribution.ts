@@ -129,6 +129,8 @@ export class BridgeContribution implements FrontendApplicationContribution {
       notifyAgentCall: async (call) => this.backendCall(call),
     };
     this.backend = this.connect(frontend);
+    // Which debugger a running program takes is known beside it, in the backend.
+    (this.ide.debug as TheiaDebugPort).attachLanguage = (target, language) => this.backend.debugAttachLanguage(target, language);
     this.viewPublishing = this.view.start((view) => this.backend.publishView(view));
     this.backend.onDidOpenConnection(() => void this.register());
     window.addEventListener('focus', () => void this.register());

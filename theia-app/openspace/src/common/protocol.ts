@@ -8,6 +8,7 @@ import type {
   SandboxSettings,
   BoxVerdict,
   ActionQuestion,
+  DebugLanguageName,
 } from '../../../../src/browser.js';
 
 export type { ConnectedSession };
@@ -98,6 +99,14 @@ export interface BridgeBackend {
   gitOriginals(wanted: { path: string; ref: 'index' | 'HEAD' }[]): Promise<(string | undefined)[]>;
   /** The person stages one change from the editor's change markers: this text becomes the file's staged text. */
   gitStageText(path: string, text: string): Promise<void>;
+  /**
+   * The language of a running program an agent attaches the debugger to (its process's executable,
+   * or what answers on the port), once something is there; its ToolError's code and message when not.
+   */
+  debugAttachLanguage(
+    target: { pid?: number; port?: number },
+    language?: DebugLanguageName,
+  ): Promise<{ language: DebugLanguageName } | { code: ErrorCode; message: string }>;
 }
 
 /** RPC path of the workspace file service (the path guard runs on the Node side). */

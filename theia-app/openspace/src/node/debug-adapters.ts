@@ -48,6 +48,25 @@ export function debugAdapterContribution(
     async resolveDebugConfigurationWithSubstitutedVariables(config: DebugConfiguration): Promise<DebugConfiguration> {
       const { program, args, cwd, stopOnEntry, openspaceSandbox } = config as OpenSpaceDebugConfiguration;
       const adapter = adapterFor(language);
+      if (config.request === 'attach') {
+        // A running program: no sandbox (it is outside one; the person said yes to that).
+        const { pid, port } = config as { pid?: number; port?: number };
+        const target = pid !== undefined ? { pid } : { port: port! };
+        // Only what the adapter's attach takes (debugpy reads a `port` beside `connect` as another target).
+        const { name, openspaceSession } = config as OpenSpaceDebugConfiguration;
+        const attach = { name, openspaceSession, ...adapter.attach(target), type, request: 'attach' };
+        const served = adapter.attachServer?.(target);
+        if (served !== undefined) return { ...attach, debugServer: served };
+        if ('argv' in adapter) return attach;
+        const hooks = debuggerHooks();
+        const debugServer = await serveOnce(
+          adapter,
+          commandRunner(undefined, hooks.dir),
+          { host: hooks.dir, inside: hooks.dir },
+          hooks.remove,
+        );
+        return { ...attach, debugServer };
+      }
       // A program adapter's hooks directory, in the sandbox, is the one its command line binds (above).
       const hooks = 'argv' in adapter && openspaceSandbox ? undefined : debuggerHooks();
       const inside = openspaceSandbox ? EXCHANGE_DIRECTORY_INSIDE : hooks!.dir;

@@ -18,6 +18,7 @@ import {
   type AgentLaunch,
   GitRepository,
   testsSummary,
+  attachLanguage,
 } from '../../../../src/node.js';
 import type { Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
@@ -185,6 +186,14 @@ function bridgeFor(hub: Hub, frontend: RpcProxy<BridgeFrontend>, parts: BackendP
     run: (commandId, args, context) => besideFiles.run(commandId, args, context),
     gitOriginals: (wanted) => besideFiles.personsOriginals(wanted),
     gitStageText: (path, text) => besideFiles.personsGit(path).then(({ git, path }) => git.stageText(path, text)),
+    debugAttachLanguage: (target, language) =>
+      attachLanguage(target.pid !== undefined ? { pid: target.pid } : { port: target.port! }, language).then(
+        (language) => ({ language }),
+        (error: unknown) =>
+          error instanceof ToolError
+            ? { code: error.code, message: error.message }
+            : { code: 'DEBUG_FAILED' as const, message: error instanceof Error ? error.message : String(error) },
+      ),
   };
 }
 

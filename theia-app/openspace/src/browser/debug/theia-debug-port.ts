@@ -11,7 +11,11 @@ import {
   ToolError,
   type BreakpointInfo,
   type BreakpointSpec,
+  type DebugAttach,
+  type ErrorCode,
+  type DebugLanguageName,
   type DebugLaunch,
+  attachRefusal,
   type DebugPort,
   type DebugSessionHandle,
   type Disposable,
@@ -22,6 +26,8 @@ import { TheiaSandbox } from '../theia-sandbox.js';
 
 /** The events a session's state follows. */
 const EVENTS = ['stopped', 'continued', 'exited', 'terminated', 'output'] as const;
+/** How long a debugger may take to launch or attach. */
+const START_WAIT_MS = 20_000;
 /** How long a breakpoint set while sessions run waits for them to place it. */
 const PLACED_WAIT_MS = 2000;
 
@@ -34,6 +40,8 @@ class TheiaDebugSession implements DebugSessionHandle {
     readonly name: string,
     private readonly manager: DebugSessionManager,
     private readonly onStop: () => void,
+    /** Attached to a program running on its own: stopping lets go of it. */
+    private readonly attached = false,
   ) {}
 
   /** Follow Theia's session from its creation, before its launch. */
@@ -50,7 +58,16 @@ class TheiaDebugSession implements DebugSessionHandle {
   }
 
   async stop(): Promise<void> {
-    if (this.session && this.state.status !== 'exited') await this.manager.terminateSession(this.session);
+    const session = this.session;
+    if (session && this.state.status !== 'exited') {
+      if (this.attached) {
+        // Theia's own stop would terminate the program (debugpy's terminate, LLDB's terminateDebuggee): let go of it instead.
+        const gone = new Promise<void>((resolve) => session.onDispose(() => resolve()));
+        await session.sendRequest('disconnect', { terminateDebuggee: false }).catch(() => undefined);
+        await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 2000))]);
+        this.manager.terminateSession(session).catch(() => undefined);
+      } else await this.manager.terminateSession(session);
+    }
     this.state.ended();
     this.onStop();
   }
@@ -81,15 +98,17 @@ export class TheiaDebugPort implements DebugPort {
     return this.ids.rootPath;
   }
 
+  /** Which debugger a running program takes, once something is there; the backend knows (BridgeContribution sets this). */
+  attachLanguage: (
+    target: { pid?: number; port?: number },
+    language?: DebugLanguageName,
+  ) => Promise<{ language: DebugLanguageName } | { code: ErrorCode; message: string }> = async () => ({
+    code: 'BRIDGE_UNAVAILABLE',
+    message: 'The window is not connected to its backend yet; retry in a moment.',
+  });
+
   async start(launch: DebugLaunch): Promise<DebugSessionHandle> {
-    const id = `debug-${++this.count}`;
-    const handle = new TheiaDebugSession(id, launch.program, this.manager, () => {
-      this.live.delete(id);
-      this.notify();
-    });
-    handle.state.onChange(() => this.notify());
-    const sandbox = this.sandbox.current();
-    const configuration: OpenSpaceDebugConfiguration = {
+    return this.open(launch.program, (id) => ({
       type: OPENSPACE_DEBUG_TYPES[launch.language].type,
       request: 'launch',
       name: `${launch.program} (agent)`,
@@ -98,8 +117,49 @@ export class TheiaDebugPort implements DebugPort {
       cwd: this.ids.uriOf(launch.cwd).path.fsPath(),
       stopOnEntry: launch.stopOnEntry,
       openspaceSession: id,
-      ...(this.sandboxed && { openspaceSandbox: sandbox }),
-    };
+      ...(this.sandboxed && { openspaceSandbox: this.sandbox.current() }),
+    }));
+  }
+
+  async attach(target: DebugAttach): Promise<DebugSessionHandle> {
+    const running = target.pid !== undefined ? { pid: target.pid } : { port: target.port! };
+    const found = await this.attachLanguage(running, target.language);
+    if ('code' in found) throw new ToolError(found.code, found.message);
+    const { language } = found;
+    const refusal = attachRefusal(language, running);
+    if (refusal) throw new ToolError('INVALID_ARGUMENT', refusal, { field: target.pid === undefined ? 'port' : 'pid' });
+    const name = target.pid !== undefined ? `process ${target.pid}` : `127.0.0.1:${target.port}`;
+    // No sandbox: the program runs outside it, so its debugger must too (the person said yes to that).
+    return this.open(
+      name,
+      (id) => ({
+        type: OPENSPACE_DEBUG_TYPES[language].type,
+        request: 'attach',
+        name: `${name} (agent)`,
+        ...running,
+        program: '',
+        cwd: this.root,
+        openspaceSession: id,
+      }),
+      true,
+    );
+  }
+
+  /** Start a Theia debug session of this configuration, followed from its creation. */
+  private async open(name: string, configure: (id: string) => OpenSpaceDebugConfiguration, attached = false): Promise<DebugSessionHandle> {
+    const id = `debug-${++this.count}`;
+    const handle = new TheiaDebugSession(
+      id,
+      name,
+      this.manager,
+      () => {
+        this.live.delete(id);
+        this.notify();
+      },
+      attached,
+    );
+    handle.state.onChange(() => this.notify());
+    const configuration = configure(id);
     const created = this.manager.onDidCreateDebugSession((session) => {
       if ((session.configuration as OpenSpaceDebugConfiguration).openspaceSession === id) handle.attach(session);
     });
@@ -109,12 +169,27 @@ export class TheiaDebugPort implements DebugPort {
         configuration,
         workspaceFolderUri: this.ids.rootUri?.toString(),
       });
-      if (!session || typeof session === 'boolean')
-        throw new ToolError('DEBUG_FAILED', `Theia could not start the debugger for ${launch.program}.`);
+      if (!session || typeof session === 'boolean') throw new ToolError('DEBUG_FAILED', `Theia could not start the debugger for ${name}.`);
     } finally {
       created.dispose();
     }
-    if (!handle.session) throw new ToolError('DEBUG_FAILED', `Theia started no debug session for ${launch.program}.`);
+    if (!handle.session) throw new ToolError('DEBUG_FAILED', `Theia started no debug session for ${name}.`);
+    // Theia launches or attaches after answering; a refusal ends the session (and shows why in a notification).
+    const session = handle.session;
+    const started = await new Promise<boolean | undefined>((resolve) => {
+      const done = (outcome: boolean | undefined) => (ok.dispose(), gone.dispose(), clearTimeout(timer), resolve(outcome));
+      const ok = this.manager.onDidStartDebugSession((s) => s === session && done(true));
+      const gone = session.onDispose(() => done(false));
+      const timer = setTimeout(() => done(undefined), START_WAIT_MS);
+    });
+    if (started === undefined) {
+      await handle.stop();
+      throw new ToolError('DEBUG_FAILED', `The debugger did not start ${name} within ${START_WAIT_MS / 1000} s.`);
+    }
+    if (!started) {
+      const how = attached ? 'attach to' : 'start';
+      throw new ToolError('DEBUG_FAILED', `The debugger could not ${how} ${name}: Theia's notification and Debug Console say why.`);
+    }
     this.live.set(id, handle);
     this.notify();
     handle.session.onDispose(() => {
