@@ -15,7 +15,7 @@ import { ToolError } from '../../contract/index.js';
 import { NodeDebugSession } from './node/session.js';
 import { writeRelay } from './node/relay.js';
 import type { DebugLanguageName } from './port.js';
-import { attachRefusal } from './tools.js';
+import { attachRefusal, type AttachTarget } from './tools.js';
 
 interface AdapterParts {
   /** adapterID for initialize. */
@@ -34,8 +34,7 @@ interface AdapterParts {
   attachServer?(target: AttachTarget): number | undefined;
 }
 
-/** A running program: its process ID, or the port its debugger listens on (127.0.0.1). */
-export type AttachTarget = { pid: number; port?: undefined } | { port: number; pid?: undefined };
+export type { AttachTarget } from './tools.js';
 
 /** An adapter that is a program: its command line (run in the sandbox, with the program it starts). */
 export interface ProcessAdapter extends AdapterParts {

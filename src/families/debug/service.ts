@@ -14,17 +14,10 @@ import type { DebugSession } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { ProtocolClient } from '@vscode/debugadapter-testsupport/lib/protocolClient.js';
 import { ToolError } from '../../contract/index.js';
+import { attachTarget } from './tools.js';
 import type { Disposable } from '../../contract/port.js';
 import { EXCHANGE_DIRECTORY_INSIDE } from '../../security/sandbox.js';
-import {
-  adapterFor,
-  attachLanguage,
-  commandRunner,
-  debuggerHooks,
-  type Adapter,
-  type AttachTarget,
-  type DebugSandbox,
-} from './adapters.js';
+import { adapterFor, attachLanguage, commandRunner, debuggerHooks, type Adapter, type DebugSandbox } from './adapters.js';
 import type { BreakpointInfo, BreakpointSpec, DebugAttach, DebugLaunch, DebugPort, DebugSessionHandle } from './port.js';
 import { DebugSessionState } from './state.js';
 
@@ -213,10 +206,9 @@ export class AdapterDebugger implements DebugPort {
   }
 
   async attach(target: DebugAttach): Promise<DebugSessionHandle> {
-    const running: AttachTarget = target.pid !== undefined ? { pid: target.pid } : { port: target.port! };
+    const { target: running, name } = attachTarget(target);
     const adapter = adapterFor(await attachLanguage(running, target.language));
     const request = adapter.attach(running);
-    const name = target.pid !== undefined ? `process ${target.pid}` : `127.0.0.1:${target.port}`;
     // The program runs outside the sandbox, so its debugger must too (the person said yes to that).
     const server = adapter.attachServer?.(running);
     return this.open(adapter, name, { sandbox: undefined, cwd: this.root, attached: true, server }, () => ['attach', request]);

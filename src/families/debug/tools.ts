@@ -94,6 +94,16 @@ export const debugStart = defineTool({
   session: { creates: (r) => [{ kind: 'debug', id: r.sessionId }] },
 });
 
+/** A running program to attach to: its process ID, or the port its debugger listens on at 127.0.0.1. */
+export type AttachTarget = { pid: number; port?: undefined } | { port: number; pid?: undefined };
+
+/** The target an attach names (its pid when it names one), and how the person sees it. */
+export function attachTarget(input: { pid?: number; port?: number }): { target: AttachTarget; name: string } {
+  return input.pid !== undefined
+    ? { target: { pid: input.pid }, name: `process ${input.pid}` }
+    : { target: { port: input.port! }, name: `127.0.0.1:${input.port}` };
+}
+
 /** Why a debugger cannot attach to a target that way (debugpy listens on a port; LLDB attaches to a process), or undefined. */
 export function attachRefusal(language: z.output<typeof DebugLanguage>, target: { pid?: number; port?: number }): string | undefined {
   if (language === 'python' && target.port === undefined)

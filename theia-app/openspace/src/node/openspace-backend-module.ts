@@ -5,7 +5,7 @@ import { ContainerModule, inject, injectable } from '@theia/core/shared/inversif
 import { PreferenceContribution } from '@theia/core/lib/common/preferences/preference-schema';
 import { OpenSpacePreferenceDefaults } from '../common/preferences.js';
 import { WorkspaceServer } from '@theia/workspace/lib/common/workspace-protocol';
-import { NODE_COMMANDS, PaneStateSnapshot, serializableContext, ToolError } from '../../../../src/browser.js';
+import { NODE_COMMANDS, PaneStateSnapshot, attachTarget, serializableContext, ToolError } from '../../../../src/browser.js';
 import {
   generateToken,
   writeLockFile,
@@ -187,7 +187,7 @@ function bridgeFor(hub: Hub, frontend: RpcProxy<BridgeFrontend>, parts: BackendP
     gitOriginals: (wanted) => besideFiles.personsOriginals(wanted),
     gitStageText: (path, text) => besideFiles.personsGit(path).then(({ git, path }) => git.stageText(path, text)),
     debugAttachLanguage: (target, language) =>
-      attachLanguage(target.pid !== undefined ? { pid: target.pid } : { port: target.port! }, language).then(
+      attachLanguage(attachTarget(target).target, language).then(
         (language) => ({ language }),
         (error: unknown) =>
           error instanceof ToolError

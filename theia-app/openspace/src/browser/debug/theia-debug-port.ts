@@ -16,6 +16,7 @@ import {
   type DebugLanguageName,
   type DebugLaunch,
   attachRefusal,
+  attachTarget,
   type DebugPort,
   type DebugSessionHandle,
   type Disposable,
@@ -122,13 +123,12 @@ export class TheiaDebugPort implements DebugPort {
   }
 
   async attach(target: DebugAttach): Promise<DebugSessionHandle> {
-    const running = target.pid !== undefined ? { pid: target.pid } : { port: target.port! };
+    const { target: running, name } = attachTarget(target);
     const found = await this.attachLanguage(running, target.language);
     if ('code' in found) throw new ToolError(found.code, found.message);
     const { language } = found;
     const refusal = attachRefusal(language, running);
     if (refusal) throw new ToolError('INVALID_ARGUMENT', refusal, { field: target.pid === undefined ? 'port' : 'pid' });
-    const name = target.pid !== undefined ? `process ${target.pid}` : `127.0.0.1:${target.port}`;
     // No sandbox: the program runs outside it, so its debugger must too (the person said yes to that).
     return this.open(
       name,
