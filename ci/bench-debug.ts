@@ -47,7 +47,10 @@ async function direct(dir: string): Promise<{ sample(): Promise<number>; close()
   const stopped = () => new Promise<DebugProtocol.StoppedEvent>((resolve) => client.once('stopped', resolve));
   await client.send('initialize', { adapterID: adapter.id, pathFormat: 'path', linesStartAt1: true, columnsStartAt1: true });
   const initialized = new Promise((resolve) => client.once('initialized', resolve));
-  const launched = client.send('launch', adapter.launch(join(dir, 'loop.py'), [], dir, false, hooks.dir) as never);
+  const launched = client.send(
+    'launch',
+    adapter.launch({ language: 'python', program: join(dir, 'loop.py'), args: [], runtimeArgs: [] }, dir, false, hooks.dir) as never,
+  );
   await initialized;
   await client.send('setBreakpoints', { source: { path: join(dir, 'loop.py') }, breakpoints: [{ line: 4 }] });
   const first = stopped();

@@ -17,6 +17,7 @@ export * from './store/workspace-files.js';
 export * from './families/git/repository.js';
 export * from './families/test/service.js';
 export * from './families/debug/adapters.js';
+export * from './families/debug/command-line.js';
 export * from './lsp/typescript.js';
 export * from './lsp/servers.js';
 export * from './lsp/lsp-code-port.js';

@@ -53,6 +53,22 @@ while True:
     time.sleep(0.05)
 `;
 
+const PRICING = `def line_total(item):
+    gross = item["price"] * item["qty"]
+    return gross - item.get("discount", 0)
+`;
+
+const TEST_PRICING = `from pricing import line_total
+
+
+def test_discount():
+    assert line_total({"price": 10, "qty": 3, "discount": 5}) == 25
+
+
+def test_no_discount():
+    assert line_total({"price": 4, "qty": 2}) == 9
+`;
+
 type State = Result;
 const where = (state: State) => state.stop && `${state.stop.frames[0].path}:${state.stop.frames[0].line} ${state.stop.frames[0].name}`;
 const local = (state: State, name: string): string | undefined => state.stop?.locals.find((v: { name: string }) => v.name === name)?.value;
@@ -73,6 +89,8 @@ describe('Python, through debugpy', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     await ctx.agent.ok('openspace.file.write', { path: 'dbg/cart.py', content: CART });
     await ctx.agent.ok('openspace.file.write', { path: 'dbg/forever.py', content: FOREVER });
+    await ctx.agent.ok('openspace.file.write', { path: 'dbg/pricing.py', content: PRICING });
+    await ctx.agent.ok('openspace.file.write', { path: 'dbg/test_pricing.py', content: TEST_PRICING });
   });
   afterEach(async () => {
     for (const sessionId of started.splice(0)) await ctx.agent.call('openspace.debug.stop', { sessionId });
@@ -196,7 +214,26 @@ describe('Python, through debugpy', { timeout: 60_000 }, () => {
     }, 10_000);
   });
 
+  it("a command line: pytest runs one test, stopping in the code it tests, and answers pytest's exit code", async () => {
+    await ctx.agent.ok('openspace.debug.breakpoint.set', { path: 'dbg/pricing.py', line: 3 });
+    const state = await start({ command: 'pytest dbg/test_pricing.py -q -p no:cacheprovider -k no_discount' });
+    expect(state).toMatchObject({ status: 'stopped', stop: { reason: 'breakpoint' } });
+    expect(state.stop.frames.slice(0, 2).map((f: { path: string; line: number; name: string }) => `${f.path}:${f.line} ${f.name}`)).toEqual(
+      ['dbg/pricing.py:3 line_total', 'dbg/test_pricing.py:9 test_no_discount'],
+    );
+    expect(local(state, 'gross')).toBe('8');
+    await ctx.agent.ok('openspace.debug.breakpoint.remove', { path: 'dbg/pricing.py' });
+    const end = await ctx.agent.ok('openspace.debug.continue', { sessionId: state.sessionId });
+    expect(end).toMatchObject({ status: 'exited', exitCode: 1 });
+    expect(end.output).toMatch(/1 failed, 1 deselected/);
+  });
+
   it('bad calls: an unknown session, a step while running, a program that is not there, a path outside', async () => {
+    await ctx.agent.fails('openspace.debug.start', { program: 'dbg/cart.py', command: 'python3 dbg/cart.py' }, 'INVALID_ARGUMENT');
+    await ctx.agent.fails('openspace.debug.start', { command: 'python3 dbg/cart.py', args: ['x'] }, 'INVALID_ARGUMENT');
+    await ctx.agent.fails('openspace.debug.start', { command: 'npm test' }, 'INVALID_ARGUMENT');
+    await ctx.agent.fails('openspace.debug.start', { command: 'python3 dbg/cart.py | tee out' }, 'INVALID_ARGUMENT');
+    await ctx.agent.fails('openspace.debug.start', { command: 'python3 dbg/missing.py' }, 'FILE_NOT_FOUND');
     await ctx.agent.fails('openspace.debug.continue', { sessionId: 'debug-404' }, 'DEBUG_SESSION_NOT_FOUND');
     await ctx.agent.fails('openspace.debug.breakpoint.remove', { id: 'bp-404' }, 'BREAKPOINT_NOT_FOUND');
     await ctx.agent.fails('openspace.debug.start', { program: '../outside.py' }, 'PATH_OUTSIDE_WORKSPACE');
@@ -313,6 +350,13 @@ describe('TypeScript and JavaScript on Node, through its inspector', { timeout: 
     await ctx.agent.fails('openspace.debug.evaluate', { sessionId: state.sessionId, expression: 'nothingHere + 1' }, 'DEBUG_FAILED');
   });
 
+  it('a command line: npx tsx runs the TypeScript program, stopping on its .ts line', async () => {
+    await ctx.agent.ok('openspace.debug.breakpoint.set', { path: 'dbg/cart.ts', line: 8 });
+    const state = await start({ command: 'npx tsx dbg/cart.ts' });
+    expect(where(state)).toBe('dbg/cart.ts:8 price');
+    expect(local(state, 'subtotal')).toBe('6');
+  });
+
   it('steps into, over and out on .ts lines, sets a variable the program then prints, and answers the exit code', async () => {
     await ctx.agent.ok('openspace.debug.breakpoint.set', { path: 'dbg/cart.ts', line: 14, hitCount: 2 });
     const state = await start({ program: 'dbg/cart.ts' });
@@ -376,7 +420,8 @@ describe('C, through LLDB', { timeout: 60_000 }, () => {
     writeFileSync(join(dir, 'square.c'), C_PROGRAM);
     execFileSync('cc', ['-g', '-O0', '-o', join(dir, 'square'), join(dir, 'square.c')]);
     await ctx.agent.ok('openspace.debug.breakpoint.set', { path: 'square.c', line: 11, condition: 'i == 2' });
-    const state = await ctx.agent.ok('openspace.debug.start', { program: 'square', language: 'c', waitMs: 30_000 });
+    // The command line a person types: an ELF executable is LLDB's.
+    const state = await ctx.agent.ok('openspace.debug.start', { command: './square', waitMs: 30_000 });
     try {
       expect(where(state)).toBe('square.c:11 main');
       expect(local(state, 'i')).toBe('2');

@@ -479,4 +479,26 @@ describe('where bubblewrap cannot run', () => {
     await dialog.getByRole('button', { name: 'Deny' }).click();
     expect(await answer).toMatchObject({ success: false, code: 'CONFIRMATION_DENIED' });
   });
+
+  it("an agent's program under the debugger asks the person first, and runs only after a yes", async (t) => {
+    const page = ctx.target.page;
+    if (!page) return t.skip("the simulated IDE's bwrap was found in this process (src/families/debug/adapters.test.ts has it refused)");
+    const dir = ctx.target.workspaceDir!;
+    await agent().ok('openspace.file.write', { path: 'dbg/mark.py', content: 'open("debug-ran.txt", "a").write("ran\\n")\n' });
+    const dialog = page.locator('.dialogBlock', { hasText: 'Debug a program outside a sandbox?' });
+    const denied = agent().call('openspace.debug.start', { program: 'dbg/mark.py' });
+    await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+    expect(await dialog.textContent()).toContain('bubblewrap is missing or turned off');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await denied).toMatchObject({ success: false, code: 'CONFIRMATION_DENIED' });
+    expect(existsSync(join(dir, 'debug-ran.txt'))).toBe(false);
+
+    const allowed = agent().call('openspace.debug.start', { program: 'dbg/mark.py', waitMs: 30_000 });
+    await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+    await dialog.getByRole('button', { name: 'Run' }).click();
+    const ran = await allowed;
+    expect(ran).toMatchObject({ success: true, status: 'exited', exitCode: 0 });
+    expect(readFileSync(join(dir, 'debug-ran.txt'), 'utf8')).toBe('ran\n');
+    await agent().call('openspace.debug.stop', { sessionId: ran.sessionId });
+  });
 });

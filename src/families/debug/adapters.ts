@@ -14,7 +14,7 @@ import type { DebugSession } from '@vscode/debugadapter';
 import { ToolError } from '../../contract/index.js';
 import { NodeDebugSession } from './node/session.js';
 import { writeRelay } from './node/relay.js';
-import type { DebugLanguageName } from './port.js';
+import type { DebugLanguageName, LaunchTarget } from './port.js';
 import { attachRefusal, type AttachTarget } from './tools.js';
 
 interface AdapterParts {
@@ -24,7 +24,7 @@ interface AdapterParts {
    * The launch request's arguments for a program (absolute paths); `hooks`, the directory of
    * debuggerHooks() as the program sees it (inside the sandbox: where it is bound).
    */
-  launch(program: string, args: string[], cwd: string, stopOnEntry: boolean, hooks: string): Record<string, unknown>;
+  launch(target: LaunchTarget, cwd: string, stopOnEntry: boolean, hooks: string): Record<string, unknown>;
   /** The attach request's arguments for a running program, or INVALID_ARGUMENT saying how this debugger attaches. */
   attach(target: AttachTarget): Record<string, unknown>;
   /**
@@ -117,7 +117,8 @@ for _dir in _sys.path:
 export function debuggerHooks(): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'openspace-debug-'));
   writeFileSync(join(dir, 'sitecustomize.py'), DEBUGPY_SITECUSTOMIZE);
-  if (hookDirectories.size === 0) process.once('exit', () => hookDirectories.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  if (!removedAtExit) process.once('exit', () => hookDirectories.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  removedAtExit = true;
   hookDirectories.add(dir);
   return {
     dir,
@@ -129,6 +130,7 @@ export function debuggerHooks(): { dir: string; remove(): void } {
 }
 
 const hookDirectories = new Set<string>();
+let removedAtExit = false;
 
 const found = new Map<string, string | undefined>();
 
@@ -216,14 +218,15 @@ export function adapterFor(language: DebugLanguageName): Adapter {
     return {
       argv: [python, '-m', 'debugpy.adapter'],
       id: 'debugpy',
-      launch: (program, args, cwd, stopOnEntry, hooks) => ({
+      launch: ({ program, module, args, runtimeArgs }, cwd, stopOnEntry, hooks) => ({
         type: 'python',
         request: 'launch',
-        program,
+        ...(module ? { module } : { program }),
         args,
         cwd,
         stopOnEntry,
         python: [python],
+        pythonArgs: runtimeArgs,
         console: 'internalConsole',
         redirectOutput: true,
         justMyCode: true,
@@ -243,7 +246,7 @@ export function adapterFor(language: DebugLanguageName): Adapter {
     return {
       argv: [lldb],
       id: 'lldb',
-      launch: (program, args, cwd, stopOnEntry) => ({ type: 'lldb', request: 'launch', program, args, cwd, stopOnEntry }),
+      launch: ({ program, args }, cwd, stopOnEntry) => ({ type: 'lldb', request: 'launch', program, args, cwd, stopOnEntry }),
       attach: (target) => {
         refuseAttach('c', target);
         return { type: 'lldb', request: 'attach', pid: target.pid };
@@ -260,7 +263,15 @@ export function adapterFor(language: DebugLanguageName): Adapter {
           return run([process.execPath, '--experimental-websocket', relay, ...argv], cwd);
         },
       }),
-    launch: (program, args, cwd, stopOnEntry) => ({ type: 'node', request: 'launch', program, args, cwd, stopOnEntry }),
+    launch: ({ program, args, runtimeArgs }, cwd, stopOnEntry) => ({
+      type: 'node',
+      request: 'launch',
+      program,
+      args,
+      runtimeArgs,
+      cwd,
+      stopOnEntry,
+    }),
     attach: (target) => ({ type: 'node', request: 'attach', ...target }),
   };
 }

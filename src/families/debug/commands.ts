@@ -208,24 +208,27 @@ async function resume(ide: IdePort, handle: DebugSessionHandle, command: string,
   return snapshot(ide, handle);
 }
 
-function languageOf(program: string): 'python' | 'c' | 'node' {
-  if (/\.py$/.test(program)) return 'python';
-  if (/\.[cm]?[jt]s$/.test(program)) return 'node';
-  return 'c';
-}
-
 export const debugStartCommand = defineCommand(debugStart, async (ide, args, context) => {
-  const program = await ide.workspace.resolve(args.program);
-  await ide.workspace.stat(program); // FILE_NOT_FOUND before anything starts
+  if ((args.program === undefined) === (args.command === undefined))
+    throw new ToolError('INVALID_ARGUMENT', 'Pass program or command (one of them): the file to debug, or the command line that runs it.', {
+      field: 'program',
+    });
+  if (args.command !== undefined && args.args !== undefined)
+    throw new ToolError('INVALID_ARGUMENT', 'A command carries its own arguments: put them in the command line, not in args.', {
+      field: 'args',
+    });
+  const program = args.program === undefined ? undefined : await ide.workspace.resolve(args.program);
+  if (program !== undefined) await ide.workspace.stat(program); // FILE_NOT_FOUND before anything starts
   const cwd = args.cwd === undefined ? '' : await ide.workspace.resolve(args.cwd);
-  await confirmOutsideSandbox(ide.security, ide.debug.sandboxed, context, {
+  await confirmOutsideSandbox(ide.security, await ide.debug.sandboxed(), context, {
     title: 'Debug a program outside a sandbox?',
-    message: `The agent wants to run ${program} under the debugger. There is no sandbox here (bubblewrap is missing or turned off), so it runs with your rights.`,
+    message: `The agent wants to run ${program ?? `\`${args.command}\``} under the debugger. There is no sandbox here (bubblewrap is missing or turned off), so it runs with your rights.`,
     accept: 'Run',
   });
   const handle = await ide.debug.start({
-    language: args.language ?? languageOf(program),
+    language: args.language,
     program,
+    command: args.command,
     args: args.args ?? [],
     cwd,
     stopOnEntry: args.stopOnEntry ?? false,

@@ -6,13 +6,31 @@ import type { Breakpoint, DebugLanguage } from './tools.js';
 export type BreakpointInfo = z.output<typeof Breakpoint>;
 export type DebugLanguageName = z.output<typeof DebugLanguage>;
 
-/** A program to debug; paths workspace-relative, already checked by the path guard. */
+/**
+ * A program to debug, or the command line that runs it (src/families/debug/command-line.ts reads
+ * it); paths workspace-relative, already checked by the path guard.
+ */
 export interface DebugLaunch {
-  language: DebugLanguageName;
-  program: string;
+  /** Default: from the program or the command. */
+  language?: DebugLanguageName;
+  program?: string;
+  command?: string;
+  /** The program's arguments (a command carries its own). */
   args: string[];
   cwd: string;
   stopOnEntry: boolean;
+}
+
+/** What a debugger launches: an absolute program (or, for Python, a module), its arguments, and the interpreter's options. */
+export interface LaunchTarget {
+  language: DebugLanguageName;
+  /** Absolute; '' when `module` says what Python runs. */
+  program: string;
+  /** Python's `-m` module. */
+  module?: string;
+  args: string[];
+  /** The interpreter's own options before the program (python3 -X dev …, node --enable-source-maps …). */
+  runtimeArgs: string[];
 }
 
 /** A running program to debug (debug.attach): its process ID, or the port its debugger listens on at 127.0.0.1. */
@@ -76,7 +94,7 @@ export interface DebugSessionHandle {
  */
 export interface DebugPort {
   /** Whether programs run in the agent sandbox; when not, an agent's start waits for the person's yes. */
-  readonly sandboxed: boolean;
+  sandboxed(): Promise<boolean>;
   /** The workspace root as the adapters see it (absolute), to show workspace paths. */
   readonly root: string;
   /** Starts the adapter and launches the program; resolves once it runs (the breakpoints set). */

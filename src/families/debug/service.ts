@@ -17,6 +17,7 @@ import { ToolError } from '../../contract/index.js';
 import { attachTarget } from './tools.js';
 import type { Disposable } from '../../contract/port.js';
 import { EXCHANGE_DIRECTORY_INSIDE } from '../../security/sandbox.js';
+import { launchTarget } from './command-line.js';
 import { adapterFor, attachLanguage, commandRunner, debuggerHooks, type Adapter, type DebugSandbox } from './adapters.js';
 import type { BreakpointInfo, BreakpointSpec, DebugAttach, DebugLaunch, DebugPort, DebugSessionHandle } from './port.js';
 import { DebugSessionState } from './state.js';
@@ -190,18 +191,18 @@ export class AdapterDebugger implements DebugPort {
     return this.place().root;
   }
 
-  get sandboxed(): boolean {
+  async sandboxed(): Promise<boolean> {
     return this.place().sandbox !== undefined;
   }
 
   async start(launch: DebugLaunch): Promise<DebugSessionHandle> {
-    const adapter = adapterFor(launch.language);
+    const target = await launchTarget(launch, this.root);
+    const adapter = adapterFor(target.language);
     const cwd = this.absolute(launch.cwd);
-    const program = this.absolute(launch.program);
     const { sandbox } = this.place();
-    return this.open(adapter, launch.program, { sandbox, cwd }, (hooks) => [
+    return this.open(adapter, launch.command ?? launch.program ?? '', { sandbox, cwd }, (hooks) => [
       'launch',
-      adapter.launch(program, launch.args, cwd, launch.stopOnEntry, hooks),
+      adapter.launch(target, cwd, launch.stopOnEntry, hooks),
     ]);
   }
 

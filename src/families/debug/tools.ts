@@ -76,14 +76,22 @@ export const debugStart = defineTool({
   name: 'openspace.debug.start',
   title: 'Debug: Start',
   description:
-    'Run a program under a debugger (Python through debugpy, C/C++ through LLDB), in the agent sandbox like a terminal command. ' +
+    "Run a program under a debugger (Python through debugpy, JavaScript and TypeScript through Node's inspector, C/C++/Rust through LLDB), " +
+    'in the agent sandbox like a terminal command: a program file, or the command line that runs it (`pytest tests/test_cart.py -k total`, ' +
+    '`python3 -m app`, `node --enable-source-maps dist/main.js`, `npx tsx src/cli.ts`, `./build/app in.txt`). ' +
     "Breakpoints set before (openspace.debug.breakpoint.set) apply. Answers the program's state once it stops (a breakpoint, or its first line " +
     'with stopOnEntry), exits, or waitMs passes. Several sessions may run at once; each has its own sessionId.',
   input: z.strictObject({
-    program: WorkspacePath.describe('The script (Python) or executable (C) to debug'),
-    args: z.array(z.string().max(10_000)).max(100).optional(),
+    program: WorkspacePath.optional().describe('The script (.py, .js, .ts) or executable to debug; or pass command'),
+    command: z
+      .string()
+      .min(1)
+      .max(10_000)
+      .optional()
+      .describe('Instead of program: one command line, as typed in a terminal but run without a shell (no pipes, redirections or $VARS)'),
+    args: z.array(z.string().max(10_000)).max(100).optional().describe("The program's arguments (a command carries its own)"),
     cwd: WorkspacePath.optional().describe('Default: the workspace root'),
-    language: DebugLanguage.optional().describe('Default: from the program (.py: python; an executable: c)'),
+    language: DebugLanguage.optional().describe('Default: from the program (.py: python; .js, .ts: node; an executable: c) or the command'),
     stopOnEntry: z.boolean().optional(),
     waitMs: Wait,
   }),

@@ -131,6 +131,7 @@ export class BridgeContribution implements FrontendApplicationContribution {
     this.backend = this.connect(frontend);
     // Which debugger a running program takes is known beside it, in the backend.
     (this.ide.debug as TheiaDebugPort).attachLanguage = (target, language) => this.backend.debugAttachLanguage(target, language);
+    (this.ide.debug as TheiaDebugPort).launchTarget = (launch, root) => this.backend.debugLaunchTarget(launch, root);
     this.viewPublishing = this.view.start((view) => this.backend.publishView(view));
     this.backend.onDidOpenConnection(() => void this.register());
     window.addEventListener('focus', () => void this.register());

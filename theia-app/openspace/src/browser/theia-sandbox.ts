@@ -35,6 +35,7 @@ export class TheiaSandbox {
   @inject(ContentIds) protected readonly ids!: ContentIds;
   @inject(SandboxBackendProxy) protected readonly backend!: SandboxBackend;
   private toldUnavailable = false;
+  private unavailable: Promise<string | undefined> | undefined;
 
   /** What Theia runs for an agent's shell in `cwd` (workspace-relative), or undefined to run it without a sandbox. */
   async shell(cwd: string, shellPath: string | undefined): Promise<{ shellPath: string; shellArgs: string[] } | undefined> {
@@ -63,6 +64,16 @@ export class TheiaSandbox {
   /** Fails, naming it, while a sandbox or protected-path setting is wrong. */
   async settingsValid(): Promise<void> {
     await this.place('');
+  }
+
+  /**
+   * Whether an agent's programs run in the sandbox: the settings have it on and bubblewrap can make
+   * one on this machine (asked of the backend once per window).
+   */
+  async enabled(): Promise<boolean> {
+    const view = this.current();
+    if ('settings' in view && !view.settings.enabled) return false;
+    return (await (this.unavailable ??= this.backend.unavailable())) === undefined;
   }
 
   /** The person allowed a command reaching these hosts once. */

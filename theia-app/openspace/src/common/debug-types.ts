@@ -11,8 +11,13 @@ export const OPENSPACE_DEBUG_TYPES: Record<DebugLanguageName, { type: string; la
 
 /** A session of theirs: the program, absolute paths, and for an agent's the sandbox it runs in. */
 export interface OpenSpaceDebugConfiguration extends DebugConfiguration {
+  /** '' where `module` says what Python runs. */
   program: string;
+  /** Python's `-m` module. */
+  module?: string;
   args?: string[];
+  /** The interpreter's options before the program (python3 -X dev, node --enable-source-maps …). */
+  runtimeArgs?: string[];
   cwd: string;
   stopOnEntry?: boolean;
   /** The agent's debug session this is (debug-1 …). */

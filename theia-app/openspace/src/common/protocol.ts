@@ -9,6 +9,8 @@ import type {
   BoxVerdict,
   ActionQuestion,
   DebugLanguageName,
+  DebugLaunch,
+  LaunchTarget,
 } from '../../../../src/browser.js';
 
 export type { ConnectedSession };
@@ -107,6 +109,12 @@ export interface BridgeBackend {
     target: { pid?: number; port?: number },
     language?: DebugLanguageName,
   ): Promise<{ language: DebugLanguageName } | { code: ErrorCode; message: string }>;
+  /**
+   * What an agent's debug.start runs (its program, or the command line read beside the files it
+   * names: src/families/debug/command-line.ts) in the workspace at `root`; its ToolError's code and
+   * message when it cannot run.
+   */
+  debugLaunchTarget(launch: DebugLaunch, root: string): Promise<LaunchTarget | { code: ErrorCode; message: string }>;
 }
 
 /** RPC path of the workspace file service (the path guard runs on the Node side). */
@@ -189,6 +197,8 @@ export interface SandboxBackend {
    * that bwrap's session. A hangup alone can miss a sandbox bwrap is still setting up.
    */
   end(pid: number): Promise<void>;
+  /** Why bubblewrap cannot make a sandbox on this machine (then agent programs run without one, asking first), or undefined. */
+  unavailable(): Promise<string | undefined>;
   /**
    * What `text`, typed at a sandboxed shell, needs beyond the sandbox (src/security/box-check.ts):
    * judged here, beside the files git tracks, in the directory the shell of the terminal's process

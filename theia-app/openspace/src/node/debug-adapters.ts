@@ -46,7 +46,7 @@ export function debugAdapterContribution(
       return { command: line[0]!, args: line.slice(1) };
     },
     async resolveDebugConfigurationWithSubstitutedVariables(config: DebugConfiguration): Promise<DebugConfiguration> {
-      const { program, args, cwd, stopOnEntry, openspaceSandbox } = config as OpenSpaceDebugConfiguration;
+      const { program, module, args, runtimeArgs, cwd, stopOnEntry, openspaceSandbox } = config as OpenSpaceDebugConfiguration;
       const adapter = adapterFor(language);
       if (config.request === 'attach') {
         // A running program: no sandbox (it is outside one; the person said yes to that).
@@ -70,7 +70,11 @@ export function debugAdapterContribution(
       // A program adapter's hooks directory, in the sandbox, is the one its command line binds (above).
       const hooks = 'argv' in adapter && openspaceSandbox ? undefined : debuggerHooks();
       const inside = openspaceSandbox ? EXCHANGE_DIRECTORY_INSIDE : hooks!.dir;
-      const launch = { ...config, ...adapter.launch(program, args ?? [], cwd, stopOnEntry ?? false, inside), type, request: 'launch' };
+      // The adapter's launch arguments in place of the window's (debugpy takes a program or a module, never both).
+      const rest: DebugConfiguration = { ...config };
+      for (const key of ['program', 'module', 'runtimeArgs']) delete rest[key];
+      const target = { language, program, module, args: args ?? [], runtimeArgs: runtimeArgs ?? [] };
+      const launch = { ...rest, ...adapter.launch(target, cwd, stopOnEntry ?? false, inside), type, request: 'launch' };
       if ('argv' in adapter || !hooks) return launch;
       const runtime = await sandboxOf(config as OpenSpaceDebugConfiguration);
       const debugServer = await serveOnce(adapter, commandRunner(runtime, hooks.dir), { host: hooks.dir, inside }, hooks.remove);

@@ -5,7 +5,7 @@ import { ContainerModule, inject, injectable } from '@theia/core/shared/inversif
 import { PreferenceContribution } from '@theia/core/lib/common/preferences/preference-schema';
 import { OpenSpacePreferenceDefaults } from '../common/preferences.js';
 import { WorkspaceServer } from '@theia/workspace/lib/common/workspace-protocol';
-import { NODE_COMMANDS, PaneStateSnapshot, attachTarget, serializableContext, ToolError } from '../../../../src/browser.js';
+import { NODE_COMMANDS, PaneStateSnapshot, attachTarget, serializableContext, ToolError, type ErrorCode } from '../../../../src/browser.js';
 import {
   generateToken,
   writeLockFile,
@@ -19,6 +19,7 @@ import {
   GitRepository,
   testsSummary,
   attachLanguage,
+  launchTarget,
 } from '../../../../src/node.js';
 import type { Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
@@ -187,14 +188,18 @@ function bridgeFor(hub: Hub, frontend: RpcProxy<BridgeFrontend>, parts: BackendP
     gitOriginals: (wanted) => besideFiles.personsOriginals(wanted),
     gitStageText: (path, text) => besideFiles.personsGit(path).then(({ git, path }) => git.stageText(path, text)),
     debugAttachLanguage: (target, language) =>
-      attachLanguage(attachTarget(target).target, language).then(
-        (language) => ({ language }),
-        (error: unknown) =>
-          error instanceof ToolError
-            ? { code: error.code, message: error.message }
-            : { code: 'DEBUG_FAILED' as const, message: error instanceof Error ? error.message : String(error) },
-      ),
+      answerOrError(attachLanguage(attachTarget(target).target, language).then((language) => ({ language }))),
+    debugLaunchTarget: (launch, root) => answerOrError(launchTarget(launch, root)),
   };
+}
+
+/** A debug question's answer, or its ToolError's code and message (an error's class does not cross to the window). */
+function answerOrError<T>(answer: Promise<T>): Promise<T | { code: ErrorCode; message: string }> {
+  return answer.catch((error: unknown) =>
+    error instanceof ToolError
+      ? { code: error.code, message: error.message }
+      : { code: 'DEBUG_FAILED' as const, message: error instanceof Error ? error.message : String(error) },
+  );
 }
 
 const FILE_METHODS = new Set<FilesMethod>(['resolve', 'stat', 'readText', 'writeText', 'patch', 'snapshots', 'restore', 'list', 'search']);

@@ -34,6 +34,11 @@ export class SandboxBackendImpl implements SandboxBackend {
     return { shellPath: shellPath!, shellArgs };
   }
 
+  async unavailable(): Promise<string | undefined> {
+    const bwrap = probeBwrap();
+    return bwrap.available ? undefined : bwrap.reason;
+  }
+
   async assess(options: SandboxPlace & { text: string; pid?: number }): Promise<BoxVerdict> {
     const place = await this.place(options);
     if ('unavailable' in place) throw new Error(place.unavailable);

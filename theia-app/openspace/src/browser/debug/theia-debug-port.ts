@@ -15,6 +15,7 @@ import {
   type ErrorCode,
   type DebugLanguageName,
   type DebugLaunch,
+  type LaunchTarget,
   attachRefusal,
   attachTarget,
   type DebugPort,
@@ -90,9 +91,8 @@ export class TheiaDebugPort implements DebugPort {
   private readonly listeners = new Set<() => void>();
   private count = 0;
 
-  get sandboxed(): boolean {
-    const view = this.sandbox.current();
-    return !('settings' in view) || view.settings.enabled;
+  sandboxed(): Promise<boolean> {
+    return this.sandbox.enabled();
   }
 
   get root(): string {
@@ -108,17 +108,29 @@ export class TheiaDebugPort implements DebugPort {
     message: 'The window is not connected to its backend yet; retry in a moment.',
   });
 
+  /** What a launch runs, read beside the files (BridgeContribution sets this). */
+  launchTarget: (launch: DebugLaunch, root: string) => Promise<LaunchTarget | { code: ErrorCode; message: string }> = async () => ({
+    code: 'BRIDGE_UNAVAILABLE',
+    message: 'The window is not connected to its backend yet; retry in a moment.',
+  });
+
   async start(launch: DebugLaunch): Promise<DebugSessionHandle> {
-    return this.open(launch.program, (id) => ({
-      type: OPENSPACE_DEBUG_TYPES[launch.language].type,
+    const target = await this.launchTarget(launch, this.root);
+    if ('code' in target) throw new ToolError(target.code, target.message);
+    const name = launch.command ?? launch.program ?? '';
+    const sandboxed = await this.sandboxed();
+    return this.open(name, (id) => ({
+      type: OPENSPACE_DEBUG_TYPES[target.language].type,
       request: 'launch',
-      name: `${launch.program} (agent)`,
-      program: this.ids.uriOf(launch.program).path.fsPath(),
-      args: launch.args,
+      name: `${name} (agent)`,
+      program: target.program,
+      ...(target.module !== undefined && { module: target.module }),
+      args: target.args,
+      runtimeArgs: target.runtimeArgs,
       cwd: this.ids.uriOf(launch.cwd).path.fsPath(),
       stopOnEntry: launch.stopOnEntry,
       openspaceSession: id,
-      ...(this.sandboxed && { openspaceSandbox: this.sandbox.current() }),
+      ...(sandboxed && { openspaceSandbox: this.sandbox.current() }),
     }));
   }
 
