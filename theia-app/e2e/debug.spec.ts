@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectAgent, type Agent } from '../../conformance/client.js';
 import { startTheiaTarget, type TheiaTarget } from '../../conformance/theia-target.js';
-import { eventually } from '../../conformance/setup.js';
 import { FIXTURE } from './theia-session.js';
 
 /**
@@ -71,13 +70,11 @@ test("the person sees the agent's breakpoint and where the program stopped, step
   // The person steps over the line (F10, as in VS Code); the agent's next look at the program is where the step ended.
   await editor.locator('.monaco-editor').first().click();
   await page.keyboard.press('F10');
+  // Asked at once, while the step may still be on its way: the answer is where it ended, never the stop it left.
+  const after = await agent.ok('openspace.debug.wait', { sessionId: state.sessionId });
+  expect(after).toMatchObject({ status: 'stopped', stop: { reason: 'step' } });
+  expect(after.stop.frames[0]).toMatchObject({ path: PROGRAM, line: 7 });
   await expect(page.locator('#theia-statusBar')).toContainText('Ln 7', { timeout: 10_000 });
-  const after = await eventually(async () => {
-    const seen = await agent.ok('openspace.debug.wait', { sessionId: state.sessionId });
-    expect(seen).toMatchObject({ status: 'stopped', stop: { reason: 'step' } });
-    expect(seen.stop.frames[0]).toMatchObject({ path: PROGRAM, line: 7 });
-    return seen;
-  }, 10_000);
   expect(after.stop.locals).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'acc', value: '6' })]));
   await agent.ok('openspace.debug.stop', { sessionId: state.sessionId });
   await agent.ok('openspace.debug.breakpoint.remove', { id: bp.id });

@@ -28,6 +28,8 @@ import { TheiaSandbox } from '../theia-sandbox.js';
 
 /** The events a session's state follows. */
 const EVENTS = ['stopped', 'continued', 'exited', 'terminated', 'output'] as const;
+/** The requests that run a stopped program (those Theia tells of with its own "continued" once answered). */
+const RESUMING = new Set(['continue', 'next', 'stepIn', 'stepOut', 'stepBack', 'reverseContinue', 'restartFrame', 'goto']);
 /** How long a debugger may take to launch or attach. */
 const START_WAIT_MS = 20_000;
 /** How long a breakpoint set while sessions run waits for them to place it. */
@@ -46,11 +48,30 @@ class TheiaDebugSession implements DebugSessionHandle {
     private readonly attached = false,
   ) {}
 
-  /** Follow Theia's session from its creation, before its launch. */
+  /**
+   * Follow Theia's session from its creation, before its launch. A step or continue, the agent's or
+   * the person's (F10 in the editor), runs the program from the moment it is sent: Theia's own
+   * "continued" for it comes only once the debugger answered (seq -1), and an agent's debug.wait
+   * in between would answer the stop the program already left.
+   */
   attach(session: DebugSession): void {
     this.session = session;
-    for (const name of EVENTS) session.on(name, (event: DebugProtocol.Event) => this.state.event(name, event.body));
+    for (const name of EVENTS)
+      session.on(name, (event: DebugProtocol.Event) => {
+        if (name !== 'continued' || event.seq !== -1) this.state.event(name, event.body);
+      });
     session.onDispose(() => this.state.ended());
+    const send = session.sendRequest.bind(session);
+    session.sendRequest = (async (command: string, args?: object, timeout?: number) => {
+      const left = RESUMING.has(command) && this.state.status === 'stopped' ? this.state.stopped : undefined;
+      if (left) this.state.resumed();
+      try {
+        return await send(command as never, args as never, timeout);
+      } catch (error) {
+        if (left && this.state.status === 'running') this.state.event('stopped', left); // it did not move
+        throw error;
+      }
+    }) as typeof session.sendRequest;
   }
 
   async request<R extends DebugProtocol.Response>(command: string, args?: object): Promise<R['body']> {
