@@ -1,0 +1,158 @@
+#!/usr/bin/env node
+/**
+ * A scripted ACP agent for tests of OpenSpace's ACP client (theia-app/openspace/src/node/acp/): it
+ * speaks the Agent Client Protocol on stdio with the official SDK, and uses the MCP server each
+ * session is given (OpenSpace's hub, over real HTTP with the headers it was handed) as a real
+ * agent would. What it does depends on the prompt:
+ *
+ *   open <path>:<line>   thinks, says so in two chunks, plans, and calls openspace.editor.open
+ *   write <path> <text>  asks permission (allow once / always / reject), then calls openspace.file.write
+ *   wait                 streams a chunk every 50 ms until the turn is cancelled
+ *   fail                 answers the prompt with an error
+ *   crash                exits with code 3 mid-turn
+ *
+ * SCRIPTED_AGENT_NO_MCP=1 makes it say it takes no MCP servers over HTTP.
+ */
+import { Readable, Writable } from 'node:stream';
+import { agent, ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+const sessions = new Map();
+let count = 0;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function mcpFor(server) {
+  const headers = Object.fromEntries(server.headers.map((h) => [h.name, h.value]));
+  const mcp = new Client({ name: 'scripted-acp-agent', version: '1.0.0' });
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }));
+  return mcp;
+}
+
+async function callTool(session, name, args) {
+  session.mcp ??= await mcpFor(session.servers.find((s) => s.name === 'openspace'));
+  const result = await session.mcp.callTool({ name, arguments: args });
+  return { ok: !result.isError, text: result.content?.map((c) => c.text ?? '').join('\n') ?? '' };
+}
+
+const app = agent({ name: 'scripted' })
+  .onRequest('initialize', () => ({
+    protocolVersion: PROTOCOL_VERSION,
+    agentCapabilities: { loadSession: false, mcpCapabilities: { http: !process.env.SCRIPTED_AGENT_NO_MCP } },
+    agentInfo: { name: 'scripted-acp-agent', version: '1.0.0' },
+    authMethods: [],
+  }))
+  .onRequest('session/new', ({ params }) => {
+    const sessionId = `scripted-${++count}`;
+    sessions.set(sessionId, { servers: params.mcpServers, cwd: params.cwd, cancelled: false });
+    return { sessionId };
+  })
+  .onNotification('session/cancel', ({ params }) => {
+    const session = sessions.get(params.sessionId);
+    if (session) session.cancelled = true;
+  })
+  .onRequest('session/prompt', async ({ params, client }) => {
+    const session = sessions.get(params.sessionId);
+    session.cancelled = false;
+    const text = params.prompt
+      .map((b) => (b.type === 'text' ? b.text : ''))
+      .join(' ')
+      .trim();
+    const update = (u) => client.notify('session/update', { sessionId: params.sessionId, update: u });
+    const say = (t) => update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } });
+
+    const open = /^open (\S+):(\d+)$/.exec(text);
+    if (open) {
+      await update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'The person wants a file open.' } });
+      await update({ sessionUpdate: 'plan', entries: [{ content: 'Open the file', priority: 'high', status: 'in_progress' }] });
+      await say('Opening ');
+      await say(`${open[1]} at line ${open[2]}.`);
+      const input = { path: open[1], line: Number(open[2]) };
+      await update({
+        sessionUpdate: 'tool_call',
+        toolCallId: 'open-1',
+        title: 'openspace.editor.open',
+        kind: 'read',
+        status: 'pending',
+        rawInput: input,
+        locations: [{ path: `${session.cwd}/${open[1]}`, line: input.line }],
+      });
+      await update({ sessionUpdate: 'tool_call_update', toolCallId: 'open-1', status: 'in_progress' });
+      const result = await callTool(session, 'openspace.editor.open', input);
+      await update({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'open-1',
+        status: result.ok ? 'completed' : 'failed',
+        content: [{ type: 'content', content: { type: 'text', text: result.text } }],
+      });
+      await update({ sessionUpdate: 'plan', entries: [{ content: 'Open the file', priority: 'high', status: 'completed' }] });
+      await say(' Done.');
+      await update({ sessionUpdate: 'session_info_update', title: `Open ${open[1]}` });
+      return { stopReason: 'end_turn' };
+    }
+
+    const write = /^write (\S+) (.+)$/.exec(text);
+    if (write) {
+      const input = { path: write[1], content: write[2] };
+      await update({
+        sessionUpdate: 'tool_call',
+        toolCallId: 'write-1',
+        title: `Write ${write[1]}`,
+        name: 'openspace.file.write',
+        kind: 'edit',
+        status: 'pending',
+        rawInput: input,
+      });
+      const { outcome } = await client.request('session/request_permission', {
+        sessionId: params.sessionId,
+        toolCall: { toolCallId: 'write-1', title: `Write ${write[1]}`, name: 'openspace.file.write', kind: 'edit', rawInput: input },
+        options: [
+          { optionId: 'yes', name: 'Allow', kind: 'allow_once' },
+          { optionId: 'always', name: 'Always allow', kind: 'allow_always' },
+          { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+        ],
+      });
+      if (outcome.outcome === 'cancelled') return { stopReason: 'cancelled' };
+      if (outcome.optionId === 'no') {
+        await update({
+          sessionUpdate: 'tool_call_update',
+          toolCallId: 'write-1',
+          status: 'failed',
+          content: [{ type: 'content', content: { type: 'text', text: 'The person said no.' } }],
+        });
+        await say('I did not write it.');
+        return { stopReason: 'end_turn' };
+      }
+      await update({ sessionUpdate: 'tool_call_update', toolCallId: 'write-1', status: 'in_progress' });
+      const result = await callTool(session, 'openspace.file.write', input);
+      await update({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'write-1',
+        status: result.ok ? 'completed' : 'failed',
+        content: [{ type: 'content', content: { type: 'text', text: result.text } }],
+      });
+      await say(`Wrote ${write[1]} (${outcome.optionId}).`);
+      return { stopReason: 'end_turn' };
+    }
+
+    if (text === 'wait') {
+      for (let i = 0; !session.cancelled && i < 400; i++) {
+        await say(`${i} `);
+        await sleep(50);
+      }
+      return { stopReason: session.cancelled ? 'cancelled' : 'end_turn' };
+    }
+    if (text === 'fail') throw new Error('The scripted model is out of tokens.');
+    if (text === 'crash') {
+      await say('About to crash.');
+      setTimeout(() => process.exit(3), 20);
+      await sleep(5000);
+    }
+    await say(`I do not know how to "${text}".`);
+    return { stopReason: 'end_turn' };
+  });
+
+const stream = ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin));
+const connection = app.connect(stream);
+await connection.closed;
+process.exit(0);

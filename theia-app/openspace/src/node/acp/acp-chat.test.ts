@@ -1,0 +1,169 @@
+/**
+ * The chat's ACP client against a scripted ACP agent (ci/acp-scripted-agent.mjs) over real stdio,
+ * whose sessions use a real hub (the simulated IDE) as their MCP server: what the agent streams
+ * becomes the panel's messages and parts, its tool calls reach the IDE with the hub's token, a
+ * permission card answers the agent, a turn can be stopped, and a crash or a missing agent is a
+ * message the person reads.
+ */
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connectAgent, type Agent } from '../../../../../conformance/client.js';
+import { eventually } from '../../../../../conformance/setup.js';
+import { startTarget, type Target } from '../../../../../conformance/target.js';
+import type { Event, Part, ToolPart } from '../../common/chat-protocol.js';
+import { AcpChat, type AcpAgentSetting } from './acp-chat.js';
+
+const SCRIPTED = fileURLToPath(new URL('../../../../../ci/acp-scripted-agent.mjs', import.meta.url));
+const scripted = (env: Record<string, string> = {}): AcpAgentSetting => ({
+  name: 'Scripted',
+  command: process.execPath,
+  args: [SCRIPTED],
+  env,
+});
+
+let target: Target;
+let person: Agent;
+const chats: AcpChat[] = [];
+
+beforeAll(async () => {
+  target = await startTarget({ workspace: { kind: 'memory' } });
+  person = await connectAgent(target, 'person');
+});
+afterAll(async () => {
+  await person?.close();
+  await target?.close();
+});
+afterEach(() => chats.splice(0).forEach((chat) => chat.dispose()));
+
+function chatWith(agent: AcpAgentSetting, hub = () => ({ mcpUrl: target.mcpUrl, token: target.token })) {
+  const events: Event[] = [];
+  const chat = new AcpChat({ agent, directory: '/var/tmp', hub, label: 'chat-acp-test', emit: (e) => events.push(e) });
+  chats.push(chat);
+  const parts = (sessionID: string): Part[] => chat.messages(sessionID).flatMap((m) => m.parts);
+  const idle = (sessionID: string) =>
+    eventually(
+      () => expect(events.filter((e) => e.type === 'session.idle' && e.properties.sessionID === sessionID)).not.toHaveLength(0),
+      10_000,
+    );
+  return { chat, events, parts, idle };
+}
+
+describe('an ACP agent in the chat', { timeout: 30_000 }, () => {
+  it("streams its thoughts, words, plan and tool call into the panel's parts, and its call reaches the IDE through the hub", async () => {
+    const { chat, events, parts, idle } = chatWith(scripted());
+    expect(await chat.connect()).toMatchObject({ state: 'connected', version: '1.0.0' });
+    const session = await chat.createSession();
+    await chat.prompt(session.id, 'open src/index.ts:3');
+    expect(chat.statuses()[session.id]).toEqual({ type: 'busy' });
+    await idle(session.id);
+
+    const [user, answer] = chat.messages(session.id);
+    expect(user!.info.role).toBe('user');
+    expect(user!.parts).toEqual([expect.objectContaining({ type: 'text', text: 'open src/index.ts:3' })]);
+    expect(answer!.info).toMatchObject({ role: 'assistant', finish: 'end_turn', time: { completed: expect.any(Number) } });
+    expect(
+      parts(session.id)
+        .slice(1)
+        .map((p) => p.type),
+    ).toEqual(['reasoning', 'text', 'text', 'tool', 'text']);
+    const [thought, plan, words, tool, done] = answer!.parts as [Part, Part, Part, ToolPart, Part];
+    expect(thought).toMatchObject({ type: 'reasoning', text: 'The person wants a file open.' });
+    expect(plan).toMatchObject({ type: 'text', text: '**Plan**\n\n- [x] Open the file' });
+    expect(words).toMatchObject({ type: 'text', text: 'Opening src/index.ts at line 3.' });
+    expect(tool).toMatchObject({
+      type: 'tool',
+      tool: 'read',
+      state: {
+        status: 'completed',
+        title: 'openspace.editor.open',
+        input: { path: 'src/index.ts', line: 3, filePath: '/var/tmp/src/index.ts' },
+      },
+    });
+    expect(done).toMatchObject({ type: 'text', text: ' Done.' });
+    // The agent's call went to the IDE with the token the session carried.
+    const { panes } = await person.ok('openspace.pane.list');
+    expect(JSON.stringify(panes)).toContain('src/index.ts');
+    // The panel heard it all as it happened, and the session took the title the agent gave it.
+    expect(events.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['session.created', 'message.updated', 'message.part.updated', 'session.status']),
+    );
+    expect(chat.sessions()[0]!.title).toBe('Open src/index.ts');
+  });
+
+  it('a permission card answers the agent: once lets the write through the hub, reject stops it', async () => {
+    const { chat, events, idle } = chatWith(scripted());
+    const session = await chat.createSession();
+    await chat.prompt(session.id, 'write notes/acp.txt hello from ACP');
+    await eventually(() => expect(chat.permissions()).toHaveLength(1), 10_000);
+    const [asked] = chat.permissions();
+    expect(asked).toMatchObject({
+      sessionID: session.id,
+      permission: 'openspace.file.write',
+      patterns: ['Write notes/acp.txt'],
+      always: ['Write notes/acp.txt'],
+    });
+    expect(events.some((e) => e.type === 'permission.asked')).toBe(true);
+    expect(chat.replyPermission(asked!.id, 'once')).toBe(true);
+    await idle(session.id);
+    expect((await person.ok('openspace.file.read', { path: 'notes/acp.txt' })).content).toBe('hello from ACP');
+    expect(chat.messages(session.id)[1]!.parts.at(-1)).toMatchObject({ type: 'text', text: 'Wrote notes/acp.txt (yes).' });
+
+    events.length = 0;
+    await chat.prompt(session.id, 'write notes/acp.txt overwritten');
+    await eventually(() => expect(chat.permissions()).toHaveLength(1), 10_000);
+    chat.replyPermission(chat.permissions()[0]!.id, 'reject');
+    await idle(session.id);
+    expect((await person.ok('openspace.file.read', { path: 'notes/acp.txt' })).content).toBe('hello from ACP');
+    expect(chat.messages(session.id)[3]!.parts[0]).toMatchObject({
+      type: 'tool',
+      state: { status: 'error', error: 'The person said no.' },
+    });
+    expect(chat.replyPermission('per_nothing', 'once')).toBe(false);
+  });
+
+  it('stop cancels the turn (session/cancel): the answer ends as stopped, and a card waiting is withdrawn', async () => {
+    const { chat, parts, idle } = chatWith(scripted());
+    const session = await chat.createSession();
+    await chat.prompt(session.id, 'wait');
+    await eventually(() => expect(parts(session.id).at(-1)).toMatchObject({ type: 'text', text: expect.stringContaining('2 ') }), 10_000);
+    await expect(chat.prompt(session.id, 'again')).rejects.toThrow('still answering');
+    expect(await chat.abort(session.id)).toBe(true);
+    await idle(session.id);
+    expect(chat.messages(session.id)[1]!.info).toMatchObject({ finish: 'cancelled', error: { name: 'MessageAbortedError' } });
+
+    await chat.prompt(session.id, 'write notes/never.txt x');
+    await eventually(() => expect(chat.permissions()).toHaveLength(1), 10_000);
+    await chat.abort(session.id);
+    await idle(session.id);
+    expect(chat.permissions()).toEqual([]);
+    await person.fails('openspace.file.read', { path: 'notes/never.txt' }, 'FILE_NOT_FOUND');
+  });
+
+  it('an agent that crashes mid-turn is a message, its turn ends with the error, and the next prompt starts it again', async () => {
+    const { chat, idle } = chatWith(scripted());
+    const session = await chat.createSession();
+    await chat.prompt(session.id, 'crash');
+    await idle(session.id);
+    expect(chat.connection()).toMatchObject({ state: 'failed', message: expect.stringContaining('exited with code 3') });
+    expect(chat.messages(session.id)[1]!.info).toMatchObject({ error: { data: { message: 'Scripted stopped: it exited with code 3' } } });
+    expect(await chat.connect()).toMatchObject({ state: 'connected' });
+  });
+
+  it('an agent that is not installed, or takes no MCP server over HTTP, says so', async () => {
+    const missing = chatWith({ name: 'Gemini CLI', command: 'gemini-not-installed-here', args: ['--acp'] });
+    expect(await missing.chat.connect()).toMatchObject({
+      state: 'failed',
+      message: expect.stringContaining('gemini-not-installed-here was not found: install Gemini CLI'),
+    });
+    const noMcp = chatWith(scripted({ SCRIPTED_AGENT_NO_MCP: '1' }));
+    await expect(noMcp.chat.createSession()).rejects.toThrow("does not take MCP servers over HTTP, so it cannot use OpenSpace's tools");
+    const failing = chatWith(scripted());
+    const session = await failing.chat.createSession();
+    await failing.chat.prompt(session.id, 'fail');
+    await failing.idle(session.id);
+    expect(failing.chat.messages(session.id)[1]!.info).toMatchObject({
+      error: { data: { message: expect.stringContaining('out of tokens') } },
+    });
+    expect(failing.events.some((e) => e.type === 'session.error')).toBe(true);
+  });
+});

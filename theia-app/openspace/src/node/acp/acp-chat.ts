@@ -1,0 +1,413 @@
+/**
+ * One agent in the chat panel over the Agent Client Protocol (issue 33): the agent's process
+ * started over stdio in the workspace (Claude through `claude-agent-acp`, `opencode acp`, Gemini
+ * CLI, Codex through `codex-acp`, any other ACP agent), spoken to with the official SDK
+ * (`@agentclientprotocol/sdk`). Each session it opens has OpenSpace as its MCP server — the hub's
+ * URL, the token in the request's Authorization header, never in a prompt or a file — so the agent
+ * works the IDE with the same tools as every other agent. What the agent streams becomes the
+ * panel's sessions, messages and parts (./acp-parts.ts) and their events, so the panel shows an ACP
+ * agent as it shows OpenCode; its permission requests are the panel's permission cards.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Readable, Writable } from 'node:stream';
+import {
+  client,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+  type ClientConnection,
+  type InitializeResponse,
+  type McpServer,
+  type PermissionOption,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+  type SessionNotification,
+} from '@agentclientprotocol/sdk';
+import type {
+  AssistantMessage,
+  ChatConnection,
+  Event,
+  MessageEntry,
+  PermissionReply,
+  PermissionRequest,
+  Session,
+  SessionStatus,
+  UserMessage,
+} from '../../common/chat-protocol.js';
+import { partIds, TurnParts } from './acp-parts.js';
+
+/** An agent the person can pick (the `openspace.chat.agents` setting): the command that starts it speaking ACP on stdio. */
+export interface AcpAgentSetting {
+  name: string;
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+}
+
+export interface AcpChatOptions {
+  agent: AcpAgentSetting;
+  /** The workspace: the agent's working directory and every session's cwd. */
+  directory: string;
+  /** The hub the agent's sessions use as their MCP server, once it listens. */
+  hub(): { mcpUrl: string | undefined; token: string | undefined };
+  /** Sent to the hub with every MCP request, so the agent's hub sessions end with its process. */
+  label: string;
+  /** Every change, as the panel's events. */
+  emit(event: Event): void;
+  /** The connection's state changed (started, crashed). */
+  connectionChanged?(connection: ChatConnection): void;
+}
+
+/** How long an agent may take to start and answer `initialize`. */
+const START_TIMEOUT_MS = 30_000;
+
+type Waiting = { request: PermissionRequest; options: PermissionOption[]; answer(response: RequestPermissionResponse): void };
+
+/** What an agent's error says: a JSON-RPC error's data when it carries the reason (the SDK sends "Internal error" with it). */
+function errorText(error: unknown): string {
+  const data = (error as { data?: unknown })?.data;
+  if (typeof data === 'string' && data) return data;
+  const inData =
+    data && typeof data === 'object' ? ((data as Record<string, unknown>).message ?? (data as Record<string, unknown>).details) : undefined;
+  if (typeof inData === 'string' && inData) return inData;
+  return error instanceof Error ? error.message : String(error);
+}
+
+let eventCount = 0;
+const eventId = () => `evt_acp_${++eventCount}`;
+
+export class AcpChat {
+  private child: ChildProcess | undefined;
+  private acp: ClientConnection | undefined;
+  private starting: Promise<ChatConnection> | undefined;
+  private state: ChatConnection = { state: 'stopped' };
+  private info: InitializeResponse | undefined;
+  private readonly sessionsById = new Map<string, Session>();
+  private readonly entries = new Map<string, MessageEntry[]>();
+  private readonly turns = new Map<string, { parts: TurnParts; message: AssistantMessage; cancelled: boolean }>();
+  private readonly statusById = new Map<string, SessionStatus>();
+  private readonly waiting = new Map<string, Waiting>();
+  private readonly nextMessageId = partIds('msg_acp');
+  private readonly nextPermissionId = partIds('per_acp');
+  private stderr = '';
+  /** Why the running agent's process ended, once it has. */
+  private ended: Promise<string> = new Promise(() => {});
+  private tellEnded: (reason: string) => void = () => {};
+
+  constructor(private readonly options: AcpChatOptions) {}
+
+  connection(): ChatConnection {
+    return this.state;
+  }
+
+  /** Start the agent and say hello (`initialize`), once; a failed or crashed agent starts again on the next call. */
+  connect(): Promise<ChatConnection> {
+    if (this.state.state === 'connected') return Promise.resolve(this.state);
+    return (this.starting ??= this.start().finally(() => (this.starting = undefined)));
+  }
+
+  private async start(): Promise<ChatConnection> {
+    const { agent, directory } = this.options;
+    this.setState({ state: 'starting' });
+    this.stderr = '';
+    const child = spawn(agent.command, agent.args ?? [], {
+      cwd: directory,
+      env: { ...process.env, ...agent.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    this.ended = new Promise((resolve) => (this.tellEnded = resolve));
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (text: string) => (this.stderr = (this.stderr + text).slice(-4000)));
+    const spawned = new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', reject);
+    });
+    child.once('exit', (code, signal) => this.exited(child, code, signal));
+    try {
+      await spawned;
+      const app = client({ name: 'OpenSpace' })
+        .onNotification('session/update', ({ params }) => this.update(params))
+        .onRequest('session/request_permission', ({ params, signal }) => this.askPermission(params, signal));
+      const stream = ndJsonStream(
+        Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+        Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+      );
+      this.acp = app.connect(stream);
+      const initialized = this.acp.agent.request('initialize', {
+        protocolVersion: PROTOCOL_VERSION,
+        // The agent reads and writes files and runs commands through OpenSpace's MCP tools, not the client.
+        clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+        clientInfo: { name: 'openspace', title: 'OpenSpace', version: '0.1.0' },
+      });
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`it did not answer within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
+      });
+      this.info = await Promise.race([initialized, late]).finally(() => clearTimeout(timer));
+      const version = this.info.agentInfo?.version;
+      this.setState({ state: 'connected', url: `acp:${agent.name}`, started: true, ...(version && { version }) });
+    } catch (error) {
+      child.kill();
+      this.setState({ state: 'failed', message: this.failure(error) });
+    }
+    return this.state;
+  }
+
+  /** What the person reads when the agent did not start: the reason, and what the agent said on stderr. */
+  private failure(error: unknown): string {
+    const { agent } = this.options;
+    const reason =
+      (error as NodeJS.ErrnoException)?.code === 'ENOENT'
+        ? `${agent.command} was not found: install ${agent.name}, or set its command in openspace.chat.agents`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    const said = this.stderr.trim().split('\n').slice(-5).join('\n');
+    return `${agent.name} could not start: ${reason}${said ? `\n${said}` : ''}`;
+  }
+
+  private exited(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.child !== child) return;
+    this.child = undefined;
+    this.acp?.close();
+    this.acp = undefined;
+    const how = signal ? `it ended (${signal})` : `it exited with code ${code}`;
+    this.tellEnded(`${this.options.agent.name} stopped: ${how}`);
+    for (const [id, waiting] of this.waiting) this.settlePermission(id, waiting, { outcome: { outcome: 'cancelled' } }, 'reject');
+    for (const sessionID of this.turns.keys()) this.endTurn(sessionID, `${this.options.agent.name} stopped: ${how}`);
+    if (this.state.state !== 'failed') this.setState({ state: 'failed', message: this.failure(new Error(how)) });
+  }
+
+  private setState(state: ChatConnection): void {
+    this.state = state;
+    this.options.connectionChanged?.(state);
+  }
+
+  private emit(event: Omit<Event, 'id'>): void {
+    this.options.emit({ id: eventId(), ...event } as Event);
+  }
+
+  private async agent() {
+    const state = await this.connect();
+    if (state.state !== 'connected' || !this.acp) throw new Error(state.state === 'failed' ? state.message : 'The agent is not running.');
+    return this.acp.agent;
+  }
+
+  sessions(): Session[] {
+    return [...this.sessionsById.values()];
+  }
+
+  /** A new session of the agent in the workspace, with OpenSpace as its MCP server. */
+  async createSession(title?: string): Promise<Session> {
+    const agent = await this.agent();
+    const { mcpUrl, token } = this.options.hub();
+    if (!mcpUrl) throw new Error('The OpenSpace hub is not listening yet; try again in a moment.');
+    const headers = [
+      { name: 'X-OpenSpace-Label', value: this.options.label },
+      ...(token !== undefined ? [{ name: 'Authorization', value: `Bearer ${token}` }] : []),
+    ];
+    const mcp: McpServer | undefined = this.info?.agentCapabilities?.mcpCapabilities?.http
+      ? { type: 'http', name: 'openspace', url: mcpUrl, headers }
+      : undefined;
+    if (!mcp) throw new Error(`${this.options.agent.name} does not take MCP servers over HTTP, so it cannot use OpenSpace's tools.`);
+    const created = await agent.request('session/new', { cwd: this.options.directory, mcpServers: [mcp] });
+    const now = Date.now();
+    const session: Session = {
+      id: created.sessionId,
+      slug: created.sessionId,
+      projectID: this.options.agent.name,
+      directory: this.options.directory,
+      title: title ?? `${this.options.agent.name} ${new Date(now).toLocaleTimeString()}`,
+      version: '',
+      time: { created: now, updated: now },
+    };
+    this.sessionsById.set(session.id, session);
+    this.entries.set(session.id, []);
+    this.emit({ type: 'session.created', properties: { sessionID: session.id, info: session } });
+    return session;
+  }
+
+  messages(sessionID: string): MessageEntry[] {
+    return this.entries.get(sessionID) ?? [];
+  }
+
+  statuses(): Record<string, SessionStatus> {
+    return Object.fromEntries(this.statusById);
+  }
+
+  /** Send the person's text; the answer streams in as events. Resolves when the turn is accepted, not when it ends. */
+  async prompt(sessionID: string, text: string): Promise<void> {
+    const agent = await this.agent();
+    if (!this.sessionsById.has(sessionID)) throw new Error(`No session ${sessionID} of ${this.options.agent.name} here.`);
+    if (this.turns.has(sessionID)) throw new Error('The agent is still answering: wait for it, or stop it.');
+    const now = Date.now();
+    const user: UserMessage = {
+      id: this.nextMessageId(),
+      sessionID,
+      role: 'user',
+      time: { created: now },
+      agent: this.options.agent.name,
+      model: { providerID: 'acp', modelID: this.options.agent.name },
+    };
+    const userText = {
+      id: `prt_${user.id}_000001`,
+      sessionID,
+      messageID: user.id,
+      type: 'text' as const,
+      text,
+      time: { start: now, end: now },
+    };
+    this.addEntry({ info: user, parts: [userText] });
+    this.emit({ type: 'message.updated', properties: { sessionID, info: user } });
+    this.emit({ type: 'message.part.updated', properties: { sessionID, part: userText, time: now } });
+    const message: AssistantMessage = {
+      id: this.nextMessageId(),
+      sessionID,
+      role: 'assistant',
+      time: { created: now },
+      parentID: user.id,
+      modelID: this.options.agent.name,
+      providerID: 'acp',
+      mode: 'acp',
+      agent: this.options.agent.name,
+      path: { cwd: this.options.directory, root: this.options.directory },
+      cost: 0,
+      tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+    };
+    this.turns.set(sessionID, { parts: new TurnParts(sessionID, message.id), message, cancelled: false });
+    this.addEntry({ info: message, parts: [] });
+    this.emit({ type: 'message.updated', properties: { sessionID, info: message } });
+    this.setStatus(sessionID, { type: 'busy' });
+    agent.request('session/prompt', { sessionId: sessionID, prompt: [{ type: 'text', text }] }).then(
+      (response) => this.endTurn(sessionID, undefined, response.stopReason),
+      // A connection that closed under the turn: the agent's process is ending, and how it ended is the reason.
+      (error: unknown) =>
+        this.acp?.signal.aborted === false
+          ? this.endTurn(sessionID, errorText(error))
+          : void this.ended.then((reason) => this.endTurn(sessionID, reason)),
+    );
+  }
+
+  /** Stop the turn (`session/cancel`): a waiting permission card is answered "cancelled", as ACP asks. */
+  async abort(sessionID: string): Promise<boolean> {
+    const turn = this.turns.get(sessionID);
+    if (!turn || !this.acp) return false;
+    turn.cancelled = true;
+    for (const [id, waiting] of this.waiting)
+      if (waiting.request.sessionID === sessionID) this.settlePermission(id, waiting, { outcome: { outcome: 'cancelled' } }, 'reject');
+    await this.acp.agent.notify('session/cancel', { sessionId: sessionID });
+    return true;
+  }
+
+  permissions(): PermissionRequest[] {
+    return [...this.waiting.values()].map((w) => w.request);
+  }
+
+  /** The person's answer on the card: once, always or reject, as the agent's matching option. */
+  replyPermission(requestID: string, reply: PermissionReply): boolean {
+    const waiting = this.waiting.get(requestID);
+    if (!waiting) return false;
+    const kinds =
+      reply === 'always'
+        ? ['allow_always', 'allow_once']
+        : reply === 'once'
+          ? ['allow_once', 'allow_always']
+          : ['reject_once', 'reject_always'];
+    const option = kinds.map((kind) => waiting.options.find((o) => o.kind === kind)).find((o) => o !== undefined);
+    this.settlePermission(
+      requestID,
+      waiting,
+      option ? { outcome: { outcome: 'selected', optionId: option.optionId } } : { outcome: { outcome: 'cancelled' } },
+      reply,
+    );
+    return true;
+  }
+
+  dispose(): void {
+    const child = this.child;
+    this.child = undefined;
+    this.acp?.close();
+    child?.kill();
+  }
+
+  private addEntry(entry: MessageEntry): void {
+    const list = this.entries.get(entry.info.sessionID) ?? [];
+    list.push(entry);
+    this.entries.set(entry.info.sessionID, list);
+  }
+
+  private setStatus(sessionID: string, status: SessionStatus): void {
+    this.statusById.set(sessionID, status);
+    this.emit({ type: 'session.status', properties: { sessionID, status } });
+    if (status.type === 'idle') this.emit({ type: 'session.idle', properties: { sessionID } });
+  }
+
+  private update({ sessionId, update }: SessionNotification): void {
+    if (update.sessionUpdate === 'session_info_update' && update.title) {
+      const session = this.sessionsById.get(sessionId);
+      if (session) {
+        const info = { ...session, title: update.title, time: { ...session.time, updated: Date.now() } };
+        this.sessionsById.set(sessionId, info);
+        this.emit({ type: 'session.updated', properties: { sessionID: sessionId, info } });
+      }
+      return;
+    }
+    const turn = this.turns.get(sessionId);
+    if (!turn) return;
+    const part = turn.parts.apply(update);
+    if (!part) return;
+    const entry = this.messages(sessionId).find((e) => e.info.id === turn.message.id);
+    if (entry) entry.parts = [...turn.parts.parts];
+    this.emit({ type: 'message.part.updated', properties: { sessionID: sessionId, part: structuredClone(part), time: Date.now() } });
+  }
+
+  private endTurn(sessionID: string, error?: string, stopReason?: string): void {
+    const turn = this.turns.get(sessionID);
+    if (!turn) return;
+    this.turns.delete(sessionID);
+    const cancelled = turn.cancelled || stopReason === 'cancelled';
+    for (const part of turn.parts.finish(cancelled))
+      this.emit({ type: 'message.part.updated', properties: { sessionID, part: structuredClone(part), time: Date.now() } });
+    const message: AssistantMessage = {
+      ...turn.message,
+      time: { ...turn.message.time, completed: Date.now() },
+      ...(stopReason && { finish: stopReason }),
+      ...(cancelled && { error: { name: 'MessageAbortedError', data: { message: 'Stopped' } } }),
+      ...(error && !cancelled && { error: { name: 'UnknownError', data: { message: error } } }),
+    };
+    const entry = this.messages(sessionID).find((e) => e.info.id === message.id);
+    if (entry) entry.info = message;
+    this.emit({ type: 'message.updated', properties: { sessionID, info: message } });
+    if (error && !cancelled) this.emit({ type: 'session.error', properties: { sessionID, error: message.error } });
+    this.setStatus(sessionID, { type: 'idle' });
+  }
+
+  /** A permission the agent asks for: a card in the panel until the person answers, the turn is cancelled, or the agent gives up. */
+  private askPermission(params: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse> {
+    const id = this.nextPermissionId();
+    const turn = this.turns.get(params.sessionId);
+    const call = params.toolCall;
+    const input = call.rawInput && typeof call.rawInput === 'object' ? (call.rawInput as Record<string, unknown>) : {};
+    const request: PermissionRequest = {
+      id,
+      sessionID: params.sessionId,
+      permission: call.name ?? call.kind ?? 'tool',
+      patterns: [call.title ?? call.name ?? call.toolCallId],
+      metadata: { ...input, title: call.title ?? '' },
+      always: params.options.some((o) => o.kind === 'allow_always') ? [call.title ?? call.toolCallId] : [],
+      ...(turn && { tool: { messageID: turn.message.id, callID: call.toolCallId } }),
+    };
+    return new Promise((answer) => {
+      const waiting = { request, options: params.options, answer };
+      this.waiting.set(id, waiting);
+      this.emit({ type: 'permission.asked', properties: request });
+      signal.addEventListener('abort', () => this.settlePermission(id, waiting, { outcome: { outcome: 'cancelled' } }, 'reject'));
+    });
+  }
+
+  private settlePermission(id: string, waiting: Waiting, response: RequestPermissionResponse, reply: PermissionReply): void {
+    if (!this.waiting.delete(id)) return;
+    waiting.answer(response);
+    this.emit({ type: 'permission.replied', properties: { sessionID: waiting.request.sessionID, requestID: id, reply } });
+  }
+}
