@@ -10,6 +10,8 @@ process.env.OPENSPACE_LOCK_DIR ??= join(tmpdir(), `openspace-test-locks-${proces
 
 const LATENCY_SPEC = 'conformance/specs/latency.test.ts';
 const THEIA_UNIT_TESTS = 'theia-app/openspace/src/**/*.theia.test.ts';
+/** Tests of real agent CLIs (installed by npm ci --prefix ci/agents): npm run test:agents runs them. */
+const REAL_AGENT_TESTS = ['conformance/agents/**/*.test.ts', 'theia-app/openspace/src/**/*.agents.test.ts'];
 /** Specs of what the hub answers before any IDE or workspace is involved. */
 const HUB_ONLY_SPECS = ['tools', 'invalid-input', 'access', 'consent-idle'].map((name) => `conformance/specs/${name}.test.ts`);
 
@@ -46,7 +48,7 @@ export default defineConfig({
             'scenarios/**/*.test.ts',
             'ci/*.test.ts',
           ],
-          exclude: [...shared.exclude, THEIA_UNIT_TESTS],
+          exclude: [...shared.exclude, THEIA_UNIT_TESTS, ...REAL_AGENT_TESTS],
         },
       },
       // Unit tests of the Theia extension that load Theia's own packages, installed with the Theia app
@@ -103,7 +105,7 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'agents',
-          include: ['conformance/agents/**/*.test.ts'],
+          include: REAL_AGENT_TESTS,
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 60_000,

@@ -37,7 +37,8 @@ afterEach(() => chats.splice(0).forEach((chat) => chat.dispose()));
 
 function chatWith(agent: AcpAgentSetting, hub = () => ({ mcpUrl: target.mcpUrl, token: target.token })) {
   const events: Event[] = [];
-  const chat = new AcpChat({ agent, directory: '/var/tmp', hub, label: 'chat-acp-test', emit: (e) => events.push(e) });
+  const chat = new AcpChat({ agent, directory: '/var/tmp', hub, label: 'chat-acp-test' });
+  chat.addClient({ onEvent: ({ event }) => events.push(event), onConnection: () => {} });
   chats.push(chat);
   const parts = (sessionID: string): Part[] => chat.messages(sessionID).flatMap((m) => m.parts);
   const idle = (sessionID: string) =>

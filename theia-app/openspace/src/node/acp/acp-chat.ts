@@ -24,15 +24,18 @@ import {
 } from '@agentclientprotocol/sdk';
 import type {
   AssistantMessage,
+  ChatClient,
   ChatConnection,
   Event,
   MessageEntry,
   PermissionReply,
   PermissionRequest,
+  Replay,
   Session,
   SessionStatus,
   UserMessage,
 } from '../../common/chat-protocol.js';
+import { EventRing } from '../chat/event-ring.js';
 import { partIds, TurnParts } from './acp-parts.js';
 
 /** An agent the person can pick (the `openspace.chat.agents` setting): the command that starts it speaking ACP on stdio. */
@@ -51,10 +54,8 @@ export interface AcpChatOptions {
   hub(): { mcpUrl: string | undefined; token: string | undefined };
   /** Sent to the hub with every MCP request, so the agent's hub sessions end with its process. */
   label: string;
-  /** Every change, as the panel's events. */
-  emit(event: Event): void;
-  /** The connection's state changed (started, crashed). */
-  connectionChanged?(connection: ChatConnection): void;
+  /** The agent's process ended (its hub sessions go with it). */
+  exited?(): void;
 }
 
 /** How long an agent may take to start and answer `initialize`. */
@@ -89,6 +90,7 @@ export class AcpChat {
   private readonly nextMessageId = partIds('msg_acp');
   private readonly nextPermissionId = partIds('per_acp');
   private stderr = '';
+  private readonly events = new EventRing();
   /** Why the running agent's process ended, once it has. */
   private ended: Promise<string> = new Promise(() => {});
   private tellEnded: (reason: string) => void = () => {};
@@ -97,6 +99,16 @@ export class AcpChat {
 
   connection(): ChatConnection {
     return this.state;
+  }
+
+  /** A window's panel: told of every event and connection change until it goes. */
+  addClient(client: ChatClient): () => void {
+    return this.events.addClient(client);
+  }
+
+  /** What a window missed since `seq`. */
+  replay(seq: number): Replay {
+    return this.events.replay(seq);
   }
 
   /** Start the agent and say hello (`initialize`), once; a failed or crashed agent starts again on the next call. */
@@ -176,15 +188,16 @@ export class AcpChat {
     for (const [id, waiting] of this.waiting) this.settlePermission(id, waiting, { outcome: { outcome: 'cancelled' } }, 'reject');
     for (const sessionID of this.turns.keys()) this.endTurn(sessionID, `${this.options.agent.name} stopped: ${how}`);
     if (this.state.state !== 'failed') this.setState({ state: 'failed', message: this.failure(new Error(how)) });
+    this.options.exited?.();
   }
 
   private setState(state: ChatConnection): void {
     this.state = state;
-    this.options.connectionChanged?.(state);
+    this.events.connectionChanged(state);
   }
 
   private emit(event: Omit<Event, 'id'>): void {
-    this.options.emit({ id: eventId(), ...event } as Event);
+    this.events.publish({ id: eventId(), ...event } as Event);
   }
 
   private async agent() {

@@ -17,8 +17,8 @@ import type {
   ModelCatalog,
   PermissionReply,
   Replay,
-  SequencedEvent,
 } from '../../common/chat-protocol.js';
+import { EventRing } from '../chat/event-ring.js';
 
 /** An OpenCode server this proxy started: its URL, how to stop it, and its end. */
 export interface StartedServer {
@@ -59,24 +59,18 @@ export class OpenCodeProxy implements Omit<ChatBackend, 'connection' | 'connect'
   private server: StartedServer | undefined;
   private stream: AbortController | undefined;
   private connecting: Promise<ChatConnection> | undefined;
-  private readonly ring: SequencedEvent[] = [];
-  private seq = 0;
-  /** The last seq before the stream came back from a drop: nobody at or before it can replay across the gap. */
-  private gapAt: number | undefined;
-  private readonly clients = new Set<ChatClient>();
-  private readonly bufferSize: number;
+  private readonly events: EventRing;
   private readonly retryDelays: number[];
   private readonly giveUpAfterMs: number;
 
   constructor(private readonly options: ProxyOptions) {
-    this.bufferSize = options.bufferSize ?? 5000;
+    this.events = new EventRing(options.bufferSize ?? 5000);
     this.retryDelays = options.retryDelaysMs ?? [250, 500, 1000, 2000, 4000];
     this.giveUpAfterMs = options.giveUpAfterMs ?? 30_000;
   }
 
   addClient(client: ChatClient): () => void {
-    this.clients.add(client);
-    return () => this.clients.delete(client);
+    return this.events.addClient(client);
   }
 
   connection(): ChatConnection {
@@ -143,7 +137,7 @@ export class OpenCodeProxy implements Omit<ChatBackend, 'connection' | 'connect'
                 // Back after a drop: what was said meanwhile is lost, so every browser loads afresh.
                 downSince = 0;
                 attempt = 0;
-                this.gapAt = this.seq;
+                this.events.gap();
                 this.setState({ state: 'connected', url, started: this.server !== undefined });
               }
               this.publish(event);
@@ -197,22 +191,16 @@ export class OpenCodeProxy implements Omit<ChatBackend, 'connection' | 'connect'
 
   private setState(state: ChatConnection): ChatConnection {
     this.state = state;
-    for (const client of this.clients) client.onConnection(state);
+    this.events.connectionChanged(state);
     return state;
   }
 
   private publish(event: Event): void {
-    if (!PANEL_EVENTS.some((prefix) => event.type.startsWith(prefix))) return;
-    const sequenced = { seq: ++this.seq, event };
-    this.ring.push(sequenced);
-    if (this.ring.length > this.bufferSize) this.ring.shift();
-    for (const client of this.clients) client.onEvent(sequenced);
+    if (PANEL_EVENTS.some((prefix) => event.type.startsWith(prefix))) this.events.publish(event);
   }
 
   async replay(seq: number): Promise<Replay> {
-    const oldest = this.ring[0]?.seq ?? this.seq + 1;
-    const complete = (this.gapAt === undefined || seq > this.gapAt) && seq >= oldest - 1 && seq <= this.seq;
-    return { events: complete ? this.ring.filter((e) => e.seq > seq) : [], seq: this.seq, complete };
+    return this.events.replay(seq);
   }
 
   /** One call to OpenCode's API, its error (or an unreachable server) as a message. */

@@ -1,0 +1,159 @@
+/**
+ * Real agents in the chat over the Agent Client Protocol (issue 33): Claude Code through Zed's
+ * `claude-agent-acp` and OpenCode through `opencode acp`, started by the chat's ACP client
+ * (theia-app/openspace/src/node/acp/acp-chat.ts) exactly as the panel starts them, against a
+ * scripted model of ours. Each is given OpenSpace as its MCP server in `session/new` (the token in
+ * a header), asked to open a file at a line and to write a file; the write waits on a permission
+ * card the test answers as the person would. What counts is what happened in the IDE, what the
+ * chat showed, and that the token never reached the model. Needs `npm ci --prefix ci/agents`.
+ */
+import { randomBytes } from 'node:crypto';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimHub, type SimHub } from '../../../../../sim/start.js';
+import { AcpChat, type AcpAgentSetting } from './acp-chat.js';
+import type { Event, ToolPart } from '../../common/chat-protocol.js';
+import { eventually } from '../../../../../conformance/setup.js';
+import { FIXTURE_WORKSPACE } from '../../../../../conformance/target.js';
+import { AGENT_BIN, scriptedOpencodeHome } from '../../../../../conformance/agents/agents.js';
+import { startAnthropicModel } from '../../../../../conformance/agents/anthropic-model.js';
+import { startOpenaiModel } from '../../../../../conformance/agents/openai-model.js';
+import type { Script, ScriptedModel } from '../../../../../conformance/agents/script.js';
+
+const temporary: string[] = [];
+const closing: (() => unknown)[] = [];
+let hub: SimHub;
+let workspace: string;
+const token = randomBytes(32).toString('hex');
+
+async function tempDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  temporary.push(dir);
+  return dir;
+}
+
+beforeAll(async () => {
+  workspace = await tempDir('openspace-acp-agents-');
+  await cp(FIXTURE_WORKSPACE, workspace, { recursive: true });
+  hub = await startSimHub({ workspace: { kind: 'disk', root: workspace }, consent: 'granted', token, lockFile: false });
+});
+afterAll(async () => {
+  for (const close of closing.reverse()) await close();
+  await hub?.close();
+  await Promise.all(temporary.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+/** Only what a process needs, none of this machine's keys or settings. */
+function baseEnv(home: string): Record<string, string> {
+  const keep = ['PATH', 'LANG', 'TMPDIR', 'CI'];
+  return { ...Object.fromEntries(keep.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]!])), HOME: home };
+}
+
+/** A prompt's turn, the person answering every permission card with `reply`; resolves with the chat's events when the turn ends. */
+async function turn(agent: AcpAgentSetting, prompt: string, reply: 'once' | 'always') {
+  const events: Event[] = [];
+  const chat = new AcpChat({
+    agent,
+    directory: workspace,
+    hub: () => ({ mcpUrl: hub.server.mcpUrl, token }),
+    label: `chat-acp-${agent.name}`,
+  });
+  chat.addClient({
+    onEvent: ({ event }) => {
+      events.push(event);
+      if (event.type === 'permission.asked') setTimeout(() => chat.replyPermission(event.properties.id, reply), 50);
+    },
+    onConnection: () => {},
+  });
+  closing.push(() => chat.dispose());
+  const connected = await chat.connect();
+  expect(connected, JSON.stringify(connected)).toMatchObject({ state: 'connected' });
+  const session = await chat.createSession();
+  await chat.prompt(session.id, prompt);
+  await eventually(() => expect(events.some((e) => e.type === 'session.idle')).toBe(true), 90_000, 200);
+  const answer = chat.messages(session.id)[1]!;
+  return { chat, events, answer, tools: answer.parts.filter((p): p is ToolPart => p.type === 'tool') };
+}
+
+const PROMPT = 'Open the entry point at line 7, then note what you saw.';
+
+describe('real agents over ACP, with OpenSpace as their MCP server', { timeout: 120_000 }, () => {
+  it('Claude Code (claude-agent-acp) opens a file at a line and, after the permission card, writes a file', async () => {
+    const steps = [
+      { tool: 'openspace.editor.open', arguments: { path: 'src/index.ts', line: 7 } },
+      { tool: 'openspace.file.write', arguments: { path: 'notes/claude-acp.md', content: 'Seen by Claude over ACP' } },
+    ];
+    const script: Script = {
+      steps,
+      finalText: 'Done: opened and noted.',
+      agentToolName: (t) => `mcp__openspace__${t.replaceAll('.', '_')}`,
+    };
+    const model: ScriptedModel = await startAnthropicModel(script);
+    closing.push(() => model.close());
+    const home = await tempDir('openspace-acp-claude-home-');
+    const { answer, tools, events } = await turn(
+      {
+        name: 'Claude',
+        command: join(AGENT_BIN, 'claude-agent-acp'),
+        env: {
+          ...baseEnv(home),
+          ANTHROPIC_BASE_URL: model.url,
+          ANTHROPIC_API_KEY: 'scripted-model-key',
+          // As root, Claude Code starts only with IS_SANDBOX=1 (this machine sets "yes").
+          IS_SANDBOX: '1',
+          ENABLE_TOOL_SEARCH: 'false',
+          DISABLE_AUTOUPDATER: '1',
+          DISABLE_TELEMETRY: '1',
+          DISABLE_ERROR_REPORTING: '1',
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        },
+      },
+      PROMPT,
+      'once',
+    );
+    expect(model.problems).toEqual([]);
+    expect(hub.ide.editors.list().find((e) => e.path === 'src/index.ts')?.cursor.line).toBe(7);
+    expect(await readFile(join(workspace, 'notes/claude-acp.md'), 'utf8')).toBe('Seen by Claude over ACP');
+    expect(tools.map((t) => t.state.status)).toEqual(['completed', 'completed']);
+    expect(events.filter((e) => e.type === 'permission.asked').length).toBeGreaterThanOrEqual(1);
+    expect(
+      answer.parts
+        .filter((p) => p.type === 'text')
+        .map((p) => (p as { text: string }).text)
+        .join(''),
+    ).toContain('Done: opened and noted.');
+    expect(JSON.stringify(model.requests), 'the access token reached the model').not.toContain(token);
+  });
+
+  it('OpenCode (opencode acp) opens a file at a line and, after the permission card, writes a file', async () => {
+    const steps = [
+      { tool: 'openspace.editor.open', arguments: { path: 'src/auth.ts', line: 5 } },
+      { tool: 'openspace.file.write', arguments: { path: 'notes/opencode-acp.md', content: 'Seen by OpenCode over ACP' } },
+    ];
+    const script: Script = { steps, finalText: 'Done: opened and noted.', agentToolName: (t) => `openspace_${t.replaceAll('.', '_')}` };
+    const model: ScriptedModel = await startOpenaiModel(script);
+    closing.push(() => model.close());
+    const home = await tempDir('openspace-acp-opencode-home-');
+    // OpenCode asks only where its permission config says: here, for the write.
+    const env = await scriptedOpencodeHome(home, model.url, { permission: { openspace_openspace_file_write: 'ask' } });
+    const { answer, tools, events } = await turn(
+      { name: 'OpenCode', command: join(AGENT_BIN, 'opencode'), args: ['acp'], env: { ...baseEnv(home), ...env } },
+      PROMPT,
+      'once',
+    );
+    expect(model.problems).toEqual([]);
+    expect(hub.ide.editors.list().find((e) => e.path === 'src/auth.ts')?.cursor.line).toBe(5);
+    expect(await readFile(join(workspace, 'notes/opencode-acp.md'), 'utf8')).toBe('Seen by OpenCode over ACP');
+    expect(tools.map((t) => t.state.status)).toEqual(['completed', 'completed']);
+    expect(events.filter((e) => e.type === 'permission.asked')).toHaveLength(1);
+    expect(
+      answer.parts
+        .filter((p) => p.type === 'text')
+        .map((p) => (p as { text: string }).text)
+        .join(''),
+    ).toContain('Done: opened and noted.');
+    expect(JSON.stringify(model.requests), 'the access token reached the model').not.toContain(token);
+  });
+});
