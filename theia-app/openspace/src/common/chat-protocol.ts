@@ -75,10 +75,34 @@ export interface ModelCatalog {
   default?: { providerID: string; modelID: string };
 }
 
-/** The person's settings the backend needs: a running OpenCode's URL (empty: start one), and which opencode to start. */
+/** An agent the panel can run over the Agent Client Protocol (the setting openspace.chat.agents). */
+export interface AcpAgentSetting {
+  name: string;
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+}
+
+/** The agent the panel talks to: OpenCode (through its own server and SDK), or one over ACP. */
+export const OPENCODE_AGENT = 'OpenCode';
+
+/** An agent the person can pick: its name, what runs it, and whether it was found here. */
+export interface ChatAgentChoice {
+  name: string;
+  /** The command line, or for OpenCode its server. */
+  detail: string;
+  protocol: 'opencode' | 'acp';
+}
+
+/**
+ * The person's settings the backend needs: a running OpenCode's URL (empty: start one), which
+ * opencode to start, the ACP agents they set, and the agent the panel talks to (default OpenCode).
+ */
 export interface ChatSettings {
   serverUrl: string;
   opencodePath: string;
+  agents?: AcpAgentSetting[];
+  agent?: string;
 }
 
 export type PermissionReply = 'once' | 'always' | 'reject';
@@ -107,7 +131,10 @@ export interface ChatBackend {
   prompt(sessionID: string, text: string, model?: { providerID: string; modelID: string }, agent?: string): Promise<ChatResult<boolean>>;
 
   models(): Promise<ChatResult<ModelCatalog>>;
+  /** OpenCode's primary agents (its modes: build, plan…); none for an ACP agent. */
   agents(): Promise<ChatResult<AgentChoice[]>>;
+  /** The agents the panel can talk to: OpenCode, the ACP agents found on PATH and the person's (`settings` as connect takes them). */
+  chatAgents(settings: ChatSettings): Promise<ChatAgentChoice[]>;
   permissions(): Promise<ChatResult<PermissionRequest[]>>;
   replyPermission(requestID: string, reply: PermissionReply): Promise<ChatResult<boolean>>;
   /** The questions the agent waits on (its `question` tool), and the person's answer (one per question) or refusal. */

@@ -30,6 +30,7 @@ export const AGENT_ARGS = 'openspace.agent.args';
 export const CHAT_SERVER_URL = 'openspace.chat.serverUrl';
 export const CHAT_OPENCODE_PATH = 'openspace.chat.opencodePath';
 export const CHAT_ALWAYS_ALLOW = 'openspace.chat.alwaysAllow';
+export const CHAT_AGENTS = 'openspace.chat.agents';
 export type CommandFailureNotifications = 'all' | 'errors' | 'disabled';
 
 export const openSpacePreferenceSchema: PreferenceSchema = {
@@ -132,6 +133,26 @@ export const openSpacePreferenceSchema: PreferenceSchema = {
       description:
         'The chat panel: the opencode program to start (a name on PATH or a path). Empty: the one installed with this app, ' +
         'else opencode on PATH.',
+    },
+    // User scope: a repository must not choose a program the IDE runs.
+    [CHAT_AGENTS]: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', description: 'What the panel calls it' },
+          command: { type: 'string', description: 'The program (a name on PATH or a path)' },
+          args: { type: 'array', items: { type: 'string' } },
+          env: { type: 'object', additionalProperties: { type: 'string' } },
+        },
+        required: ['name', 'command'],
+      },
+      default: [],
+      scope: PreferenceScope.User,
+      description:
+        'The chat panel: agents it can run over the Agent Client Protocol (ACP), besides OpenCode, e.g. ' +
+        '`{"name": "Claude", "command": "claude-agent-acp"}`, `{"name": "Gemini CLI", "command": "gemini", "args": ["--experimental-acp"]}`. ' +
+        'Claude (claude-agent-acp), Codex (codex-acp) and Gemini CLI (gemini) are offered when on PATH; an entry of the same name replaces one.',
     },
     // Loosens protection, so user scope only.
     [CHAT_ALWAYS_ALLOW]: {

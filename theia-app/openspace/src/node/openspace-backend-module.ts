@@ -46,7 +46,7 @@ import { TestsBackend } from './tests-backend.js';
 import { debugAdapterContribution } from './debug-adapters.js';
 import { DebugAdapterContribution } from '@theia/debug/lib/common/debug-model';
 import { CHAT_PATH, type ChatClient } from '../common/chat-protocol.js';
-import { ChatService, chatBackendFor } from './opencode/chat-backend.js';
+import { ChatService, chatBackendFor } from './chat/chat-backend.js';
 import { openedWorkspace } from './opened-workspace.js';
 
 /**

@@ -46,6 +46,11 @@ export class ChatModel {
   readonly questions = new Map<string, QuestionRequest>();
   readonly errors = new Map<string, string>();
 
+  /** Forget everything (the panel talks to another agent now). */
+  clear(): void {
+    for (const map of [this.sessions, this.messages, this.statuses, this.permissions, this.questions, this.errors]) map.clear();
+  }
+
   /** Sessions newest first, sub-sessions (an agent's own tasks) left out as OpenCode's list does; a fork is a session of its own. */
   sessionList(): Session[] {
     return [...this.sessions.values()].filter((s) => !s.parentID).sort((a, b) => b.time.updated - a.time.updated);

@@ -14,7 +14,10 @@ import type { RpcProxy } from '@theia/core/lib/common/messaging';
 import { inject, injectable, type interfaces } from '@theia/core/shared/inversify';
 import {
   type AgentChoice,
+  type ChatAgentChoice,
+  type ChatSettings,
   CHAT_PATH,
+  OPENCODE_AGENT,
   type ChatBackend,
   type ChatClient,
   type ChatConnection,
@@ -26,7 +29,7 @@ import {
   type SequencedEvent,
   type Session,
 } from '../../common/chat-protocol.js';
-import { CHAT_ALWAYS_ALLOW, CHAT_OPENCODE_PATH, CHAT_SERVER_URL } from '../../common/preferences.js';
+import { CHAT_AGENTS, CHAT_ALWAYS_ALLOW, CHAT_OPENCODE_PATH, CHAT_SERVER_URL } from '../../common/preferences.js';
 import { ChatModel } from './chat-model.js';
 import { alwaysRules, matchesRule } from './permission-rules.js';
 
@@ -51,6 +54,7 @@ export function createChatBackendProxy(ctx: interfaces.Context): RpcProxy<ChatBa
 const ACTIVE_SESSION_KEY = 'openspace.chat.session';
 const MODEL_KEY = 'openspace.chat.model';
 const AGENT_KEY = 'openspace.chat.agent';
+const CHAT_AGENT_KEY = 'openspace.chat.with';
 
 type ModelRef = { providerID: string; modelID: string };
 
@@ -68,6 +72,9 @@ export class ChatService {
   chosenModel: ModelRef | undefined = parseModel(localStorage.getItem(MODEL_KEY));
   agents: AgentChoice[] = [];
   chosenAgent: string | undefined = localStorage.getItem(AGENT_KEY) ?? undefined;
+  /** The agents the panel can talk to (OpenCode, ACP agents), and the one it talks to. */
+  chatAgents: ChatAgentChoice[] = [];
+  chosenChatAgent: string = localStorage.getItem(CHAT_AGENT_KEY) ?? OPENCODE_AGENT;
   private lastSeq = 0;
   private creating: Promise<string | undefined> | undefined;
   private attached = false;
@@ -98,15 +105,37 @@ export class ChatService {
     if (this.connection.state === 'stopped') this.connectionChanged(connection);
   }
 
-  /** Connects (starting OpenCode if need be) and loads; the panel calls it when first shown, Retry again. */
+  /** Connects (starting the chosen agent if need be) and loads; the panel calls it when first shown, Retry again. */
   async start(): Promise<void> {
     await this.attach();
     this.connectionChanged({ state: 'starting' });
-    const connection = await this.backend.connect({
+    const settings = this.settings();
+    const [connection, chatAgents] = await Promise.all([this.backend.connect(settings), this.backend.chatAgents(settings)]);
+    this.chatAgents = chatAgents;
+    this.connectionChanged(connection);
+  }
+
+  private settings(): ChatSettings {
+    return {
       serverUrl: this.preferences.get<string>(CHAT_SERVER_URL, ''),
       opencodePath: this.preferences.get<string>(CHAT_OPENCODE_PATH, ''),
-    });
-    this.connectionChanged(connection);
+      agents: this.preferences.get<ChatSettings['agents']>(CHAT_AGENTS, []),
+      agent: this.chosenChatAgent,
+    };
+  }
+
+  /** Talk to another agent: its sessions replace the panel's, from nothing (each agent has its own). */
+  async selectChatAgent(name: string): Promise<void> {
+    if (name === this.chosenChatAgent && this.connection.state === 'connected') return;
+    this.chosenChatAgent = name;
+    localStorage.setItem(CHAT_AGENT_KEY, name);
+    this.model.clear();
+    this.catalog = { models: [] };
+    this.agents = [];
+    this.lastSeq = 0;
+    this.connection = { state: 'stopped' };
+    this.setActive(undefined);
+    await this.start();
   }
 
   private connectionChanged(connection: ChatConnection): void {
@@ -333,7 +362,7 @@ export class ChatService {
     const state = CONNECTION_WORDS[this.connection.state];
     const session = this.activeSession;
     const busy = session && this.model.busy(session.id) ? ', busy' : session ? ', idle' : '';
-    return `OpenCode chat ${state}${session ? `, session "${session.title}"` : ', no session'}${busy}`;
+    return `${this.chosenChatAgent} chat ${state}${session ? `, session "${session.title}"` : ', no session'}${busy}`;
   }
 }
 

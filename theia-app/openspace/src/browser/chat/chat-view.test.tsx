@@ -98,6 +98,7 @@ function fakeActions(): FakeActions {
     'send',
     'selectModel',
     'selectAgent',
+    'selectChatAgent',
     'reply',
     'answer',
     'dismiss',
@@ -334,6 +335,44 @@ describe('the input', () => {
     expect(actions.selectAgent).toHaveBeenCalledWith('plan');
     rerender({ agents: [{ name: 'build' }], agent: 'build' });
     expect(document.querySelector('select.os-chat-agent')).toBeNull();
+  });
+});
+
+describe('the agent the panel talks to', () => {
+  const chatAgents = [
+    { name: 'OpenCode', detail: 'opencode serve', protocol: 'opencode' as const },
+    { name: 'Claude', detail: 'claude-agent-acp', protocol: 'acp' as const },
+  ];
+
+  it('picks another agent from the header, and from the failure of one that could not start', () => {
+    const { actions, rerender } = render({ chatAgents, chatAgent: 'OpenCode' });
+    const select = one('select.os-chat-with') as HTMLSelectElement;
+    expect([...select.options].map((o) => `${o.textContent} (${o.title})`)).toEqual([
+      'OpenCode (opencode serve)',
+      'Claude (claude-agent-acp)',
+    ]);
+    act(() => {
+      select.value = 'Claude';
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    expect(actions.selectChatAgent).toHaveBeenCalledWith('Claude');
+    rerender({ chatAgent: 'Claude', connection: { state: 'failed', message: 'claude-agent-acp was not found: install Claude' } });
+    expect((one('select.os-chat-with') as HTMLSelectElement).value).toBe('Claude');
+    expect(host!.textContent).toContain('claude-agent-acp was not found');
+    rerender({ chatAgents: chatAgents.slice(0, 1), chatAgent: 'OpenCode', connection: connected });
+    expect(document.querySelector('select.os-chat-with')).toBeNull();
+  });
+
+  it("names the agent it talks to, and offers OpenCode's fork and compact only with OpenCode", () => {
+    const { rerender } = render({ chatAgents, chatAgent: 'Claude', activeSession: undefined });
+    expect(one('.os-chat-title').textContent).toBe('Claude');
+    expect((one('textarea') as HTMLTextAreaElement).placeholder).toBe('Ask Claude… (Enter to send, Shift+Enter for a new line)');
+    expect(hasButton('Fork') || hasButton('Compact')).toBe(false);
+    expect(hasButton('New session')).toBe(true);
+    rerender({ chatAgent: 'OpenCode' });
+    expect(hasButton('Fork') && hasButton('Compact')).toBe(true);
+    rerender({ connection: { state: 'starting' }, chatAgent: 'Claude' });
+    expect(host!.textContent).toBe(' Starting Claude…');
   });
 });
 

@@ -6,6 +6,7 @@
 import * as React from 'react';
 import type {
   AgentChoice,
+  ChatAgentChoice,
   ChatConnection,
   MessageEntry,
   ModelChoice,
@@ -31,6 +32,8 @@ export interface ChatActions {
   send(text: string): void;
   selectModel(model: { providerID: string; modelID: string }): void;
   selectAgent(name: string): void;
+  /** Talk to another agent: OpenCode, or one over ACP. */
+  selectChatAgent(name: string): void;
   reply(requestID: string, reply: PermissionReply): void;
   answer(requestID: string, answers: string[][]): void;
   dismiss(requestID: string): void;
@@ -54,31 +57,37 @@ export interface ChatViewProps {
   /** OpenCode's primary agents, and the one prompts go to (none: OpenCode's default). */
   agents?: AgentChoice[];
   agent?: string;
+  /** The agents the panel can talk to, and the one it talks to (default OpenCode). */
+  chatAgents?: ChatAgentChoice[];
+  chatAgent?: string;
   showSessions: boolean;
   actions: ChatActions;
 }
 
 export function ChatView(props: ChatViewProps) {
   const { connection, actions } = props;
+  const who = props.chatAgent ?? 'OpenCode';
   switch (connection.state) {
     case 'starting':
       return (
         <div className="os-chat os-chat-status" role="status">
-          <span className="os-chat-spinner" aria-hidden="true" /> Starting OpenCode…
+          <span className="os-chat-spinner" aria-hidden="true" /> Starting {who}…
         </div>
       );
     case 'stopped':
       return (
         <div className="os-chat os-chat-status">
-          <p>OpenCode is not running.</p>
+          <ChatAgentPicker {...props} />
+          <p>{who} is not running.</p>
           <button type="button" className="os-chat-primary" onClick={() => actions.retry()}>
-            Start OpenCode
+            Start {who}
           </button>
         </div>
       );
     case 'failed':
       return (
         <div className="os-chat os-chat-status os-chat-failed">
+          <ChatAgentPicker {...props} />
           <p className="os-chat-error">{connection.message}</p>
           <button type="button" className="os-chat-primary" onClick={() => actions.retry()}>
             Retry
@@ -88,6 +97,26 @@ export function ChatView(props: ChatViewProps) {
     default:
       return <Conversation {...props} />;
   }
+}
+
+/** Which agent the panel talks to, when there is a choice. */
+function ChatAgentPicker({ chatAgents, chatAgent, actions }: ChatViewProps) {
+  if (!chatAgents || chatAgents.length < 2) return null;
+  return (
+    <select
+      className="os-chat-with"
+      aria-label="Chat with"
+      title="The agent this panel talks to"
+      value={chatAgent ?? 'OpenCode'}
+      onChange={(e) => actions.selectChatAgent(e.target.value)}
+    >
+      {chatAgents.map((a) => (
+        <option key={a.name} value={a.name} title={a.detail}>
+          {a.name}
+        </option>
+      ))}
+    </select>
+  );
 }
 
 function Conversation(props: ChatViewProps) {
@@ -115,12 +144,16 @@ function Conversation(props: ChatViewProps) {
   );
 }
 
-function Toolbar({ activeSession, messages, busy, actions }: ChatViewProps) {
+function Toolbar(props: ChatViewProps) {
+  const { activeSession, messages, busy, actions } = props;
+  // ACP has no fork or compact: those are OpenCode's own.
+  const opencode = props.chatAgents?.find((a) => a.name === (props.chatAgent ?? 'OpenCode'))?.protocol !== 'acp';
   return (
     <div className="os-chat-toolbar">
       <div className="os-chat-heading">
+        <ChatAgentPicker {...props} />
         <span className="os-chat-title" title={activeSession?.title}>
-          {activeSession?.title ?? 'OpenCode'}
+          {activeSession?.title ?? props.chatAgent ?? 'OpenCode'}
         </span>
         <TokenUsage messages={messages} />
       </div>
@@ -128,17 +161,21 @@ function Toolbar({ activeSession, messages, busy, actions }: ChatViewProps) {
         <button type="button" onClick={() => actions.newSession()} title="Start a new session">
           New session
         </button>
-        <button type="button" disabled={!activeSession} onClick={() => actions.fork()} title="Copy this session into a new one">
-          Fork
-        </button>
-        <button
-          type="button"
-          disabled={!activeSession || busy || messages.length === 0}
-          onClick={() => actions.compact()}
-          title="Summarize the conversation so far to free the model's context"
-        >
-          Compact
-        </button>
+        {opencode && (
+          <button type="button" disabled={!activeSession} onClick={() => actions.fork()} title="Copy this session into a new one">
+            Fork
+          </button>
+        )}
+        {opencode && (
+          <button
+            type="button"
+            disabled={!activeSession || busy || messages.length === 0}
+            onClick={() => actions.compact()}
+            title="Summarize the conversation so far to free the model's context"
+          >
+            Compact
+          </button>
+        )}
       </div>
     </div>
   );
@@ -285,7 +322,7 @@ function codeOf(messages: MessageEntry[], partID: string, index: number) {
   return undefined;
 }
 
-function ChatInput({ busy, models, model, agents, agent, actions }: ChatViewProps) {
+function ChatInput({ busy, models, model, agents, agent, chatAgent, actions }: ChatViewProps) {
   const [text, setText] = React.useState('');
   const send = () => {
     if (!text.trim()) return;
@@ -302,7 +339,7 @@ function ChatInput({ busy, models, model, agents, agent, actions }: ChatViewProp
       <textarea
         value={text}
         rows={3}
-        placeholder="Ask OpenCode… (Enter to send, Shift+Enter for a new line)"
+        placeholder={`Ask ${chatAgent ?? 'OpenCode'}… (Enter to send, Shift+Enter for a new line)`}
         aria-label="Message"
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}

@@ -74,6 +74,7 @@ export class ChatWidget extends ReactWidget {
     send: (text) => void this.chat.send(text),
     selectModel: (model) => this.chat.selectModel(model),
     selectAgent: (name) => this.chat.selectAgent(name),
+    selectChatAgent: (name) => void this.chat.selectChatAgent(name),
     reply: (requestID, reply) => {
       const request = this.chat.model.permissions.get(requestID);
       if (request) void this.chat.reply(request, reply);
@@ -130,6 +131,8 @@ export class ChatWidget extends ReactWidget {
           model={chat.currentModel}
           agents={chat.agents}
           agent={chat.currentAgent}
+          chatAgents={chat.chatAgents}
+          chatAgent={chat.chosenChatAgent}
           showSessions={this.showSessions}
           actions={this.actions}
         />

@@ -23,6 +23,7 @@ import {
   type SessionNotification,
 } from '@agentclientprotocol/sdk';
 import type {
+  AcpAgentSetting,
   AssistantMessage,
   ChatClient,
   ChatConnection,
@@ -38,13 +39,7 @@ import type {
 import { EventRing } from '../chat/event-ring.js';
 import { partIds, TurnParts } from './acp-parts.js';
 
-/** An agent the person can pick (the `openspace.chat.agents` setting): the command that starts it speaking ACP on stdio. */
-export interface AcpAgentSetting {
-  name: string;
-  command: string;
-  args?: string[];
-  env?: Record<string, string>;
-}
+export type { AcpAgentSetting };
 
 export interface AcpChatOptions {
   agent: AcpAgentSetting;

@@ -53,7 +53,7 @@ function describeError(error: unknown, status?: number): string {
   return status ? `OpenCode answered ${status}: ${message}` : String(message);
 }
 
-export class OpenCodeProxy implements Omit<ChatBackend, 'connection' | 'connect'> {
+export class OpenCodeProxy implements Omit<ChatBackend, 'connection' | 'connect' | 'chatAgents'> {
   private client: OpencodeClient | undefined;
   private state: ChatConnection = { state: 'stopped' };
   private server: StartedServer | undefined;
