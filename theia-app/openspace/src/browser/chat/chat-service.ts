@@ -173,6 +173,7 @@ export class ChatService {
     // What the person does while this loads (a session made by sending at once) must survive it.
     const known = new Set(this.model.sessions.keys());
     const active = this.activeSessionID;
+    const talkingTo = this.chosenChatAgent;
     const [sessions, statuses, permissions, catalog, agents, questions] = await Promise.all([
       this.backend.sessions(),
       this.backend.statuses(),
@@ -181,6 +182,8 @@ export class ChatService {
       this.backend.agents(),
       this.backend.questions(),
     ]);
+    // The person picked another agent meanwhile: this is the previous one's, and that one's load follows.
+    if (talkingTo !== this.chosenChatAgent) return;
     if (questions.ok) {
       const known = new Set(this.model.questions.keys());
       this.model.setQuestions(questions.value);

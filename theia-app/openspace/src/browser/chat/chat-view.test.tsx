@@ -368,11 +368,13 @@ describe('the agent the panel talks to', () => {
     expect(one('.os-chat-title').textContent).toBe('Claude');
     expect((one('textarea') as HTMLTextAreaElement).placeholder).toBe('Ask Claude… (Enter to send, Shift+Enter for a new line)');
     expect(hasButton('Fork') || hasButton('Compact')).toBe(false);
+    expect(all('select.os-chat-model, select.os-chat-agent')).toHaveLength(0);
     expect(hasButton('New session')).toBe(true);
     rerender({ chatAgent: 'OpenCode' });
     expect(hasButton('Fork') && hasButton('Compact')).toBe(true);
     rerender({ connection: { state: 'starting' }, chatAgent: 'Claude' });
-    expect(host!.textContent).toBe(' Starting Claude…');
+    expect(one('[role=status]').textContent).toBe(' Starting Claude…');
+    expect(all('select.os-chat-with')).toHaveLength(1);
   });
 });
 

@@ -70,8 +70,11 @@ export function ChatView(props: ChatViewProps) {
   switch (connection.state) {
     case 'starting':
       return (
-        <div className="os-chat os-chat-status" role="status">
-          <span className="os-chat-spinner" aria-hidden="true" /> Starting {who}…
+        <div className="os-chat os-chat-status">
+          <ChatAgentPicker {...props} />
+          <p role="status">
+            <span className="os-chat-spinner" aria-hidden="true" /> Starting {who}…
+          </p>
         </div>
       );
     case 'stopped':
@@ -387,6 +390,8 @@ interface ModelPickerProps {
 }
 
 function ModelPicker({ models, model, onSelect }: ModelPickerProps) {
+  // Nothing to pick (an agent over ACP chooses its own model).
+  if (models.length === 0 && !model) return null;
   const value = model ? `${model.providerID}/${model.modelID}` : '';
   const listed = models.some((m) => `${m.providerID}/${m.modelID}` === value);
   const onChange = (event: React.ChangeEvent<HTMLSelectElement>) => {

@@ -69,11 +69,11 @@ describe('an ACP agent in the chat', { timeout: 30_000 }, () => {
     ).toEqual(['reasoning', 'text', 'text', 'tool', 'text']);
     const [thought, plan, words, tool, done] = answer!.parts as [Part, Part, Part, ToolPart, Part];
     expect(thought).toMatchObject({ type: 'reasoning', text: 'The person wants a file open.' });
-    expect(plan).toMatchObject({ type: 'text', text: '**Plan**\n\n- [x] Open the file' });
+    expect(plan).toMatchObject({ type: 'text', text: '**Plan**\n\n- ✓ Open the file' });
     expect(words).toMatchObject({ type: 'text', text: 'Opening src/index.ts at line 3.' });
     expect(tool).toMatchObject({
       type: 'tool',
-      tool: 'read',
+      tool: 'openspace.editor.open',
       state: {
         status: 'completed',
         title: 'openspace.editor.open',

@@ -37,7 +37,7 @@ import type {
   UserMessage,
 } from '../../common/chat-protocol.js';
 import { EventRing } from '../chat/event-ring.js';
-import { partIds, TurnParts } from './acp-parts.js';
+import { partIds, toolName, TurnParts } from './acp-parts.js';
 
 export type { AcpAgentSetting };
 
@@ -399,7 +399,7 @@ export class AcpChat {
     const request: PermissionRequest = {
       id,
       sessionID: params.sessionId,
-      permission: call.name ?? call.kind ?? 'tool',
+      permission: toolName(call),
       patterns: [call.title ?? call.name ?? call.toolCallId],
       metadata: { ...input, title: call.title ?? '' },
       always: params.options.some((o) => o.kind === 'allow_always') ? [call.title ?? call.toolCallId] : [],

@@ -44,9 +44,15 @@ function toolInput(call: Pick<ToolCall, 'rawInput' | 'locations'>): Record<strin
   return path && raw.filePath === undefined ? { ...raw, filePath: path } : raw;
 }
 
-/** The tool's name: what the agent calls it (an MCP tool as `mcp__server__tool`, Claude's way; OpenCode's `server_tool`), else its kind. */
-function toolName(call: Pick<ToolCall, 'name' | 'kind' | 'title'>): string {
-  return call.name ?? call.kind ?? call.title ?? 'tool';
+/**
+ * The tool's name, as the panel's tool lines and permission cards know tools: its `name`, else a
+ * title that is an identifier (Claude's is the MCP tool's, `mcp__openspace__openspace_editor_open`),
+ * else its kind (read, edit, execute…).
+ */
+export function toolName(call: { name?: string | null; kind?: string | null; title?: string | null }): string {
+  if (call.name) return call.name;
+  if (call.title && /^[\w.-]+$/.test(call.title)) return call.title;
+  return call.kind ?? 'tool';
 }
 
 /**
@@ -164,13 +170,10 @@ export class TurnParts {
     return part;
   }
 
-  /** The plan, as one text part kept current (a checklist in Markdown). */
+  /** The plan, as one text part kept current: ✓ done, → in progress, ○ to do. */
   private plan(entries: { content: string; status: string }[]): TextPart {
-    const text =
-      '**Plan**\n\n' +
-      entries
-        .map((e) => `- [${e.status === 'completed' ? 'x' : ' '}] ${e.content}${e.status === 'in_progress' ? ' (in progress)' : ''}`)
-        .join('\n');
+    const mark = (status: string) => (status === 'completed' ? '✓' : status === 'in_progress' ? '→' : '○');
+    const text = '**Plan**\n\n' + entries.map((e) => `- ${mark(e.status)} ${e.content}`).join('\n');
     if (this.planPart) {
       this.planPart.text = text;
       return this.planPart;
