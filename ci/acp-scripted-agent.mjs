@@ -10,6 +10,9 @@
  *   wait                 streams a chunk every 50 ms until the turn is cancelled
  *   fail                 answers the prompt with an error
  *   crash                exits with code 3 mid-turn
+ *   anything else        says it does not know how, naming the files the prompt linked
+ *
+ * After session/new it offers two slash commands (available_commands_update).
  *
  * SCRIPTED_AGENT_NO_MCP=1 makes it say it takes no MCP servers over HTTP.
  */
@@ -42,9 +45,21 @@ const app = agent({ name: 'scripted' })
     agentInfo: { name: 'scripted-acp-agent', version: '1.0.0' },
     authMethods: [],
   }))
-  .onRequest('session/new', ({ params }) => {
+  .onRequest('session/new', ({ params, client }) => {
     const sessionId = `scripted-${++count}`;
     sessions.set(sessionId, { servers: params.mcpServers, cwd: params.cwd, cancelled: false });
+    setTimeout(() =>
+      client.notify('session/update', {
+        sessionId,
+        update: {
+          sessionUpdate: 'available_commands_update',
+          availableCommands: [
+            { name: 'review', description: 'Review the changes in the workspace' },
+            { name: 'explain', description: 'Explain a file', input: { hint: 'the file to explain' } },
+          ],
+        },
+      }),
+    );
     return { sessionId };
   })
   .onNotification('session/cancel', ({ params }) => {
@@ -148,7 +163,10 @@ const app = agent({ name: 'scripted' })
       setTimeout(() => process.exit(3), 20);
       await sleep(5000);
     }
-    await say(`I do not know how to "${text}".`);
+    const links = params.prompt
+      .filter((b) => b.type === 'resource_link')
+      .map((b) => `${b.name} <${b.uri}>${b.description ? ` (${b.description})` : ''}`);
+    await say(`I do not know how to "${text}".${links.length ? ` Linked: ${links.join(', ')}.` : ''}`);
     return { stopReason: 'end_turn' };
   });
 

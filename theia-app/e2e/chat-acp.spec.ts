@@ -9,8 +9,9 @@ import { useTheia } from './theia-session.js';
  * Issue 33 as a person sees it: an agent over the Agent Client Protocol in the chat panel. The
  * person's settings name one (ci/acp-scripted-agent.mjs: a scripted ACP agent that uses the MCP
  * server the panel hands it, the IDE's hub); the person picks it in the panel, asks it to open a
- * file (the editor shows it, the answer and the tool call stream in), answers its permission card
- * for a write, and stops a long turn.
+ * file (the editor shows it, the answer and the tool call stream in), sees its slash commands,
+ * mentions the selected lines with Ctrl+Alt+K, answers its permission card for a write, and stops
+ * a long turn.
  */
 const SCRIPTED = fileURLToPath(new URL('../../ci/acp-scripted-agent.mjs', import.meta.url));
 const panel = (page: Page) => page.locator('#openspace-chat');
@@ -49,6 +50,24 @@ test('the person picks an ACP agent, which opens a file through the hub, writes 
   await expect(currentTab(page)).toContainText('index.ts');
   await expect(panel(page).locator('.os-chat-title')).toHaveText('Open src/index.ts');
   await page.screenshot({ path: 'reports/screenshots/chat-acp-answer.png' });
+
+  // The agent's slash commands show as the person types "/".
+  await input.fill('/');
+  await expect(panel(page).locator('.os-chat-commands')).toContainText('/review Review the changes in the workspace');
+  await input.fill('');
+
+  // The selected lines go into the draft as an @ mention (Ctrl+Alt+K); the agent gets the file as a link.
+  await page.locator('#theia-main-content-panel .view-line', { hasText: 'function step4(' }).click();
+  await page.keyboard.press('Shift+ArrowDown');
+  await page.keyboard.press('Shift+ArrowDown');
+  await page.keyboard.press('Control+Alt+k');
+  await expect(input).toHaveValue('@src/index.ts#L4-6 ');
+  await input.press('End');
+  await input.pressSequentially('what is this?');
+  await input.press('Enter');
+  await expect(panel(page).getByText(/Linked: src\/index\.ts#L4-6 <file:\/\/.*\/src\/index\.ts> \(lines 4-6\)/)).toBeVisible({
+    timeout: 30_000,
+  });
 
   // A write waits on the card; Allow once lets it through the hub.
   await send(page, 'write notes/acp.md Written by an ACP agent');

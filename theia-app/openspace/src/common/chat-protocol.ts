@@ -83,6 +83,14 @@ export interface AcpAgentSetting {
   env?: Record<string, string>;
 }
 
+/** A slash command an ACP agent offers (kept in its session's `metadata.commands`); the person sends `/name input` as text. */
+export interface ChatCommand {
+  name: string;
+  description: string;
+  /** What to type after the name, when it takes input. */
+  hint?: string;
+}
+
 /** The agent the panel talks to: OpenCode (through its own server and SDK), or one over ACP. */
 export const OPENCODE_AGENT = 'OpenCode';
 

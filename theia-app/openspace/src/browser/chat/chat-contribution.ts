@@ -4,6 +4,10 @@
  * the same three answers.
  */
 import { AbstractViewContribution } from '@theia/core/lib/browser/shell/view-contribution';
+import type { CommandRegistry } from '@theia/core/lib/common/command';
+import type { KeybindingRegistry } from '@theia/core/lib/browser/keybinding';
+import { EditorManager } from '@theia/editor/lib/browser/editor-manager';
+import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 import type { FrontendApplicationContribution } from '@theia/core/lib/browser/frontend-application-contribution';
 import { MessageService } from '@theia/core/lib/common/message-service';
 import { inject, injectable } from '@theia/core/shared/inversify';
@@ -13,6 +17,8 @@ import { CHAT_WIDGET_ID, ChatWidget } from './chat-widget.js';
 import { describePermission } from './tool-lines.js';
 
 export const TOGGLE_CHAT = 'openspace.chat.toggle';
+/** The editor's selection (or its file) into the chat's draft as an @ mention, as Claude Code's IDE integration does. */
+export const ADD_SELECTION_TO_CHAT = { id: 'openspace.chat.addSelection', label: 'Chat: Add Selection as @ Mention' };
 
 const ANSWERS: Record<string, PermissionReply> = { 'Allow once': 'once', 'Always allow': 'always', Reject: 'reject' };
 
@@ -20,6 +26,8 @@ const ANSWERS: Record<string, PermissionReply> = { 'Allow once': 'once', 'Always
 export class ChatContribution extends AbstractViewContribution<ChatWidget> implements FrontendApplicationContribution {
   @inject(ChatService) protected readonly chat!: ChatService;
   @inject(MessageService) protected readonly notices!: MessageService;
+  @inject(EditorManager) protected readonly editors!: EditorManager;
+  @inject(WorkspaceService) protected readonly workspaceService!: WorkspaceService;
 
   constructor() {
     super({
@@ -37,6 +45,34 @@ export class ChatContribution extends AbstractViewContribution<ChatWidget> imple
     void this.chat.attach();
   }
 
+  override registerCommands(commands: CommandRegistry): void {
+    super.registerCommands(commands);
+    commands.registerCommand(ADD_SELECTION_TO_CHAT, {
+      isEnabled: () => this.editors.currentEditor !== undefined,
+      execute: () => this.addSelection(),
+    });
+  }
+
+  override registerKeybindings(keybindings: KeybindingRegistry): void {
+    super.registerKeybindings(keybindings);
+    keybindings.registerKeybinding({ command: ADD_SELECTION_TO_CHAT.id, keybinding: 'ctrlcmd+alt+k', when: 'editorFocus' });
+  }
+
+  /** `@path#L10-20` for the selected lines (`@path` with no selection) at the end of the chat's draft, the chat shown. */
+  private async addSelection(): Promise<void> {
+    const editor = this.editors.currentEditor?.editor;
+    const root = this.workspaceService.tryGetRoots()[0]?.resource;
+    if (!editor || !root) return;
+    const path = root.relative(editor.uri)?.toString() ?? editor.uri.path.toString();
+    const { start, end } = editor.selection;
+    // A selection ending at a line's start does not take that line.
+    const last = end.character === 0 && end.line > start.line ? end.line - 1 : end.line;
+    const selected = start.line !== end.line || start.character !== end.character;
+    const lines = !selected ? '' : last === start.line ? `#L${start.line + 1}` : `#L${start.line + 1}-${last + 1}`;
+    await this.openView({ activate: true, reveal: true });
+    this.chat.insert(`@${path}${lines} `);
+  }
+
   private shownIn(sessionID: string): boolean {
     const widget = this.tryGetWidget();
     return widget !== undefined && widget.isVisible && widget.isAttached && this.chat.activeSessionID === sessionID;
@@ -46,7 +82,7 @@ export class ChatContribution extends AbstractViewContribution<ChatWidget> imple
   private async showQuestionIfHidden(request: QuestionRequest): Promise<void> {
     if (this.shownIn(request.sessionID)) return;
     const header = request.questions.map((q) => q.header).join(', ');
-    const answer = await this.notices.info(`OpenCode has a question: ${header}`, 'Open Chat');
+    const answer = await this.notices.info(`${this.chat.chosenChatAgent} has a question: ${header}`, 'Open Chat');
     if (answer !== 'Open Chat') return;
     await this.chat.selectSession(request.sessionID);
     await this.openView({ activate: true, reveal: true });
@@ -54,7 +90,7 @@ export class ChatContribution extends AbstractViewContribution<ChatWidget> imple
 
   private async notifyIfHidden(request: PermissionRequest): Promise<void> {
     if (this.shownIn(request.sessionID)) return;
-    const answer = await this.notices.info(`OpenCode asks to ${describePermission(request)}`, ...Object.keys(ANSWERS));
+    const answer = await this.notices.info(`${this.chat.chosenChatAgent} asks to ${describePermission(request)}`, ...Object.keys(ANSWERS));
     if (answer && this.chat.model.permissions.has(request.id)) await this.chat.reply(request, ANSWERS[answer]!);
   }
 }

@@ -177,9 +177,11 @@ export interface PermissionCardProps {
   request: PermissionRequest;
   messages: MessageEntry[];
   onReply(requestID: string, reply: PermissionReply): void;
+  /** Who asks: the agent the panel talks to. */
+  agent?: string;
 }
 
-export function PermissionCard({ request, messages, onReply }: PermissionCardProps) {
+export function PermissionCard({ request, messages, onReply, agent = 'OpenCode' }: PermissionCardProps) {
   const call = messages.flatMap((m) => m.parts).find((p) => p.type === 'tool' && p.callID === request.tool?.callID);
   const input = call?.type === 'tool' ? call.state.input : undefined;
   const asked = call?.type === 'tool' && input && Object.keys(input).length ? describeToolRequest(call.tool, input) : undefined;
@@ -192,7 +194,7 @@ export function PermissionCard({ request, messages, onReply }: PermissionCardPro
   return (
     <div className="os-chat-permission" role="group" aria-label="Permission request">
       <div className="os-chat-permission-title">
-        OpenCode asks to{' '}
+        {agent} asks to{' '}
         {permissionVerb(request.permission) ?? (
           <>
             use <code>{name}</code>

@@ -124,6 +124,14 @@ export class ChatService {
     };
   }
 
+  /** Text the person put into the draft from elsewhere (the editor's selection as an @ mention); a new object each time. */
+  insertion: { text: string } | undefined;
+
+  insert(text: string): void {
+    this.insertion = { text };
+    this.changed.fire();
+  }
+
   /** Talk to another agent: its sessions replace the panel's, from nothing (each agent has its own). */
   async selectChatAgent(name: string): Promise<void> {
     if (name === this.chosenChatAgent && this.connection.state === 'connected') return;

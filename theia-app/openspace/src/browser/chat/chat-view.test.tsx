@@ -370,11 +370,49 @@ describe('the agent the panel talks to', () => {
     expect(hasButton('Fork') || hasButton('Compact')).toBe(false);
     expect(all('select.os-chat-model, select.os-chat-agent')).toHaveLength(0);
     expect(hasButton('New session')).toBe(true);
-    rerender({ chatAgent: 'OpenCode' });
+    rerender({
+      permissions: [
+        { id: 'per_1', sessionID: SESSION, permission: 'mcp__openspace__openspace_file_write', patterns: [], metadata: {}, always: [] },
+      ],
+    });
+    expect(one('.os-chat-permission-title').textContent).toBe('Claude asks to use openspace.file.write');
+    rerender({ chatAgent: 'OpenCode', permissions: [] });
     expect(hasButton('Fork') && hasButton('Compact')).toBe(true);
     rerender({ connection: { state: 'starting' }, chatAgent: 'Claude' });
     expect(one('[role=status]').textContent).toBe(' Starting Claude…');
     expect(all('select.os-chat-with')).toHaveLength(1);
+  });
+});
+
+describe("an ACP agent's input", () => {
+  const commands = [
+    { name: 'review', description: 'Review the changes' },
+    { name: 'explain', description: 'Explain a file', hint: 'the file to explain' },
+  ];
+  it('offers the slash commands matching what is typed; a click or Tab puts one in the draft', () => {
+    render({ activeSession: session(SESSION, 'Fix', { metadata: { commands } }) });
+    type('/');
+    expect(all('.os-chat-commands li').map((li) => li.textContent)).toEqual([
+      '/review Review the changes',
+      '/explain Explain a file (the file to explain)',
+    ]);
+    const area = type('/ex');
+    expect(all('.os-chat-commands li')).toHaveLength(1);
+    press(area, 'Tab');
+    expect(area.value).toBe('/explain ');
+    expect(all('.os-chat-commands')).toHaveLength(0);
+    type('/');
+    click(all('.os-chat-commands button')[0]!);
+    expect((one('textarea') as HTMLTextAreaElement).value).toBe('/review ');
+  });
+
+  it('adds an inserted mention at the end of the draft', () => {
+    const { rerender } = render();
+    type('look at');
+    rerender({ insertion: { text: '@src/a.ts#L3-9 ' } });
+    expect((one('textarea') as HTMLTextAreaElement).value).toBe('look at @src/a.ts#L3-9 ');
+    rerender({ insertion: { text: '@src/b.ts ' } });
+    expect((one('textarea') as HTMLTextAreaElement).value).toBe('look at @src/a.ts#L3-9 @src/b.ts ');
   });
 });
 

@@ -7,6 +7,7 @@ import * as React from 'react';
 import type {
   AgentChoice,
   ChatAgentChoice,
+  ChatCommand,
   ChatConnection,
   MessageEntry,
   ModelChoice,
@@ -60,6 +61,8 @@ export interface ChatViewProps {
   /** The agents the panel can talk to, and the one it talks to (default OpenCode). */
   chatAgents?: ChatAgentChoice[];
   chatAgent?: string;
+  /** Text to add to the draft (a new object each time: the editor's selection as an @ mention). */
+  insertion?: { text: string };
   showSessions: boolean;
   actions: ChatActions;
 }
@@ -140,7 +143,13 @@ function Conversation(props: ChatViewProps) {
         />
       ))}
       {permissions.map((request) => (
-        <PermissionCard key={request.id} request={request} messages={messages} onReply={(id, reply) => actions.reply(id, reply)} />
+        <PermissionCard
+          key={request.id}
+          request={request}
+          messages={messages}
+          agent={props.chatAgent}
+          onReply={(id, reply) => actions.reply(id, reply)}
+        />
       ))}
       <ChatInput {...props} />
     </div>
@@ -325,20 +334,48 @@ function codeOf(messages: MessageEntry[], partID: string, index: number) {
   return undefined;
 }
 
-function ChatInput({ busy, models, model, agents, agent, chatAgent, actions }: ChatViewProps) {
+/** The agent's slash commands matching what is typed: a "/" and the start of a name, nothing after it yet. */
+function matchingCommands(text: string, commands: ChatCommand[]): ChatCommand[] {
+  const typed = /^\/([\w-]*)$/.exec(text);
+  return typed ? commands.filter((c) => c.name.startsWith(typed[1]!)) : [];
+}
+
+function ChatInput({ busy, models, model, agents, agent, chatAgent, activeSession, insertion, actions }: ChatViewProps) {
   const [text, setText] = React.useState('');
+  // Text put in from outside (the editor's selection as an @ mention) goes at the end of the draft.
+  React.useEffect(() => {
+    if (insertion) setText((draft) => (draft && !/\s$/.test(draft) ? `${draft} ` : draft) + insertion.text);
+  }, [insertion]);
+  const commands = matchingCommands(text, (activeSession?.metadata?.commands as ChatCommand[] | undefined) ?? []);
   const send = () => {
     if (!text.trim()) return;
     actions.send(text);
     setText('');
   };
   const onKeyDown = (event: React.KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Tab' && commands.length > 0) {
+      event.preventDefault();
+      setText(`/${commands[0]!.name} `);
+      return;
+    }
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();
     send();
   };
   return (
     <div className="os-chat-input">
+      {commands.length > 0 && (
+        <ul className="os-chat-commands" aria-label="Commands">
+          {commands.map((c) => (
+            <li key={c.name}>
+              <button type="button" onClick={() => setText(`/${c.name} `)} title={c.description}>
+                <code>/{c.name}</code> {c.description}
+                {c.hint && <span className="os-chat-command-hint"> ({c.hint})</span>}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
       <textarea
         value={text}
         rows={3}
@@ -371,7 +408,7 @@ function ChatInput({ busy, models, model, agents, agent, chatAgent, actions }: C
           </span>
         )}
         {busy && (
-          <button type="button" onClick={() => actions.abort()} title="Stop OpenCode's answer">
+          <button type="button" onClick={() => actions.abort()} title={`Stop ${chatAgent ?? 'OpenCode'}'s answer`}>
             Stop
           </button>
         )}

@@ -133,6 +133,7 @@ export class ChatWidget extends ReactWidget {
           agent={chat.currentAgent}
           chatAgents={chat.chatAgents}
           chatAgent={chat.chosenChatAgent}
+          insertion={chat.insertion}
           showSessions={this.showSessions}
           actions={this.actions}
         />

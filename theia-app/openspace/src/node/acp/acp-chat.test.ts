@@ -5,6 +5,7 @@
  * permission card answers the agent, a turn can be stopped, and a crash or a missing agent is a
  * message the person reads.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectAgent, type Agent } from '../../../../../conformance/client.js';
@@ -35,9 +36,9 @@ afterAll(async () => {
 });
 afterEach(() => chats.splice(0).forEach((chat) => chat.dispose()));
 
-function chatWith(agent: AcpAgentSetting, hub = () => ({ mcpUrl: target.mcpUrl, token: target.token })) {
+function chatWith(agent: AcpAgentSetting, hub = () => ({ mcpUrl: target.mcpUrl, token: target.token }), directory = '/var/tmp') {
   const events: Event[] = [];
-  const chat = new AcpChat({ agent, directory: '/var/tmp', hub, label: 'chat-acp-test' });
+  const chat = new AcpChat({ agent, directory, hub, label: 'chat-acp-test' });
   chat.addClient({ onEvent: ({ event }) => events.push(event), onConnection: () => {} });
   chats.push(chat);
   const parts = (sessionID: string): Part[] => chat.messages(sessionID).flatMap((m) => m.parts);
@@ -148,6 +149,31 @@ describe('an ACP agent in the chat', { timeout: 30_000 }, () => {
     expect(chat.connection()).toMatchObject({ state: 'failed', message: expect.stringContaining('exited with code 3') });
     expect(chat.messages(session.id)[1]!.info).toMatchObject({ error: { data: { message: 'Scripted stopped: it exited with code 3' } } });
     expect(await chat.connect()).toMatchObject({ state: 'connected' });
+  });
+
+  it("offers the agent's slash commands with the session, and links the files a prompt mentions", async () => {
+    const { chat } = chatWith(scripted());
+    const session = await chat.createSession();
+    await eventually(() =>
+      expect(chat.sessions().find((s) => s.id === session.id)!.metadata).toEqual({
+        commands: [
+          { name: 'review', description: 'Review the changes in the workspace' },
+          { name: 'explain', description: 'Explain a file', hint: 'the file to explain' },
+        ],
+      }),
+    );
+    mkdirSync('/var/tmp/openspace-acp-mention/src', { recursive: true });
+    writeFileSync('/var/tmp/openspace-acp-mention/src/a.ts', 'export {};\n');
+    const mentioning = chatWith(scripted(), undefined, '/var/tmp/openspace-acp-mention');
+    const other = await mentioning.chat.createSession();
+    await mentioning.chat.prompt(other.id, 'look at @src/a.ts#L10-20 and @src/a.ts, not @missing.ts or @../etc/passwd.');
+    await mentioning.idle(other.id);
+    expect(mentioning.parts(other.id).at(-1)).toMatchObject({
+      type: 'text',
+      text: expect.stringContaining('Linked: src/a.ts#L10-20 <file:///var/tmp/openspace-acp-mention/src/a.ts> (lines 10-20), src/a.ts <'),
+    });
+    expect(JSON.stringify(mentioning.parts(other.id))).not.toContain('missing.ts <');
+    expect(JSON.stringify(mentioning.parts(other.id))).not.toContain('passwd <');
   });
 
   it('an agent that is not installed, or takes no MCP server over HTTP, says so', async () => {

@@ -9,12 +9,16 @@
  * agent as it shows OpenCode; its permission requests are the panel's permission cards.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { stat } from 'node:fs/promises';
+import { resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Readable, Writable } from 'node:stream';
 import {
   client,
   ndJsonStream,
   PROTOCOL_VERSION,
   type ClientConnection,
+  type ContentBlock,
   type InitializeResponse,
   type McpServer,
   type PermissionOption,
@@ -26,6 +30,7 @@ import type {
   AcpAgentSetting,
   AssistantMessage,
   ChatClient,
+  ChatCommand,
   ChatConnection,
   Event,
   MessageEntry,
@@ -52,6 +57,9 @@ export interface AcpChatOptions {
   /** The agent's process ended (its hub sessions go with it). */
   exited?(): void;
 }
+
+/** A file mention in a prompt: `@path`, or `@path#L10-20` for lines. */
+const MENTION = /(?<![\w@])@([\w./-]+?)(?:#(L\d+(?:-L?\d+)?))?(?=[\s,;:!?)]|\.?$|\.\s)/g;
 
 /** How long an agent may take to start and answer `initialize`. */
 const START_TIMEOUT_MS = 30_000;
@@ -286,7 +294,7 @@ export class AcpChat {
     this.addEntry({ info: message, parts: [] });
     this.emit({ type: 'message.updated', properties: { sessionID, info: message } });
     this.setStatus(sessionID, { type: 'busy' });
-    agent.request('session/prompt', { sessionId: sessionID, prompt: [{ type: 'text', text }] }).then(
+    agent.request('session/prompt', { sessionId: sessionID, prompt: [{ type: 'text', text }, ...(await this.mentioned(text))] }).then(
       (response) => this.endTurn(sessionID, undefined, response.stopReason),
       // A connection that closed under the turn: the agent's process is ending, and how it ended is the reason.
       (error: unknown) =>
@@ -294,6 +302,29 @@ export class AcpChat {
           ? this.endTurn(sessionID, errorText(error))
           : void this.ended.then((reason) => this.endTurn(sessionID, reason)),
     );
+  }
+
+  /**
+   * The files the text mentions (`@src/a.ts`, `@src/a.ts#L10-20`) that are in the workspace, as
+   * resource links every ACP agent reads (the text keeps the mention, so the lines stay said).
+   */
+  private async mentioned(text: string): Promise<ContentBlock[]> {
+    const root = this.options.directory;
+    const links: ContentBlock[] = [];
+    for (const [, path, range] of text.matchAll(MENTION)) {
+      const absolute = resolve(root, path!);
+      if (absolute !== root && !absolute.startsWith(root + sep)) continue;
+      if (!(await stat(absolute).catch(() => undefined))?.isFile()) continue;
+      const name = range ? `${path}#${range}` : path!;
+      if (links.some((l) => l.type === 'resource_link' && l.name === name)) continue;
+      links.push({
+        type: 'resource_link',
+        uri: pathToFileURL(absolute).href,
+        name,
+        ...(range && { description: `lines ${range.replace(/L/g, '')}` }),
+      });
+    }
+    return links;
   }
 
   /** Stop the turn (`session/cancel`): a waiting permission card is answered "cancelled", as ACP asks. */
@@ -350,14 +381,29 @@ export class AcpChat {
     if (status.type === 'idle') this.emit({ type: 'session.idle', properties: { sessionID } });
   }
 
+  /** A session changed (its title, the agent's commands): the panel gets it whole. */
+  private changeSession(sessionID: string, change: (session: Session) => Session): void {
+    const session = this.sessionsById.get(sessionID);
+    if (!session) return;
+    const info = change(session);
+    this.sessionsById.set(sessionID, info);
+    this.emit({ type: 'session.updated', properties: { sessionID, info } });
+  }
+
   private update({ sessionId, update }: SessionNotification): void {
-    if (update.sessionUpdate === 'session_info_update' && update.title) {
-      const session = this.sessionsById.get(sessionId);
-      if (session) {
-        const info = { ...session, title: update.title, time: { ...session.time, updated: Date.now() } };
-        this.sessionsById.set(sessionId, info);
-        this.emit({ type: 'session.updated', properties: { sessionID: sessionId, info } });
-      }
+    if (update.sessionUpdate === 'session_info_update') {
+      const { title } = update;
+      if (title) this.changeSession(sessionId, (s) => ({ ...s, title, time: { ...s.time, updated: Date.now() } }));
+      return;
+    }
+    if (update.sessionUpdate === 'available_commands_update') {
+      // The agent's slash commands, which the panel offers as the person types "/" (sent as text, as ACP says).
+      const commands: ChatCommand[] = update.availableCommands.map((c) => ({
+        name: c.name,
+        description: c.description,
+        ...(c.input?.hint && { hint: c.input.hint }),
+      }));
+      this.changeSession(sessionId, (s) => ({ ...s, metadata: { ...s.metadata, commands } }));
       return;
     }
     const turn = this.turns.get(sessionId);
