@@ -14,15 +14,31 @@
  *
  * After session/new it offers two slash commands (available_commands_update).
  *
- * SCRIPTED_AGENT_NO_MCP=1 makes it say it takes no MCP servers over HTTP.
+ * SCRIPTED_AGENT_NO_MCP=1 makes it say it takes no MCP servers over HTTP. SCRIPTED_AGENT_AUTH=agent makes
+ * session/new need a sign-in first, which `authenticate` with its one method does; =terminal offers
+ * only a sign-in the person runs in a terminal.
  */
 import { Readable, Writable } from 'node:stream';
-import { agent, ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+import { agent, ndJsonStream, PROTOCOL_VERSION, RequestError } from '@agentclientprotocol/sdk';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 const sessions = new Map();
 let count = 0;
+const auth = process.env.SCRIPTED_AGENT_AUTH;
+let signedIn = !auth;
+const AUTH_METHODS = {
+  agent: [{ id: 'scripted-login', name: 'Scripted login', description: 'Signs in with the scripted account' }],
+  terminal: [
+    {
+      id: 'scripted-terminal',
+      name: 'Log in in a terminal',
+      description: 'Run scripted-agent --login',
+      type: 'terminal',
+      args: ['--login'],
+    },
+  ],
+};
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function mcpFor(server) {
@@ -43,9 +59,15 @@ const app = agent({ name: 'scripted' })
     protocolVersion: PROTOCOL_VERSION,
     agentCapabilities: { loadSession: false, mcpCapabilities: { http: !process.env.SCRIPTED_AGENT_NO_MCP } },
     agentInfo: { name: 'scripted-acp-agent', version: '1.0.0' },
-    authMethods: [],
+    authMethods: AUTH_METHODS[auth] ?? [],
   }))
+  .onRequest('authenticate', ({ params }) => {
+    if (params.methodId !== 'scripted-login') throw RequestError.invalidParams(undefined, `unknown method ${params.methodId}`);
+    signedIn = true;
+    return {};
+  })
   .onRequest('session/new', ({ params, client }) => {
+    if (!signedIn) throw RequestError.authRequired();
     const sessionId = `scripted-${++count}`;
     sessions.set(sessionId, { servers: params.mcpServers, cwd: params.cwd, cancelled: false });
     setTimeout(() =>

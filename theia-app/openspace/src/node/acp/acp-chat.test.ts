@@ -176,6 +176,15 @@ describe('an ACP agent in the chat', { timeout: 30_000 }, () => {
     expect(JSON.stringify(mentioning.parts(other.id))).not.toContain('passwd <');
   });
 
+  it('an agent that asks for a sign-in signs in its own way (authenticate), or says what the person must do', async () => {
+    const { chat } = chatWith(scripted({ SCRIPTED_AGENT_AUTH: 'agent' }));
+    expect(await chat.createSession()).toMatchObject({ id: 'scripted-1' });
+    const terminal = chatWith(scripted({ SCRIPTED_AGENT_AUTH: 'terminal' }));
+    await expect(terminal.chat.createSession()).rejects.toThrow(
+      'Scripted needs you to sign in first: Log in in a terminal (Run scripted-agent --login). Then start a new session.',
+    );
+  });
+
   it('an agent that is not installed, or takes no MCP server over HTTP, says so', async () => {
     const missing = chatWith({ name: 'Gemini CLI', command: 'gemini-not-installed-here', args: ['--acp'] });
     expect(await missing.chat.connect()).toMatchObject({

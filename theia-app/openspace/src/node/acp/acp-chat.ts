@@ -61,6 +61,9 @@ export interface AcpChatOptions {
 /** A file mention in a prompt: `@path`, or `@path#L10-20` for lines. */
 const MENTION = /(?<![\w@])@([\w./-]+?)(?:#(L\d+(?:-L?\d+)?))?(?=[\s,;:!?)]|\.?$|\.\s)/g;
 
+/** ACP's "authentication required" error code. */
+const AUTH_REQUIRED = -32000;
+
 /** How long an agent may take to start and answer `initialize`. */
 const START_TIMEOUT_MS = 30_000;
 
@@ -226,7 +229,12 @@ export class AcpChat {
       ? { type: 'http', name: 'openspace', url: mcpUrl, headers }
       : undefined;
     if (!mcp) throw new Error(`${this.options.agent.name} does not take MCP servers over HTTP, so it cannot use OpenSpace's tools.`);
-    const created = await agent.request('session/new', { cwd: this.options.directory, mcpServers: [mcp] });
+    const newSession = () => agent.request('session/new', { cwd: this.options.directory, mcpServers: [mcp] });
+    const created = await newSession().catch(async (error: unknown) => {
+      if ((error as { code?: number })?.code !== AUTH_REQUIRED) throw error;
+      await this.signIn();
+      return newSession();
+    });
     const now = Date.now();
     const session: Session = {
       id: created.sessionId,
@@ -241,6 +249,21 @@ export class AcpChat {
     this.entries.set(session.id, []);
     this.emit({ type: 'session.created', properties: { sessionID: session.id, info: session } });
     return session;
+  }
+
+  /**
+   * The agent asked for a sign-in: its own way (`authenticate` with its one method: it signs in
+   * itself, opening a browser if it must), else what the person has to do, in words.
+   */
+  private async signIn(): Promise<void> {
+    const methods = this.info?.authMethods ?? [];
+    const byAgent = methods.filter((m) => !('type' in m) || m.type !== 'terminal');
+    if (methods.length === 1 && byAgent.length === 1) {
+      await this.acp!.agent.request('authenticate', { methodId: byAgent[0]!.id });
+      return;
+    }
+    const ways = methods.map((m) => `${m.name}${m.description ? ` (${m.description})` : ''}`).join('; ');
+    throw new Error(`${this.options.agent.name} needs you to sign in first${ways ? `: ${ways}` : ''}. Then start a new session.`);
   }
 
   messages(sessionID: string): MessageEntry[] {
