@@ -8,7 +8,7 @@ import * as React from 'react';
 import type { Message, MessageEntry, Part, PermissionReply, PermissionRequest, ToolPart } from '../../common/chat-protocol.js';
 import { renderMarkdown } from './chat-markdown.js';
 import { shorten } from '../../../../../src/browser.js';
-import { describeToolCall, describeToolRequest, permissionVerb, toolDisplayName } from './tool-lines.js';
+import { describeToolCall, describeToolRequest, permissionVerb, summarizeTurn, toolDisplayName } from './tool-lines.js';
 
 export interface MessageViewProps {
   entry: MessageEntry;
@@ -51,7 +51,53 @@ export function MessageView({ entry, reverted, busy, onRevert, onFork }: Message
         <PartView key={part.id} part={part} root={root} />
       ))}
       {error && <div className={error.aborted ? 'os-chat-stopped' : 'os-chat-error'}>{error.text}</div>}
+      {info.time.completed !== undefined && <TurnSummaryView tools={parts.filter((p): p is ToolPart => p.type === 'tool')} root={root} />}
     </div>
+  );
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** A finished turn's files read and changed and commands run, folded into one line; each file opens. */
+function TurnSummaryView({ tools, root }: { tools: ToolPart[]; root?: string }) {
+  const { read, changed, ran } = summarizeTurn(tools, { root });
+  const said = [
+    changed.length && `changed ${plural(changed.length, 'file', 'files')}`,
+    read.length && `read ${plural(read.length, 'file', 'files')}`,
+    ran.length && `ran ${plural(ran.length, 'command', 'commands')}`,
+  ].filter(Boolean);
+  if (said.length === 0) return null;
+  const files = (label: string, list: { path: string; line?: number }[]) =>
+    list.length > 0 && (
+      <li>
+        {label}{' '}
+        {list.map((f, i) => (
+          <React.Fragment key={f.path}>
+            {i > 0 && ', '}
+            <FileLink path={f.path} line={f.line} />
+          </React.Fragment>
+        ))}
+      </li>
+    );
+  return (
+    <details className="os-chat-turn-summary">
+      <summary>This turn {said.join(', ')}</summary>
+      <ul>
+        {files('Changed', changed)}
+        {files('Read', read)}
+        {ran.length > 0 && (
+          <li>
+            Ran{' '}
+            {ran.map((command, i) => (
+              <React.Fragment key={i}>
+                {i > 0 && ', '}
+                <code>{command}</code>
+              </React.Fragment>
+            ))}
+          </li>
+        )}
+      </ul>
+    </details>
   );
 }
 

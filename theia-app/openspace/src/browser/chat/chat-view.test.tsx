@@ -384,6 +384,23 @@ describe('the agent the panel talks to', () => {
   });
 });
 
+describe('what a turn did, at a glance', () => {
+  it("folds a finished turn's files and commands into one line; each file opens; nothing while it runs", () => {
+    const parts = [
+      tool('openspace_openspace_editor_open', { path: 'src/a.ts', line: 3 }, 'completed'),
+      tool('openspace_openspace_file_write', { path: 'notes/n.md', content: 'x' }, 'completed'),
+      tool('bash', { command: 'npm test' }, 'completed'),
+    ];
+    const { actions, rerender } = render({ messages: [user('msg_1', 'go'), assistant('msg_2', parts)] });
+    expect(all('.os-chat-turn-summary')).toHaveLength(0);
+    rerender({ messages: [user('msg_1', 'go'), assistant('msg_2', parts, { time: { created: 2, completed: 3 } })] });
+    expect(one('.os-chat-turn-summary summary').textContent).toBe('This turn changed 1 file, read 1 file, ran 1 command');
+    expect(all('.os-chat-turn-summary li').map((li) => li.textContent)).toEqual(['Changed notes/n.md', 'Read src/a.ts', 'Ran npm test']);
+    click(one('.os-chat-turn-summary a.os-file-ref[data-path="src/a.ts"]'));
+    expect(actions.openFile).toHaveBeenCalledWith('src/a.ts', 3);
+  });
+});
+
 describe("an ACP agent's input", () => {
   const commands = [
     { name: 'review', description: 'Review the changes' },

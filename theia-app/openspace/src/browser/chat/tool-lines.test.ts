@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TOOLS, TOOLS_ENABLE } from '../../../../../src/families/index.js';
 import type { ToolPart } from '../../common/chat-protocol.js';
-import { describePermission, describeToolCall, describeToolRequest, toolDisplayName } from './tool-lines.js';
+import { describePermission, describeToolCall, describeToolRequest, summarizeTurn, toolDisplayName } from './tool-lines.js';
 
 const time = { start: 1, end: 2 };
 
@@ -159,5 +159,26 @@ describe('a permission request in words (the card and the notification)', () => 
     [{ permission: 'toString', patterns: [] }, 'use toString'],
   ])('%o → %s', (request, text) => {
     expect(describePermission(request)).toBe(text);
+  });
+});
+
+describe("a turn's summary", () => {
+  it('lists the files changed, the files read (a file changed is not read too), the commands run; unfinished calls are left out', () => {
+    const tools = [
+      call('openspace_openspace_editor_open', { path: 'src/a.ts', line: 3 }),
+      call('read', { filePath: '/w/src/b.ts' }),
+      call('mcp__openspace__openspace_file_write', { path: 'src/a.ts', content: 'x' }),
+      call('bash', { command: 'npm test' }),
+      call('openspace_openspace_terminal_run', { command: 'git status' }),
+      call('openspace_openspace_file_write', { path: 'src/c.ts', content: 'x' }, 'error'),
+      call('openspace_openspace_file_read', { path: 'src/d.ts' }, 'running'),
+      call('openspace_openspace_pane_list', {}),
+    ];
+    expect(summarizeTurn(tools, { root: '/w' })).toEqual({
+      read: [{ path: 'src/b.ts' }],
+      changed: [{ path: 'src/a.ts' }],
+      ran: ['npm test', 'git status'],
+    });
+    expect(summarizeTurn([call('openspace_openspace_pane_list', {})])).toEqual({ read: [], changed: [], ran: [] });
   });
 });

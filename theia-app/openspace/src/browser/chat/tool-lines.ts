@@ -206,3 +206,34 @@ export function describePermission(request: { permission: string; patterns: stri
   const action = permissionVerb(request.permission) ?? `use ${toolDisplayName(request.permission)}`;
   return `${action}${patterns.length > 0 ? `: ${patterns.join(', ')}` : ''}`;
 }
+
+/** Verbs of calls that read a file, change one, or run a command (the turn's summary sorts its calls by them). */
+const READS = new Set(['read', 'open', 'outline', 'look up', 'search', 'list', 'diff']);
+const CHANGES = new Set(['write', 'edit', 'patch', 'apply', 'create', 'update', 'replace', 'remove', 'restore', 'set', 'delete', 'rename']);
+const RUNS = new Set(['run', 'send']);
+
+/** What one turn of the agent did, at a glance: the files it read and changed, the commands it ran (finished calls only). */
+export interface TurnSummary {
+  read: { path: string; line?: number }[];
+  changed: { path: string; line?: number }[];
+  ran: string[];
+}
+
+export function summarizeTurn(tools: ToolPart[], options: DescribeOptions = {}): TurnSummary {
+  const summary: TurnSummary = { read: [], changed: [], ran: [] };
+  const add = (list: { path: string; line?: number }[], path: string, line?: number) => {
+    if (!list.some((f) => f.path === path)) list.push(line === undefined ? { path } : { path, line });
+  };
+  for (const part of tools) {
+    if (part.state.status !== 'completed') continue;
+    const found = phrase(part.tool, (part.state.input ?? {}) as Input);
+    if (!found) continue;
+    const { verb, rest, path, line } = withRoot(found, options.root);
+    if (path && CHANGES.has(verb)) add(summary.changed, path, line);
+    else if (path && READS.has(verb)) add(summary.read, path, line);
+    else if (RUNS.has(verb)) summary.ran.push(rest);
+  }
+  // A file both read and changed counts as changed.
+  summary.read = summary.read.filter((r) => !summary.changed.some((c) => c.path === r.path));
+  return summary;
+}
