@@ -16,7 +16,8 @@
  *
  * SCRIPTED_AGENT_NO_MCP=1 makes it say it takes no MCP servers over HTTP. SCRIPTED_AGENT_AUTH=agent makes
  * session/new need a sign-in first, which `authenticate` with its one method does; =terminal offers
- * only a sign-in the person runs in a terminal.
+ * only a sign-in the person runs in a terminal. SCRIPTED_AGENT_HISTORY=1 makes it list one session from
+ * before (session/list) and replay its conversation on session/load.
  */
 import { Readable, Writable } from 'node:stream';
 import { agent, ndJsonStream, PROTOCOL_VERSION, RequestError } from '@agentclientprotocol/sdk';
@@ -26,6 +27,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 const sessions = new Map();
 let count = 0;
 const auth = process.env.SCRIPTED_AGENT_AUTH;
+const history = process.env.SCRIPTED_AGENT_HISTORY === '1';
+const OLD = 'old-1';
 let signedIn = !auth;
 const AUTH_METHODS = {
   agent: [{ id: 'scripted-login', name: 'Scripted login', description: 'Signs in with the scripted account' }],
@@ -57,7 +60,11 @@ async function callTool(session, name, args) {
 const app = agent({ name: 'scripted' })
   .onRequest('initialize', () => ({
     protocolVersion: PROTOCOL_VERSION,
-    agentCapabilities: { loadSession: false, mcpCapabilities: { http: !process.env.SCRIPTED_AGENT_NO_MCP } },
+    agentCapabilities: {
+      loadSession: history,
+      mcpCapabilities: { http: !process.env.SCRIPTED_AGENT_NO_MCP },
+      ...(history && { sessionCapabilities: { list: {} } }),
+    },
     agentInfo: { name: 'scripted-acp-agent', version: '1.0.0' },
     authMethods: AUTH_METHODS[auth] ?? [],
   }))
@@ -83,6 +90,29 @@ const app = agent({ name: 'scripted' })
       }),
     );
     return { sessionId };
+  })
+  .onRequest('session/list', ({ params }) => ({
+    sessions: [{ sessionId: OLD, cwd: params.cwd ?? '/', title: 'Earlier: fix the parser', updatedAt: '2026-11-28T10:00:00Z' }],
+  }))
+  .onRequest('session/load', async ({ params, client }) => {
+    if (params.sessionId !== OLD) throw RequestError.resourceNotFound(params.sessionId);
+    sessions.set(OLD, { servers: params.mcpServers, cwd: params.cwd, cancelled: false });
+    const update = (u) => client.notify('session/update', { sessionId: OLD, update: u });
+    const text = (t) => ({ type: 'text', text: t });
+    await update({ sessionUpdate: 'user_message_chunk', content: text('Fix the parser') });
+    await update({ sessionUpdate: 'agent_message_chunk', content: text('Looking.') });
+    await update({
+      sessionUpdate: 'tool_call',
+      toolCallId: 'old-read',
+      title: 'openspace.file.read',
+      kind: 'read',
+      status: 'completed',
+      rawInput: { path: 'src/parser.ts' },
+    });
+    await update({ sessionUpdate: 'agent_message_chunk', content: text('Fixed.') });
+    await update({ sessionUpdate: 'user_message_chunk', content: text('Thanks') });
+    await update({ sessionUpdate: 'agent_message_chunk', content: text('You are welcome.') });
+    return {};
   })
   .onNotification('session/cancel', ({ params }) => {
     const session = sessions.get(params.sessionId);

@@ -41,7 +41,7 @@ function chatWith(agent: AcpAgentSetting, hub = () => ({ mcpUrl: target.mcpUrl, 
   const chat = new AcpChat({ agent, directory, hub, label: 'chat-acp-test' });
   chat.addClient({ onEvent: ({ event }) => events.push(event), onConnection: () => {} });
   chats.push(chat);
-  const parts = (sessionID: string): Part[] => chat.messages(sessionID).flatMap((m) => m.parts);
+  const parts = (sessionID: string): Part[] => chat.conversation(sessionID).flatMap((m) => m.parts);
   const idle = (sessionID: string) =>
     eventually(
       () => expect(events.filter((e) => e.type === 'session.idle' && e.properties.sessionID === sessionID)).not.toHaveLength(0),
@@ -59,7 +59,7 @@ describe('an ACP agent in the chat', { timeout: 30_000 }, () => {
     expect(chat.statuses()[session.id]).toEqual({ type: 'busy' });
     await idle(session.id);
 
-    const [user, answer] = chat.messages(session.id);
+    const [user, answer] = chat.conversation(session.id);
     expect(user!.info.role).toBe('user');
     expect(user!.parts).toEqual([expect.objectContaining({ type: 'text', text: 'open src/index.ts:3' })]);
     expect(answer!.info).toMatchObject({ role: 'assistant', finish: 'end_turn', time: { completed: expect.any(Number) } });
@@ -89,7 +89,7 @@ describe('an ACP agent in the chat', { timeout: 30_000 }, () => {
     expect(events.map((e) => e.type)).toEqual(
       expect.arrayContaining(['session.created', 'message.updated', 'message.part.updated', 'session.status']),
     );
-    expect(chat.sessions()[0]!.title).toBe('Open src/index.ts');
+    expect((await chat.sessions())[0]!.title).toBe('Open src/index.ts');
   });
 
   it('a permission card answers the agent: once lets the write through the hub, reject stops it', async () => {
@@ -108,7 +108,7 @@ describe('an ACP agent in the chat', { timeout: 30_000 }, () => {
     expect(chat.replyPermission(asked!.id, 'once')).toBe(true);
     await idle(session.id);
     expect((await person.ok('openspace.file.read', { path: 'notes/acp.txt' })).content).toBe('hello from ACP');
-    expect(chat.messages(session.id)[1]!.parts.at(-1)).toMatchObject({ type: 'text', text: 'Wrote notes/acp.txt (yes).' });
+    expect(chat.conversation(session.id)[1]!.parts.at(-1)).toMatchObject({ type: 'text', text: 'Wrote notes/acp.txt (yes).' });
 
     events.length = 0;
     await chat.prompt(session.id, 'write notes/acp.txt overwritten');
@@ -116,7 +116,7 @@ describe('an ACP agent in the chat', { timeout: 30_000 }, () => {
     chat.replyPermission(chat.permissions()[0]!.id, 'reject');
     await idle(session.id);
     expect((await person.ok('openspace.file.read', { path: 'notes/acp.txt' })).content).toBe('hello from ACP');
-    expect(chat.messages(session.id)[3]!.parts[0]).toMatchObject({
+    expect(chat.conversation(session.id)[3]!.parts[0]).toMatchObject({
       type: 'tool',
       state: { status: 'error', error: 'The person said no.' },
     });
@@ -131,7 +131,7 @@ describe('an ACP agent in the chat', { timeout: 30_000 }, () => {
     await expect(chat.prompt(session.id, 'again')).rejects.toThrow('still answering');
     expect(await chat.abort(session.id)).toBe(true);
     await idle(session.id);
-    expect(chat.messages(session.id)[1]!.info).toMatchObject({ finish: 'cancelled', error: { name: 'MessageAbortedError' } });
+    expect(chat.conversation(session.id)[1]!.info).toMatchObject({ finish: 'cancelled', error: { name: 'MessageAbortedError' } });
 
     await chat.prompt(session.id, 'write notes/never.txt x');
     await eventually(() => expect(chat.permissions()).toHaveLength(1), 10_000);
@@ -147,15 +147,17 @@ describe('an ACP agent in the chat', { timeout: 30_000 }, () => {
     await chat.prompt(session.id, 'crash');
     await idle(session.id);
     expect(chat.connection()).toMatchObject({ state: 'failed', message: expect.stringContaining('exited with code 3') });
-    expect(chat.messages(session.id)[1]!.info).toMatchObject({ error: { data: { message: 'Scripted stopped: it exited with code 3' } } });
+    expect(chat.conversation(session.id)[1]!.info).toMatchObject({
+      error: { data: { message: 'Scripted stopped: it exited with code 3' } },
+    });
     expect(await chat.connect()).toMatchObject({ state: 'connected' });
   });
 
   it("offers the agent's slash commands with the session, and links the files a prompt mentions", async () => {
     const { chat } = chatWith(scripted());
     const session = await chat.createSession();
-    await eventually(() =>
-      expect(chat.sessions().find((s) => s.id === session.id)!.metadata).toEqual({
+    await eventually(async () =>
+      expect((await chat.sessions()).find((s) => s.id === session.id)!.metadata).toEqual({
         commands: [
           { name: 'review', description: 'Review the changes in the workspace' },
           { name: 'explain', description: 'Explain a file', hint: 'the file to explain' },
@@ -185,6 +187,25 @@ describe('an ACP agent in the chat', { timeout: 30_000 }, () => {
     );
   });
 
+  it("lists the agent's sessions from before, and opening one loads its conversation (session/load), which goes on", async () => {
+    const { chat, idle } = chatWith(scripted({ SCRIPTED_AGENT_HISTORY: '1' }));
+    const listed = await chat.sessions();
+    expect(listed).toEqual([expect.objectContaining({ id: 'old-1', title: 'Earlier: fix the parser', metadata: { stored: true } })]);
+    expect(listed[0]!.time.updated).toBe(Date.parse('2026-11-28T10:00:00Z'));
+    const conversation = await chat.messages('old-1');
+    expect(conversation.map((m) => `${m.info.role}: ${m.parts.map((p) => (p.type === 'text' ? p.text : p.type)).join(' | ')}`)).toEqual([
+      'user: Fix the parser',
+      'assistant: Looking. | tool | Fixed.',
+      'user: Thanks',
+      'assistant: You are welcome.',
+    ]);
+    expect(conversation[1]!.parts[1]).toMatchObject({ type: 'tool', tool: 'openspace.file.read', state: { status: 'completed' } });
+    expect((await chat.sessions()).find((s) => s.id === 'old-1')!.metadata).toEqual({});
+    await chat.prompt('old-1', 'hello again');
+    await idle('old-1');
+    expect(chat.conversation('old-1')).toHaveLength(6);
+  });
+
   it('an agent that is not installed, or takes no MCP server over HTTP, says so', async () => {
     const missing = chatWith({ name: 'Gemini CLI', command: 'gemini-not-installed-here', args: ['--acp'] });
     expect(await missing.chat.connect()).toMatchObject({
@@ -197,7 +218,7 @@ describe('an ACP agent in the chat', { timeout: 30_000 }, () => {
     const session = await failing.chat.createSession();
     await failing.chat.prompt(session.id, 'fail');
     await failing.idle(session.id);
-    expect(failing.chat.messages(session.id)[1]!.info).toMatchObject({
+    expect(failing.chat.conversation(session.id)[1]!.info).toMatchObject({
       error: { data: { message: expect.stringContaining('out of tokens') } },
     });
     expect(failing.events.some((e) => e.type === 'session.error')).toBe(true);

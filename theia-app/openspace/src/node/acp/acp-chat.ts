@@ -25,6 +25,7 @@ import {
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type SessionNotification,
+  type SessionUpdate,
 } from '@agentclientprotocol/sdk';
 import type {
   AcpAgentSetting,
@@ -42,7 +43,7 @@ import type {
   UserMessage,
 } from '../../common/chat-protocol.js';
 import { EventRing } from '../chat/event-ring.js';
-import { partIds, toolName, TurnParts } from './acp-parts.js';
+import { contentText, partIds, toolName, TurnParts } from './acp-parts.js';
 
 export type { AcpAgentSetting };
 
@@ -92,6 +93,10 @@ export class AcpChat {
   private readonly entries = new Map<string, MessageEntry[]>();
   private readonly turns = new Map<string, { parts: TurnParts; message: AssistantMessage; cancelled: boolean }>();
   private readonly statusById = new Map<string, SessionStatus>();
+  /** Conversations the agent is replaying (session/load), by session. */
+  private readonly replays = new Map<string, { entries: MessageEntry[]; parts: TurnParts | undefined }>();
+  /** Whether the agent's sessions from before were listed on this connection. */
+  private listed = false;
   private readonly waiting = new Map<string, Waiting>();
   private readonly nextMessageId = partIds('msg_acp');
   private readonly nextPermissionId = partIds('per_acp');
@@ -189,6 +194,7 @@ export class AcpChat {
     this.child = undefined;
     this.acp?.close();
     this.acp = undefined;
+    this.listed = false;
     const how = signal ? `it ended (${signal})` : `it exited with code ${code}`;
     this.tellEnded(`${this.options.agent.name} stopped: ${how}`);
     for (const [id, waiting] of this.waiting) this.settlePermission(id, waiting, { outcome: { outcome: 'cancelled' } }, 'reject');
@@ -212,23 +218,64 @@ export class AcpChat {
     return this.acp.agent;
   }
 
-  sessions(): Session[] {
+  /**
+   * The agent's sessions: those made here, and where the agent lists them (`session/list`) its
+   * sessions in this workspace from before, whose conversation loads when one is opened.
+   */
+  async sessions(): Promise<Session[]> {
+    const agent = await this.agent();
+    if (this.agentCapabilities()?.sessionCapabilities?.list && !this.listed) {
+      this.listed = true;
+      let cursor: string | undefined;
+      do {
+        const page = await agent.request('session/list', { cwd: this.options.directory, ...(cursor && { cursor }) });
+        for (const info of page.sessions) {
+          if (this.sessionsById.has(info.sessionId)) continue;
+          const updated = info.updatedAt ? Date.parse(info.updatedAt) || Date.now() : Date.now();
+          this.sessionsById.set(info.sessionId, {
+            ...this.session(info.sessionId, info.title ?? 'Untitled', updated),
+            metadata: { stored: true },
+          });
+        }
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+    }
     return [...this.sessionsById.values()];
+  }
+
+  private agentCapabilities() {
+    return this.info?.agentCapabilities;
+  }
+
+  private session(id: string, title: string, time: number): Session {
+    return {
+      id,
+      slug: id,
+      projectID: this.options.agent.name,
+      directory: this.options.directory,
+      title,
+      version: '',
+      time: { created: time, updated: time },
+    };
+  }
+
+  /** OpenSpace as the agent's MCP server: the hub's URL, the token in a header, the label that ends its sessions with the agent. */
+  private mcpServer(): McpServer {
+    const { mcpUrl, token } = this.options.hub();
+    if (!mcpUrl) throw new Error('The OpenSpace hub is not listening yet; try again in a moment.');
+    if (!this.agentCapabilities()?.mcpCapabilities?.http)
+      throw new Error(`${this.options.agent.name} does not take MCP servers over HTTP, so it cannot use OpenSpace's tools.`);
+    const headers = [
+      { name: 'X-OpenSpace-Label', value: this.options.label },
+      ...(token !== undefined ? [{ name: 'Authorization', value: `Bearer ${token}` }] : []),
+    ];
+    return { type: 'http', name: 'openspace', url: mcpUrl, headers };
   }
 
   /** A new session of the agent in the workspace, with OpenSpace as its MCP server. */
   async createSession(title?: string): Promise<Session> {
     const agent = await this.agent();
-    const { mcpUrl, token } = this.options.hub();
-    if (!mcpUrl) throw new Error('The OpenSpace hub is not listening yet; try again in a moment.');
-    const headers = [
-      { name: 'X-OpenSpace-Label', value: this.options.label },
-      ...(token !== undefined ? [{ name: 'Authorization', value: `Bearer ${token}` }] : []),
-    ];
-    const mcp: McpServer | undefined = this.info?.agentCapabilities?.mcpCapabilities?.http
-      ? { type: 'http', name: 'openspace', url: mcpUrl, headers }
-      : undefined;
-    if (!mcp) throw new Error(`${this.options.agent.name} does not take MCP servers over HTTP, so it cannot use OpenSpace's tools.`);
+    const mcp = this.mcpServer();
     const newSession = () => agent.request('session/new', { cwd: this.options.directory, mcpServers: [mcp] });
     const created = await newSession().catch(async (error: unknown) => {
       if ((error as { code?: number })?.code !== AUTH_REQUIRED) throw error;
@@ -236,15 +283,7 @@ export class AcpChat {
       return newSession();
     });
     const now = Date.now();
-    const session: Session = {
-      id: created.sessionId,
-      slug: created.sessionId,
-      projectID: this.options.agent.name,
-      directory: this.options.directory,
-      title: title ?? `${this.options.agent.name} ${new Date(now).toLocaleTimeString()}`,
-      version: '',
-      time: { created: now, updated: now },
-    };
+    const session = this.session(created.sessionId, title ?? `${this.options.agent.name} ${new Date(now).toLocaleTimeString()}`, now);
     this.sessionsById.set(session.id, session);
     this.entries.set(session.id, []);
     this.emit({ type: 'session.created', properties: { sessionID: session.id, info: session } });
@@ -266,8 +305,65 @@ export class AcpChat {
     throw new Error(`${this.options.agent.name} needs you to sign in first${ways ? `: ${ways}` : ''}. Then start a new session.`);
   }
 
-  messages(sessionID: string): MessageEntry[] {
+  /** A session's conversation as held now (none for one from before not opened yet). */
+  conversation(sessionID: string): MessageEntry[] {
     return this.entries.get(sessionID) ?? [];
+  }
+
+  /** A session's conversation; one listed from before is loaded first (`session/load`: the agent replays it). */
+  async messages(sessionID: string): Promise<MessageEntry[]> {
+    const session = this.sessionsById.get(sessionID);
+    if (session?.metadata?.stored && !this.entries.has(sessionID)) await this.load(session);
+    return this.entries.get(sessionID) ?? [];
+  }
+
+  private async load(session: Session): Promise<void> {
+    const agent = await this.agent();
+    if (!this.agentCapabilities()?.loadSession) throw new Error(`${this.options.agent.name} cannot open a session from before.`);
+    const replay = { entries: [] as MessageEntry[], parts: undefined as TurnParts | undefined };
+    this.replays.set(session.id, replay);
+    try {
+      await agent.request('session/load', { sessionId: session.id, cwd: this.options.directory, mcpServers: [this.mcpServer()] });
+    } finally {
+      this.replays.delete(session.id);
+    }
+    replay.parts?.finish(false);
+    this.entries.set(session.id, replay.entries);
+    const { stored: _stored, ...metadata } = session.metadata ?? {};
+    this.changeSession(session.id, (s) => ({ ...s, metadata }));
+  }
+
+  /** One update of a conversation the agent replays: the person's words and the agent's, as messages. */
+  private replayed(sessionID: string, replay: { entries: MessageEntry[]; parts: TurnParts | undefined }, update: SessionUpdate): void {
+    const last = replay.entries.at(-1);
+    const time = Date.now();
+    if (update.sessionUpdate === 'user_message_chunk') {
+      const text = contentText(update.content);
+      const part = last?.info.role === 'user' ? last.parts[0] : undefined;
+      if (part?.type === 'text') return void (part.text += text);
+      replay.parts?.finish(false);
+      replay.parts = undefined;
+      const id = this.nextMessageId();
+      replay.entries.push({
+        info: {
+          id,
+          sessionID,
+          role: 'user',
+          time: { created: time },
+          agent: this.options.agent.name,
+          model: { providerID: 'acp', modelID: this.options.agent.name },
+        },
+        parts: [{ id: `prt_${id}_000001`, sessionID, messageID: id, type: 'text', text, time: { start: time, end: time } }],
+      });
+      return;
+    }
+    if (!replay.parts || last?.info.role !== 'assistant') {
+      const message = this.assistantMessage(sessionID, last?.info.id ?? '', time);
+      message.time.completed = time;
+      replay.parts = new TurnParts(sessionID, message.id);
+      replay.entries.push({ info: message, parts: replay.parts.parts });
+    }
+    replay.parts.apply(update);
   }
 
   statuses(): Record<string, SessionStatus> {
@@ -299,20 +395,7 @@ export class AcpChat {
     this.addEntry({ info: user, parts: [userText] });
     this.emit({ type: 'message.updated', properties: { sessionID, info: user } });
     this.emit({ type: 'message.part.updated', properties: { sessionID, part: userText, time: now } });
-    const message: AssistantMessage = {
-      id: this.nextMessageId(),
-      sessionID,
-      role: 'assistant',
-      time: { created: now },
-      parentID: user.id,
-      modelID: this.options.agent.name,
-      providerID: 'acp',
-      mode: 'acp',
-      agent: this.options.agent.name,
-      path: { cwd: this.options.directory, root: this.options.directory },
-      cost: 0,
-      tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
-    };
+    const message = this.assistantMessage(sessionID, user.id, now);
     this.turns.set(sessionID, { parts: new TurnParts(sessionID, message.id), message, cancelled: false });
     this.addEntry({ info: message, parts: [] });
     this.emit({ type: 'message.updated', properties: { sessionID, info: message } });
@@ -348,6 +431,23 @@ export class AcpChat {
       });
     }
     return links;
+  }
+
+  private assistantMessage(sessionID: string, parentID: string, now: number): AssistantMessage {
+    return {
+      id: this.nextMessageId(),
+      sessionID,
+      role: 'assistant',
+      time: { created: now },
+      parentID,
+      modelID: this.options.agent.name,
+      providerID: 'acp',
+      mode: 'acp',
+      agent: this.options.agent.name,
+      path: { cwd: this.options.directory, root: this.options.directory },
+      cost: 0,
+      tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+    };
   }
 
   /** Stop the turn (`session/cancel`): a waiting permission card is answered "cancelled", as ACP asks. */
@@ -429,11 +529,13 @@ export class AcpChat {
       this.changeSession(sessionId, (s) => ({ ...s, metadata: { ...s.metadata, commands } }));
       return;
     }
+    const replay = this.replays.get(sessionId);
+    if (replay) return this.replayed(sessionId, replay, update);
     const turn = this.turns.get(sessionId);
     if (!turn) return;
     const part = turn.parts.apply(update);
     if (!part) return;
-    const entry = this.messages(sessionId).find((e) => e.info.id === turn.message.id);
+    const entry = this.conversation(sessionId).find((e) => e.info.id === turn.message.id);
     if (entry) entry.parts = [...turn.parts.parts];
     this.emit({ type: 'message.part.updated', properties: { sessionID: sessionId, part: structuredClone(part), time: Date.now() } });
   }
@@ -452,7 +554,7 @@ export class AcpChat {
       ...(cancelled && { error: { name: 'MessageAbortedError', data: { message: 'Stopped' } } }),
       ...(error && !cancelled && { error: { name: 'UnknownError', data: { message: error } } }),
     };
-    const entry = this.messages(sessionID).find((e) => e.info.id === message.id);
+    const entry = this.conversation(sessionID).find((e) => e.info.id === message.id);
     if (entry) entry.info = message;
     this.emit({ type: 'message.updated', properties: { sessionID, info: message } });
     if (error && !cancelled) this.emit({ type: 'session.error', properties: { sessionID, error: message.error } });

@@ -73,7 +73,7 @@ async function turn(agent: AcpAgentSetting, prompt: string, reply: 'once' | 'alw
   const session = await chat.createSession();
   await chat.prompt(session.id, prompt);
   await eventually(() => expect(events.some((e) => e.type === 'session.idle')).toBe(true), 90_000, 200);
-  const answer = chat.messages(session.id)[1]!;
+  const answer = chat.conversation(session.id)[1]!;
   return { chat, events, answer, tools: answer.parts.filter((p): p is ToolPart => p.type === 'tool') };
 }
 
