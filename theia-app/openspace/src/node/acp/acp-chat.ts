@@ -329,8 +329,11 @@ export class AcpChat {
     }
     replay.parts?.finish(false);
     this.entries.set(session.id, replay.entries);
-    const { stored: _stored, ...metadata } = session.metadata ?? {};
-    this.changeSession(session.id, (s) => ({ ...s, metadata }));
+    // Loaded: no longer only a name in the list.
+    this.changeSession(session.id, (s) => ({
+      ...s,
+      metadata: Object.fromEntries(Object.entries(s.metadata ?? {}).filter(([key]) => key !== 'stored')),
+    }));
   }
 
   /** One update of a conversation the agent replays: the person's words and the agent's, as messages. */
