@@ -12,7 +12,10 @@
  *   crash                exits with code 3 mid-turn
  *   anything else        says it does not know how, naming the files the prompt linked
  *
- * After session/new it offers two slash commands (available_commands_update).
+ *   mode?                says the session's mode
+ *
+ * After session/new it offers two slash commands (available_commands_update); its sessions have two
+ * modes, "ask" and "plan" (session/set_mode).
  *
  * SCRIPTED_AGENT_NO_MCP=1 makes it say it takes no MCP servers over HTTP. SCRIPTED_AGENT_AUTH=agent makes
  * session/new need a sign-in first, which `authenticate` with its one method does; =terminal offers
@@ -76,7 +79,7 @@ const app = agent({ name: 'scripted' })
   .onRequest('session/new', ({ params, client }) => {
     if (!signedIn) throw RequestError.authRequired();
     const sessionId = `scripted-${++count}`;
-    sessions.set(sessionId, { servers: params.mcpServers, cwd: params.cwd, cancelled: false });
+    sessions.set(sessionId, { servers: params.mcpServers, cwd: params.cwd, cancelled: false, mode: 'ask' });
     setTimeout(() =>
       client.notify('session/update', {
         sessionId,
@@ -89,7 +92,20 @@ const app = agent({ name: 'scripted' })
         },
       }),
     );
-    return { sessionId };
+    return {
+      sessionId,
+      modes: {
+        currentModeId: 'ask',
+        availableModes: [
+          { id: 'ask', name: 'Ask first' },
+          { id: 'plan', name: 'Plan only', description: 'Plans, changes nothing' },
+        ],
+      },
+    };
+  })
+  .onRequest('session/set_mode', ({ params }) => {
+    sessions.get(params.sessionId).mode = params.modeId;
+    return {};
   })
   .onRequest('session/list', ({ params }) => ({
     sessions: [{ sessionId: OLD, cwd: params.cwd ?? '/', title: 'Earlier: fix the parser', updatedAt: '2026-11-28T10:00:00Z' }],
@@ -208,6 +224,10 @@ const app = agent({ name: 'scripted' })
         await sleep(50);
       }
       return { stopReason: session.cancelled ? 'cancelled' : 'end_turn' };
+    }
+    if (text === 'mode?') {
+      await say(`Mode: ${session.mode}`);
+      return { stopReason: 'end_turn' };
     }
     if (text === 'fail') throw new Error('The scripted model is out of tokens.');
     if (text === 'crash') {

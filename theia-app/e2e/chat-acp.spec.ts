@@ -51,6 +51,11 @@ test('the person picks an ACP agent, which opens a file through the hub, writes 
   await expect(panel(page).locator('.os-chat-title')).toHaveText('Open src/index.ts');
   await page.screenshot({ path: 'reports/screenshots/chat-acp-answer.png' });
 
+  // The agent's modes are the mode picker's; a prompt in another mode sets it first.
+  await panel(page).getByLabel('Agent').selectOption({ label: 'Plan only' });
+  await send(page, 'mode?');
+  await expect(panel(page).getByText('Mode: plan')).toBeVisible({ timeout: 30_000 });
+
   // The agent's slash commands show as the person types "/".
   await input.fill('/');
   await expect(panel(page).locator('.os-chat-commands')).toContainText('/review Review the changes in the workspace');

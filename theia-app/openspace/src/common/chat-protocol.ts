@@ -63,9 +63,11 @@ export interface ModelChoice {
   providerName: string;
 }
 
-/** One of OpenCode's primary agents (build, plan, the person's own), as the picker offers it. */
+/** One of OpenCode's primary agents (build, plan, the person's own), or an ACP agent's mode (its ID as name), as the picker offers it. */
 export interface AgentChoice {
   name: string;
+  /** What the picker shows, when not the name. */
+  label?: string;
   description?: string;
 }
 

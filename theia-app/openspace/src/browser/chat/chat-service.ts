@@ -270,6 +270,9 @@ export class ChatService {
       if (!this.ok(created)) return undefined;
       this.model.setMessages(created.value.id, []);
       this.remember(created.value);
+      // An ACP agent says its modes only with a session: the mode picker fills now.
+      if (this.agents.length === 0)
+        void this.backend.agents().then((agents) => agents.ok && ((this.agents = agents.value), this.changed.fire()));
       return created.value.id;
     });
     return this.creating;

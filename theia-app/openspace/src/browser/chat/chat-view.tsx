@@ -396,7 +396,7 @@ function ChatInput({ busy, models, model, agents, agent, chatAgent, activeSessio
             {!agent && <option value="">Default agent</option>}
             {agents.map((a) => (
               <option key={a.name} value={a.name} title={a.description}>
-                {a.name}
+                {a.label ?? a.name}
               </option>
             ))}
           </select>

@@ -157,7 +157,7 @@ describe('an ACP agent in the chat', { timeout: 30_000 }, () => {
     const { chat } = chatWith(scripted());
     const session = await chat.createSession();
     await eventually(async () =>
-      expect((await chat.sessions()).find((s) => s.id === session.id)!.metadata).toEqual({
+      expect((await chat.sessions()).find((s) => s.id === session.id)!.metadata).toMatchObject({
         commands: [
           { name: 'review', description: 'Review the changes in the workspace' },
           { name: 'explain', description: 'Explain a file', hint: 'the file to explain' },
@@ -185,6 +185,21 @@ describe('an ACP agent in the chat', { timeout: 30_000 }, () => {
     await expect(terminal.chat.createSession()).rejects.toThrow(
       'Scripted needs you to sign in first: Log in in a terminal (Run scripted-agent --login). Then start a new session.',
     );
+  });
+
+  it("offers the agent's modes once a session says them, and a prompt in another mode sets it first (session/set_mode)", async () => {
+    const { chat, idle } = chatWith(scripted());
+    expect(chat.agentModes()).toEqual([]);
+    const session = await chat.createSession();
+    expect(chat.agentModes()).toEqual([
+      { name: 'ask', label: 'Ask first' },
+      { name: 'plan', label: 'Plan only', description: 'Plans, changes nothing' },
+    ]);
+    expect(session.metadata).toEqual({ mode: 'ask' });
+    await chat.prompt(session.id, 'mode?', 'plan');
+    await idle(session.id);
+    expect(chat.conversation(session.id)[1]!.parts.at(-1)).toMatchObject({ type: 'text', text: 'Mode: plan' });
+    expect((await chat.sessions()).find((s) => s.id === session.id)!.metadata).toMatchObject({ mode: 'plan' });
   });
 
   it("lists the agent's sessions from before, and opening one loads its conversation (session/load), which goes on", async () => {

@@ -24,6 +24,7 @@ import {
   type PermissionOption,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
+  type SessionMode,
   type SessionNotification,
   type SessionUpdate,
 } from '@agentclientprotocol/sdk';
@@ -95,6 +96,8 @@ export class AcpChat {
   private readonly statusById = new Map<string, SessionStatus>();
   /** Conversations the agent is replaying (session/load), by session. */
   private readonly replays = new Map<string, { entries: MessageEntry[]; parts: TurnParts | undefined }>();
+  /** The agent's modes, as its last new session said them. */
+  private modes: SessionMode[] = [];
   /** Whether the agent's sessions from before were listed on this connection. */
   private listed = false;
   private readonly waiting = new Map<string, Waiting>();
@@ -284,6 +287,10 @@ export class AcpChat {
     });
     const now = Date.now();
     const session = this.session(created.sessionId, title ?? `${this.options.agent.name} ${new Date(now).toLocaleTimeString()}`, now);
+    if (created.modes) {
+      this.modes = created.modes.availableModes;
+      session.metadata = { mode: created.modes.currentModeId };
+    }
     this.sessionsById.set(session.id, session);
     this.entries.set(session.id, []);
     this.emit({ type: 'session.created', properties: { sessionID: session.id, info: session } });
@@ -374,10 +381,21 @@ export class AcpChat {
   }
 
   /** Send the person's text; the answer streams in as events. Resolves when the turn is accepted, not when it ends. */
-  async prompt(sessionID: string, text: string): Promise<void> {
+  /** The agent's modes (Claude: Default, Accept Edits, Plan Mode…), as the panel's mode picker offers them; none before a session. */
+  agentModes(): { name: string; label: string; description?: string }[] {
+    return this.modes.map((m) => ({ name: m.id, label: m.name, ...(m.description && { description: m.description }) }));
+  }
+
+  async prompt(sessionID: string, text: string, mode?: string): Promise<void> {
     const agent = await this.agent();
-    if (!this.sessionsById.has(sessionID)) throw new Error(`No session ${sessionID} of ${this.options.agent.name} here.`);
+    const session = this.sessionsById.get(sessionID);
+    if (!session) throw new Error(`No session ${sessionID} of ${this.options.agent.name} here.`);
     if (this.turns.has(sessionID)) throw new Error('The agent is still answering: wait for it, or stop it.');
+    // The mode the person picked, set on the session before the prompt goes (`session/set_mode`).
+    if (mode && mode !== session.metadata?.mode && this.modes.some((m) => m.id === mode)) {
+      await agent.request('session/set_mode', { sessionId: sessionID, modeId: mode });
+      this.changeSession(sessionID, (s) => ({ ...s, metadata: { ...s.metadata, mode } }));
+    }
     const now = Date.now();
     const user: UserMessage = {
       id: this.nextMessageId(),
@@ -520,6 +538,11 @@ export class AcpChat {
     if (update.sessionUpdate === 'session_info_update') {
       const { title } = update;
       if (title) this.changeSession(sessionId, (s) => ({ ...s, title, time: { ...s.time, updated: Date.now() } }));
+      return;
+    }
+    if (update.sessionUpdate === 'current_mode_update') {
+      const mode = update.currentModeId;
+      this.changeSession(sessionId, (s) => ({ ...s, metadata: { ...s.metadata, mode } }));
       return;
     }
     if (update.sessionUpdate === 'available_commands_update') {
