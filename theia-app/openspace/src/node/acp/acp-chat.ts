@@ -149,6 +149,9 @@ export class AcpChat {
       child.once('error', reject);
     });
     child.once('exit', (code, signal) => this.exited(child, code, signal));
+    // A pipe to an agent that died (EPIPE) is its exit, handled there; never an error that ends this process.
+    child.on('error', () => {});
+    child.stdin.on('error', () => {});
     try {
       await spawned;
       const app = client({ name: 'OpenSpace' })
