@@ -73,6 +73,18 @@ it("a window's calls and events follow the agent picked: an ACP agent's session 
   expect(await first.backend.forkSession(id)).toEqual({ ok: false, message: 'An agent over ACP cannot fork a session.' });
   expect(await first.backend.models()).toEqual({ ok: true, value: { models: [] } });
 
+  // The person changes the agent's command: a new process, and the windows hear it.
+  const changed = { ...scripted, env: { SCRIPTED_AGENT_HISTORY: '1' } };
+  expect(await second.backend.connect(settings({ agents: [changed], agent: 'Scripted' }))).toMatchObject({ state: 'connected' });
+  const again = await second.backend.createSession('After the change');
+  expect(again).toMatchObject({ ok: true });
+  await eventually(() =>
+    expect(first.events.some((e) => e.type === 'session.created' && e.properties.info.title === 'After the change')).toBe(true),
+  );
+  // The new process lists its sessions from before: the setting took.
+  const listed = await first.backend.sessions();
+  expect(listed.ok && listed.value.map((s) => s.id)).toContain('old-1');
+
   // A pick no longer in the settings, then OpenCode at a URL where nothing answers: each says why.
   expect(await first.backend.connect(settings({ agent: 'Gone' }))).toEqual({
     state: 'failed',

@@ -70,13 +70,30 @@ export class ChatService {
   private readonly acp = new Map<string, { chat: AcpChat; backend: AgentBackend; setting: string }>();
   private settings: ChatSettings = { serverUrl: '', opencodePath: '' };
   private chosen = OPENCODE_AGENT;
-  /** The windows' clients, each registered with the chosen agent. */
+  /** The windows' clients, each registered with the chosen agent's backend (`serving`). */
   private readonly clients = new Map<ChatClient, () => void>();
+  private serving: AgentBackend | undefined;
 
   constructor(private readonly host: ChatHost) {}
 
-  /** The chosen agent for the opened workspace; every agent is made anew when the workspace changed. */
+  /**
+   * The chosen agent for the opened workspace, the windows' clients registered with it: a pick, a
+   * changed setting or another workspace makes it another object, and every window follows.
+   */
   async current(): Promise<AgentBackend> {
+    const backend = await this.chosenBackend();
+    if (backend !== this.serving) {
+      this.serving = backend;
+      for (const [client, remove] of this.clients) {
+        remove();
+        this.clients.set(client, backend.addClient(client));
+      }
+    }
+    return backend;
+  }
+
+  /** The chosen agent's backend; every agent is made anew when the workspace changed. */
+  private async chosenBackend(): Promise<AgentBackend> {
     const directory = (await this.host.workspace()) ?? process.cwd();
     if (this.directory !== directory) {
       this.disposeAgents();
@@ -116,14 +133,7 @@ export class ChatService {
   async connect(settings: ChatSettings): Promise<ChatConnection> {
     this.settings = settings;
     const wanted = settings.agent?.trim() || OPENCODE_AGENT;
-    if (wanted !== this.chosen) {
-      this.chosen = wanted;
-      const backend = await this.current();
-      for (const [client, remove] of this.clients) {
-        remove();
-        this.clients.set(client, backend.addClient(client));
-      }
-    }
+    this.chosen = wanted;
     const made = await this.current();
     if (made === this.opencode) return this.opencode.connect(settings.serverUrl.trim() || undefined);
     const acp = this.acp.get(this.chosen);
