@@ -9,16 +9,12 @@
  * agent as it shows OpenCode; its permission requests are the panel's permission cards.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { stat } from 'node:fs/promises';
-import { resolve, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Readable, Writable } from 'node:stream';
 import {
   client,
   ndJsonStream,
   PROTOCOL_VERSION,
   type ClientConnection,
-  type ContentBlock,
   type InitializeResponse,
   type McpServer,
   type PermissionOption,
@@ -26,7 +22,6 @@ import {
   type RequestPermissionResponse,
   type SessionMode,
   type SessionNotification,
-  type SessionUpdate,
 } from '@agentclientprotocol/sdk';
 import type {
   AcpAgentSetting,
@@ -41,10 +36,21 @@ import type {
   Replay,
   Session,
   SessionStatus,
-  UserMessage,
 } from '../../common/chat-protocol.js';
 import { EventRing } from '../chat/event-ring.js';
-import { contentText, partIds, toolName, TurnParts } from './acp-parts.js';
+import {
+  assistantMessage,
+  errorText,
+  mentionedFiles,
+  openspaceServer,
+  permissionRequest,
+  Replay as Replaying,
+  sessionOf,
+  startFailure,
+  userEntry,
+  type MessageMaker,
+} from './acp-messages.js';
+import { partIds, TurnParts } from './acp-parts.js';
 
 export type { AcpAgentSetting };
 
@@ -60,9 +66,6 @@ export interface AcpChatOptions {
   exited?(): void;
 }
 
-/** A file mention in a prompt: `@path`, or `@path#L10-20` for lines. */
-const MENTION = /(?<![\w@])@([\w./-]+?)(?:#(L\d+(?:-L?\d+)?))?(?=[\s,;:!?)]|\.?$|\.\s)/g;
-
 /** ACP's "authentication required" error code. */
 const AUTH_REQUIRED = -32000;
 
@@ -70,16 +73,6 @@ const AUTH_REQUIRED = -32000;
 const START_TIMEOUT_MS = 30_000;
 
 type Waiting = { request: PermissionRequest; options: PermissionOption[]; answer(response: RequestPermissionResponse): void };
-
-/** What an agent's error says: a JSON-RPC error's data when it carries the reason (the SDK sends "Internal error" with it). */
-function errorText(error: unknown): string {
-  const data = (error as { data?: unknown })?.data;
-  if (typeof data === 'string' && data) return data;
-  const inData =
-    data && typeof data === 'object' ? ((data as Record<string, unknown>).message ?? (data as Record<string, unknown>).details) : undefined;
-  if (typeof inData === 'string' && inData) return inData;
-  return error instanceof Error ? error.message : String(error);
-}
 
 let eventCount = 0;
 const eventId = () => `evt_acp_${++eventCount}`;
@@ -95,13 +88,15 @@ export class AcpChat {
   private readonly turns = new Map<string, { parts: TurnParts; message: AssistantMessage; cancelled: boolean }>();
   private readonly statusById = new Map<string, SessionStatus>();
   /** Conversations the agent is replaying (session/load), by session. */
-  private readonly replays = new Map<string, { entries: MessageEntry[]; parts: TurnParts | undefined }>();
+  private readonly replays = new Map<string, Replaying>();
   /** The agent's modes, as its last new session said them. */
   private modes: SessionMode[] = [];
   /** Whether the agent's sessions from before were listed on this connection. */
   private listed = false;
   private readonly waiting = new Map<string, Waiting>();
   private readonly nextMessageId = partIds('msg_acp');
+  /** How this agent's messages are made. */
+  private readonly maker: MessageMaker;
   private readonly nextPermissionId = partIds('per_acp');
   private stderr = '';
   private readonly events = new EventRing();
@@ -109,7 +104,9 @@ export class AcpChat {
   private ended: Promise<string> = new Promise(() => {});
   private tellEnded: (reason: string) => void = () => {};
 
-  constructor(private readonly options: AcpChatOptions) {}
+  constructor(private readonly options: AcpChatOptions) {
+    this.maker = { agent: options.agent.name, directory: options.directory, nextId: this.nextMessageId };
+  }
 
   connection(): ChatConnection {
     return this.state;
@@ -182,17 +179,8 @@ export class AcpChat {
     return this.state;
   }
 
-  /** What the person reads when the agent did not start: the reason, and what the agent said on stderr. */
   private failure(error: unknown): string {
-    const { agent } = this.options;
-    const reason =
-      (error as NodeJS.ErrnoException)?.code === 'ENOENT'
-        ? `${agent.command} was not found: install ${agent.name}, or set its command in openspace.chat.agents`
-        : error instanceof Error
-          ? error.message
-          : String(error);
-    const said = this.stderr.trim().split('\n').slice(-5).join('\n');
-    return `${agent.name} could not start: ${reason}${said ? `\n${said}` : ''}`;
+    return startFailure(this.options.agent, error, this.stderr);
   }
 
   private exited(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
@@ -230,7 +218,7 @@ export class AcpChat {
    */
   async sessions(): Promise<Session[]> {
     const agent = await this.agent();
-    if (this.agentCapabilities()?.sessionCapabilities?.list && !this.listed) {
+    if (this.info?.agentCapabilities?.sessionCapabilities?.list && !this.listed) {
       this.listed = true;
       let cursor: string | undefined;
       do {
@@ -239,7 +227,7 @@ export class AcpChat {
           if (this.sessionsById.has(info.sessionId)) continue;
           const updated = info.updatedAt ? Date.parse(info.updatedAt) || Date.now() : Date.now();
           this.sessionsById.set(info.sessionId, {
-            ...this.session(info.sessionId, info.title ?? 'Untitled', updated),
+            ...sessionOf(this.maker, info.sessionId, info.title ?? 'Untitled', updated),
             metadata: { stored: true },
           });
         }
@@ -249,33 +237,11 @@ export class AcpChat {
     return [...this.sessionsById.values()];
   }
 
-  private agentCapabilities() {
-    return this.info?.agentCapabilities;
-  }
-
-  private session(id: string, title: string, time: number): Session {
-    return {
-      id,
-      slug: id,
-      projectID: this.options.agent.name,
-      directory: this.options.directory,
-      title,
-      version: '',
-      time: { created: time, updated: time },
-    };
-  }
-
   /** OpenSpace as the agent's MCP server: the hub's URL, the token in a header, the label that ends its sessions with the agent. */
   private mcpServer(): McpServer {
-    const { mcpUrl, token } = this.options.hub();
-    if (!mcpUrl) throw new Error('The OpenSpace hub is not listening yet; try again in a moment.');
-    if (!this.agentCapabilities()?.mcpCapabilities?.http)
+    if (!this.info?.agentCapabilities?.mcpCapabilities?.http)
       throw new Error(`${this.options.agent.name} does not take MCP servers over HTTP, so it cannot use OpenSpace's tools.`);
-    const headers = [
-      { name: 'X-OpenSpace-Label', value: this.options.label },
-      ...(token !== undefined ? [{ name: 'Authorization', value: `Bearer ${token}` }] : []),
-    ];
-    return { type: 'http', name: 'openspace', url: mcpUrl, headers };
+    return openspaceServer(this.options.hub(), this.options.label);
   }
 
   /** A new session of the agent in the workspace, with OpenSpace as its MCP server. */
@@ -289,7 +255,12 @@ export class AcpChat {
       return newSession();
     });
     const now = Date.now();
-    const session = this.session(created.sessionId, title ?? `${this.options.agent.name} ${new Date(now).toLocaleTimeString()}`, now);
+    const session = sessionOf(
+      this.maker,
+      created.sessionId,
+      title ?? `${this.options.agent.name} ${new Date(now).toLocaleTimeString()}`,
+      now,
+    );
     if (created.modes) {
       this.modes = created.modes.availableModes;
       session.metadata = { mode: created.modes.currentModeId };
@@ -329,15 +300,15 @@ export class AcpChat {
 
   private async load(session: Session): Promise<void> {
     const agent = await this.agent();
-    if (!this.agentCapabilities()?.loadSession) throw new Error(`${this.options.agent.name} cannot open a session from before.`);
-    const replay = { entries: [] as MessageEntry[], parts: undefined as TurnParts | undefined };
+    if (!this.info?.agentCapabilities?.loadSession) throw new Error(`${this.options.agent.name} cannot open a session from before.`);
+    const replay = new Replaying(this.maker, session.id);
     this.replays.set(session.id, replay);
     try {
       await agent.request('session/load', { sessionId: session.id, cwd: this.options.directory, mcpServers: [this.mcpServer()] });
     } finally {
       this.replays.delete(session.id);
     }
-    replay.parts?.finish(false);
+    replay.finish();
     this.entries.set(session.id, replay.entries);
     // Loaded: no longer only a name in the list.
     this.changeSession(session.id, (s) => ({
@@ -346,44 +317,11 @@ export class AcpChat {
     }));
   }
 
-  /** One update of a conversation the agent replays: the person's words and the agent's, as messages. */
-  private replayed(sessionID: string, replay: { entries: MessageEntry[]; parts: TurnParts | undefined }, update: SessionUpdate): void {
-    const last = replay.entries.at(-1);
-    const time = Date.now();
-    if (update.sessionUpdate === 'user_message_chunk') {
-      const text = contentText(update.content);
-      const part = last?.info.role === 'user' ? last.parts[0] : undefined;
-      if (part?.type === 'text') return void (part.text += text);
-      replay.parts?.finish(false);
-      replay.parts = undefined;
-      const id = this.nextMessageId();
-      replay.entries.push({
-        info: {
-          id,
-          sessionID,
-          role: 'user',
-          time: { created: time },
-          agent: this.options.agent.name,
-          model: { providerID: 'acp', modelID: this.options.agent.name },
-        },
-        parts: [{ id: `prt_${id}_000001`, sessionID, messageID: id, type: 'text', text, time: { start: time, end: time } }],
-      });
-      return;
-    }
-    if (!replay.parts || last?.info.role !== 'assistant') {
-      const message = this.assistantMessage(sessionID, last?.info.id ?? '', time);
-      message.time.completed = time;
-      replay.parts = new TurnParts(sessionID, message.id);
-      replay.entries.push({ info: message, parts: replay.parts.parts });
-    }
-    replay.parts.apply(update);
-  }
-
+  /** Send the person's text; the answer streams in as events. Resolves when the turn is accepted, not when it ends. */
   statuses(): Record<string, SessionStatus> {
     return Object.fromEntries(this.statusById);
   }
 
-  /** Send the person's text; the answer streams in as events. Resolves when the turn is accepted, not when it ends. */
   /** The agent's modes (Claude: Default, Accept Edits, Plan Mode…), as the panel's mode picker offers them; none before a session. */
   agentModes(): { name: string; label: string; description?: string }[] {
     return this.modes.map((m) => ({ name: m.id, label: m.name, ...(m.description && { description: m.description }) }));
@@ -400,78 +338,28 @@ export class AcpChat {
       this.changeSession(sessionID, (s) => ({ ...s, metadata: { ...s.metadata, mode } }));
     }
     const now = Date.now();
-    const user: UserMessage = {
-      id: this.nextMessageId(),
-      sessionID,
-      role: 'user',
-      time: { created: now },
-      agent: this.options.agent.name,
-      model: { providerID: 'acp', modelID: this.options.agent.name },
-    };
-    const userText = {
-      id: `prt_${user.id}_000001`,
-      sessionID,
-      messageID: user.id,
-      type: 'text' as const,
-      text,
-      time: { start: now, end: now },
-    };
-    this.addEntry({ info: user, parts: [userText] });
-    this.emit({ type: 'message.updated', properties: { sessionID, info: user } });
-    this.emit({ type: 'message.part.updated', properties: { sessionID, part: userText, time: now } });
-    const message = this.assistantMessage(sessionID, user.id, now);
+    const user = userEntry(this.maker, sessionID, text, now);
+    this.addEntry(user);
+    this.emit({ type: 'message.updated', properties: { sessionID, info: user.info } });
+    this.emit({ type: 'message.part.updated', properties: { sessionID, part: user.parts[0]!, time: now } });
+    const message = assistantMessage(this.maker, sessionID, user.info.id, now);
     this.turns.set(sessionID, { parts: new TurnParts(sessionID, message.id), message, cancelled: false });
     this.addEntry({ info: message, parts: [] });
     this.emit({ type: 'message.updated', properties: { sessionID, info: message } });
     this.setStatus(sessionID, { type: 'busy' });
-    agent.request('session/prompt', { sessionId: sessionID, prompt: [{ type: 'text', text }, ...(await this.mentioned(text))] }).then(
-      (response) => this.endTurn(sessionID, undefined, response.stopReason),
-      // A connection that closed under the turn: the agent's process is ending, and how it ended is the reason.
-      (error: unknown) =>
-        this.acp?.signal.aborted === false
-          ? this.endTurn(sessionID, errorText(error))
-          : void this.ended.then((reason) => this.endTurn(sessionID, reason)),
-    );
-  }
-
-  /**
-   * The files the text mentions (`@src/a.ts`, `@src/a.ts#L10-20`) that are in the workspace, as
-   * resource links every ACP agent reads (the text keeps the mention, so the lines stay said).
-   */
-  private async mentioned(text: string): Promise<ContentBlock[]> {
-    const root = this.options.directory;
-    const links: ContentBlock[] = [];
-    for (const [, path, range] of text.matchAll(MENTION)) {
-      const absolute = resolve(root, path!);
-      if (absolute !== root && !absolute.startsWith(root + sep)) continue;
-      if (!(await stat(absolute).catch(() => undefined))?.isFile()) continue;
-      const name = range ? `${path}#${range}` : path!;
-      if (links.some((l) => l.type === 'resource_link' && l.name === name)) continue;
-      links.push({
-        type: 'resource_link',
-        uri: pathToFileURL(absolute).href,
-        name,
-        ...(range && { description: `lines ${range.replace(/L/g, '')}` }),
-      });
-    }
-    return links;
-  }
-
-  private assistantMessage(sessionID: string, parentID: string, now: number): AssistantMessage {
-    return {
-      id: this.nextMessageId(),
-      sessionID,
-      role: 'assistant',
-      time: { created: now },
-      parentID,
-      modelID: this.options.agent.name,
-      providerID: 'acp',
-      mode: 'acp',
-      agent: this.options.agent.name,
-      path: { cwd: this.options.directory, root: this.options.directory },
-      cost: 0,
-      tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
-    };
+    agent
+      .request('session/prompt', {
+        sessionId: sessionID,
+        prompt: [{ type: 'text', text }, ...(await mentionedFiles(text, this.options.directory))],
+      })
+      .then(
+        (response) => this.endTurn(sessionID, undefined, response.stopReason),
+        // A connection that closed under the turn: the agent's process is ending, and how it ended is the reason.
+        (error: unknown) =>
+          this.acp?.signal.aborted === false
+            ? this.endTurn(sessionID, errorText(error))
+            : void this.ended.then((reason) => this.endTurn(sessionID, reason)),
+      );
   }
 
   /** Stop the turn (`session/cancel`): a waiting permission card is answered "cancelled", as ACP asks. */
@@ -559,7 +447,7 @@ export class AcpChat {
       return;
     }
     const replay = this.replays.get(sessionId);
-    if (replay) return this.replayed(sessionId, replay, update);
+    if (replay) return replay.apply(update);
     const turn = this.turns.get(sessionId);
     if (!turn) return;
     const part = turn.parts.apply(update);
@@ -593,18 +481,7 @@ export class AcpChat {
   /** A permission the agent asks for: a card in the panel until the person answers, the turn is cancelled, or the agent gives up. */
   private askPermission(params: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse> {
     const id = this.nextPermissionId();
-    const turn = this.turns.get(params.sessionId);
-    const call = params.toolCall;
-    const input = call.rawInput && typeof call.rawInput === 'object' ? (call.rawInput as Record<string, unknown>) : {};
-    const request: PermissionRequest = {
-      id,
-      sessionID: params.sessionId,
-      permission: toolName(call),
-      patterns: [call.title ?? call.name ?? call.toolCallId],
-      metadata: { ...input, title: call.title ?? '' },
-      always: params.options.some((o) => o.kind === 'allow_always') ? [call.title ?? call.toolCallId] : [],
-      ...(turn && { tool: { messageID: turn.message.id, callID: call.toolCallId } }),
-    };
+    const request = permissionRequest(params, id, this.turns.get(params.sessionId)?.message.id);
     return new Promise((answer) => {
       const waiting = { request, options: params.options, answer };
       this.waiting.set(id, waiting);
