@@ -20,12 +20,24 @@
  * SCRIPTED_AGENT_NO_MCP=1 makes it say it takes no MCP servers over HTTP. SCRIPTED_AGENT_AUTH=agent makes
  * session/new need a sign-in first, which `authenticate` with its one method does; =terminal offers
  * only a sign-in the person runs in a terminal. SCRIPTED_AGENT_HISTORY=1 makes it list one session from
- * before (session/list) and replay its conversation on session/load.
+ * before (session/list) and replay its conversation on session/load. SCRIPTED_AGENT_CHILD=<file> makes it
+ * start a helper process (as Claude Code's adapter starts its CLI) that writes "running" to <file>, and
+ * sent SIGTERM, "settings" a moment later, and exits.
  */
+import { spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import { agent, ndJsonStream, PROTOCOL_VERSION, RequestError } from '@agentclientprotocol/sdk';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+if (process.env.SCRIPTED_AGENT_CHILD) {
+  const file = JSON.stringify(process.env.SCRIPTED_AGENT_CHILD);
+  const helper = `const fs = require('node:fs');
+    process.on('SIGTERM', () => setTimeout(() => { fs.writeFileSync(${file}, 'settings'); process.exit(0); }, 300));
+    fs.writeFileSync(${file}, 'running');
+    setInterval(() => {}, 1000);`;
+  spawn(process.execPath, ['-e', helper], { stdio: 'ignore' });
+}
 
 const sessions = new Map();
 let count = 0;

@@ -5,7 +5,7 @@
  * permission card answers the agent, a turn can be stopped, and a crash or a missing agent is a
  * message the person reads.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectAgent, type Agent } from '../../../../../conformance/client.js';
@@ -34,7 +34,7 @@ afterAll(async () => {
   await person?.close();
   await target?.close();
 });
-afterEach(() => chats.splice(0).forEach((chat) => chat.dispose()));
+afterEach(() => Promise.all(chats.splice(0).map((chat) => chat.dispose())));
 
 function chatWith(agent: AcpAgentSetting, hub = () => ({ mcpUrl: target.mcpUrl, token: target.token }), directory = '/var/tmp') {
   const events: Event[] = [];
@@ -151,6 +151,18 @@ describe('an ACP agent in the chat', { timeout: 30_000 }, () => {
       error: { data: { message: 'Scripted stopped: it exited with code 3' } },
     });
     expect(await chat.connect()).toMatchObject({ state: 'connected' });
+  });
+
+  it('closing the chat ends the agent and what it started, and returns once they have exited', async () => {
+    const written = `/var/tmp/openspace-acp-child-${process.pid}`;
+    rmSync(written, { force: true });
+    const { chat } = chatWith(scripted({ SCRIPTED_AGENT_CHILD: written }));
+    expect(await chat.connect()).toMatchObject({ state: 'connected' });
+    await eventually(() => expect(readFileSync(written, 'utf8')).toBe('running'));
+    await chat.dispose();
+    // The helper wrote as it exited, 300 ms after SIGTERM; the close waited for it.
+    expect(readFileSync(written, 'utf8')).toBe('settings');
+    rmSync(written);
   });
 
   it("offers the agent's slash commands with the session, and links the files a prompt mentions", async () => {

@@ -51,6 +51,7 @@ import {
   type MessageMaker,
 } from './acp-messages.js';
 import { partIds, TurnParts } from './acp-parts.js';
+import { stop } from './process-group.js';
 
 export type { AcpAgentSetting };
 
@@ -136,6 +137,8 @@ export class AcpChat {
       cwd: directory,
       env: { ...process.env, ...agent.env },
       stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group, so ending the chat ends what the agent started too (Claude Code's CLI under its adapter).
+      detached: true,
     });
     this.child = child;
     this.ended = new Promise((resolve) => (this.tellEnded = resolve));
@@ -173,7 +176,7 @@ export class AcpChat {
       const version = this.info.agentInfo?.version;
       this.setState({ state: 'connected', url: `acp:${agent.name}`, started: true, ...(version && { version }) });
     } catch (error) {
-      child.kill();
+      void stop(child);
       this.setState({ state: 'failed', message: this.failure(error) });
     }
     return this.state;
@@ -397,11 +400,12 @@ export class AcpChat {
     return true;
   }
 
-  dispose(): void {
+  /** Ends the agent and every process it started; resolves once the agent has exited. */
+  async dispose(): Promise<void> {
     const child = this.child;
     this.child = undefined;
     this.acp?.close();
-    child?.kill();
+    if (child) await stop(child);
   }
 
   private addEntry(entry: MessageEntry): void {
