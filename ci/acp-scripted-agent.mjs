@@ -7,6 +7,9 @@
  *
  *   open <path>:<line>   thinks, says so in two chunks, plans, and calls openspace.editor.open
  *   write <path> <text>  asks permission (allow once / always / reject), then calls openspace.file.write
+ *   edit <path> <a> <b>  edits the file itself, as Claude's Edit tool does (no OpenSpace tool, no
+ *                        permission asked): every <a> becomes <b>; the call carries the diff
+ *   create <path> <text> creates the file itself, as Claude's Write tool does, after asking permission
  *   wait                 streams a chunk every 50 ms until the turn is cancelled
  *   fail                 answers the prompt with an error
  *   crash                exits with code 3 mid-turn
@@ -25,6 +28,8 @@
  * sent SIGTERM, "settings" a moment later, and exits.
  */
 import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { agent, ndJsonStream, PROTOCOL_VERSION, RequestError } from '@agentclientprotocol/sdk';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -227,6 +232,46 @@ const app = agent({ name: 'scripted' })
         content: [{ type: 'content', content: { type: 'text', text: result.text } }],
       });
       await say(`Wrote ${write[1]} (${outcome.optionId}).`);
+      return { stopReason: 'end_turn' };
+    }
+
+    // The agent's own file tools, outside OpenSpace: the client learns of them only from the calls.
+    const edit = /^edit (\S+) (\S+) (\S+)$/.exec(text) ?? /^create (\S+) (.+)$/.exec(text);
+    if (edit) {
+      const [, path, a, b] = edit;
+      const file = join(session.cwd, path);
+      const before = b === undefined ? null : readFileSync(file, 'utf8');
+      const after = b === undefined ? a : before.replaceAll(a, b);
+      const toolCallId = `edit-${++count}`;
+      await update({
+        sessionUpdate: 'tool_call',
+        toolCallId,
+        title: `${before === null ? 'Write' : 'Edit'} ${path}`,
+        kind: 'edit',
+        status: 'in_progress',
+        rawInput: before === null ? { file_path: file, content: a } : { file_path: file, old_string: a, new_string: b, replace_all: true },
+        locations: [{ path: file }],
+        content: [{ type: 'diff', path: file, oldText: before, newText: after }],
+      });
+      if (before === null) {
+        // As Claude's Write does in its default mode, a new file waits for the person's permission.
+        const { outcome } = await client.request('session/request_permission', {
+          sessionId: params.sessionId,
+          toolCall: { toolCallId, title: `Write ${path}`, kind: 'edit' },
+          options: [
+            { optionId: 'yes', name: 'Allow', kind: 'allow_once' },
+            { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+          ],
+        });
+        if (outcome.outcome === 'cancelled' || outcome.optionId === 'no') {
+          await update({ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
+          return { stopReason: outcome.outcome === 'cancelled' ? 'cancelled' : 'end_turn' };
+        }
+      }
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, after);
+      await update({ sessionUpdate: 'tool_call_update', toolCallId, status: 'completed' });
+      await say(`${before === null ? 'Created' : 'Edited'} ${path}.`);
       return { stopReason: 'end_turn' };
     }
 

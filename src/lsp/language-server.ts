@@ -213,18 +213,24 @@ export class LanguageServer {
     const connection = this.requireConnection();
     const uri = pathToFileURL(file).href;
     const doc = this.docs.get(uri);
+    // A server whose pipe closed under a notification (EPIPE) has exited: onExit handles that, not the sender.
+    const ignore = () => {};
     if (!doc) {
       this.docs.set(uri, { version: 1, text });
-      void connection.sendNotification(DidOpenTextDocumentNotification.type, {
-        textDocument: { uri, languageId: this.languageId(file), version: 1, text },
-      });
+      connection
+        .sendNotification(DidOpenTextDocumentNotification.type, {
+          textDocument: { uri, languageId: this.languageId(file), version: 1, text },
+        })
+        .catch(ignore);
     } else if (doc.text !== text) {
       doc.version += 1;
       doc.text = text;
-      void connection.sendNotification(DidChangeTextDocumentNotification.type, {
-        textDocument: { uri, version: doc.version },
-        contentChanges: [{ text }],
-      });
+      connection
+        .sendNotification(DidChangeTextDocumentNotification.type, {
+          textDocument: { uri, version: doc.version },
+          contentChanges: [{ text }],
+        })
+        .catch(ignore);
     }
   }
 

@@ -38,6 +38,12 @@ export interface ProposedFile {
   version?: string;
   /** Why the accepted hunks could not be written (the file moved on). */
   failure?: ToolError;
+  /**
+   * A change already made (an agent's own edit, reviewed afterwards): the file holds `proposed` at
+   * baseVersion, and a rejected hunk is put back as `original` had it. `created`: the file did not
+   * exist before; rejecting all of it leaves it to the caller to remove.
+   */
+  applied?: { created: boolean };
 }
 
 interface Proposal {
@@ -187,9 +193,11 @@ export class Proposals {
     });
   }
 
-  /** Every hunk of the file is decided: write the accepted ones, and close its diff. */
+  /** Every hunk of the file is decided: write the accepted ones (of a change already made: undo the rejected ones), and close its diff. */
   private async finish(proposal: Proposal, file: ProposedFile): Promise<void> {
-    if (file.decisions.includes('accepted')) {
+    const accepted = file.decisions.includes('accepted');
+    const rejected = file.decisions.includes('rejected');
+    if (file.applied ? rejected && (accepted || !file.applied.created) : accepted) {
       try {
         file.version = await this.write(proposal, file);
       } catch (err) {
@@ -202,8 +210,8 @@ export class Proposals {
 
   private async write(proposal: Proposal, file: ProposedFile): Promise<string> {
     const { path } = file;
-    await guardUnsavedWork(this.ide, path, false, 'accepting the proposal');
-    if (file.baseVersion === null) {
+    await guardUnsavedWork(this.ide, path, false, file.applied ? 'undoing the rejected changes' : 'accepting the proposal');
+    if (file.baseVersion === null && !file.applied) {
       const now = await this.ide.workspace.stat(path).then(
         () => true,
         () => false,
@@ -217,7 +225,7 @@ export class Proposals {
     }
     const text = applyHunks(file.segments, (hunk) => file.decisions[hunk - 1] === 'accepted');
     const written = await this.ide.workspace.writeText(path, text, {
-      tool: editorProposeEdit.name,
+      tool: file.applied ? REVIEW_APPLIED : editorProposeEdit.name,
       context: serializableContext(proposal.context),
       ...(file.baseVersion !== null && { baseVersion: file.baseVersion }),
     });
@@ -355,6 +363,33 @@ export const editorProposeEditCommand = defineCommand(editorProposeEdit, async (
   await decide(ide, all, proposal!, timeoutMs, context);
   return answer(proposal!);
 });
+
+/** What the audit log names a review of changes already made. */
+export const REVIEW_APPLIED = 'openspace.review.changes';
+
+/**
+ * Show changes already made to files (an agent's own edits in the chat) as a change set the person
+ * reviews hunk by hunk: accepting keeps a hunk, rejecting puts back what `before` had there.
+ * `before` null: the file did not exist. Files as they were before are left out; resolves with the
+ * proposal, or undefined when no file changed.
+ */
+export async function reviewApplied(
+  ide: IdePort,
+  title: string,
+  changes: readonly { path: string; before: string | null }[],
+): Promise<{ proposalId: string; done: Promise<ReturnType<typeof answer>>; files: ProposedFile[] } | undefined> {
+  const files: ProposedFile[] = [];
+  for (const { path, before } of changes) {
+    const now = await currentFile(ide, path);
+    if (now.text === (before ?? '') && (now.version === null) === (before === null)) continue;
+    files.push({ ...proposedFile(path, before ?? '', now.text, now.version), applied: { created: before === null } });
+  }
+  if (files.length === 0) return undefined;
+  const all = proposals(ide);
+  const proposal = await all.propose(all.newId(), title, files, undefined);
+  const done = all.wait(proposal, 2 ** 31 - 1).then(() => answer(proposal));
+  return { proposalId: proposal.proposalId, done, files };
+}
 
 /** Propose files made elsewhere (search and replace) as a new change set, and answer as propose_edit does. */
 export async function proposeFiles(

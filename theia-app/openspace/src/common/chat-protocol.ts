@@ -85,6 +85,15 @@ export interface AcpAgentSetting {
   env?: Record<string, string>;
 }
 
+/**
+ * A file an ACP agent's tool call changed (kept in the call's `state.metadata.changes`): its
+ * workspace path and its text before the call (null: it did not exist), for "Review changes".
+ */
+export interface FileChange {
+  path: string;
+  before: string | null;
+}
+
 /** A slash command an ACP agent offers (kept in its session's `metadata.commands`); the person sends `/name input` as text. */
 export interface ChatCommand {
   name: string;

@@ -51,16 +51,21 @@ export function MessageView({ entry, reverted, busy, onRevert, onFork }: Message
         <PartView key={part.id} part={part} root={root} />
       ))}
       {error && <div className={error.aborted ? 'os-chat-stopped' : 'os-chat-error'}>{error.text}</div>}
-      {info.time.completed !== undefined && <TurnSummaryView tools={parts.filter((p): p is ToolPart => p.type === 'tool')} root={root} />}
+      {info.time.completed !== undefined && (
+        <TurnSummaryView messageID={info.id} tools={parts.filter((p): p is ToolPart => p.type === 'tool')} root={root} />
+      )}
     </div>
   );
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** A finished turn's files read and changed and commands run, folded into one line; each file opens. */
-function TurnSummaryView({ tools, root }: { tools: ToolPart[]; root?: string }) {
-  const { read, changed, ran } = summarizeTurn(tools, { root });
+/**
+ * A finished turn's files read and changed and commands run, folded into one line; each file opens.
+ * Where the agent's calls said what the files held before, "Review changes" shows them hunk by hunk.
+ */
+function TurnSummaryView({ messageID, tools, root }: { messageID: string; tools: ToolPart[]; root?: string }) {
+  const { read, changed, ran, review } = summarizeTurn(tools, { root });
   const said = [
     changed.length && `changed ${plural(changed.length, 'file', 'files')}`,
     read.length && `read ${plural(read.length, 'file', 'files')}`,
@@ -81,7 +86,19 @@ function TurnSummaryView({ tools, root }: { tools: ToolPart[]; root?: string }) 
     );
   return (
     <details className="os-chat-turn-summary">
-      <summary>This turn {said.join(', ')}</summary>
+      <summary>
+        This turn {said.join(', ')}
+        {review.length > 0 && (
+          <button
+            type="button"
+            className="os-chat-review"
+            data-review={messageID}
+            title="Keep or undo each change the agent made, hunk by hunk"
+          >
+            Review changes
+          </button>
+        )}
+      </summary>
       <ul>
         {files('Changed', changed)}
         {files('Read', read)}

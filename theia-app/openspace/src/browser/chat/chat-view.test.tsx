@@ -103,6 +103,7 @@ function fakeActions(): FakeActions {
     'answer',
     'dismiss',
     'openFile',
+    'reviewChanges',
     'openCode',
     'copy',
   ];
@@ -398,6 +399,25 @@ describe('what a turn did, at a glance', () => {
     expect(all('.os-chat-turn-summary li').map((li) => li.textContent)).toEqual(['Changed notes/n.md', 'Read src/a.ts', 'Ran npm test']);
     click(one('.os-chat-turn-summary a.os-file-ref[data-path="src/a.ts"]'));
     expect(actions.openFile).toHaveBeenCalledWith('src/a.ts', 3);
+    expect(all('button.os-chat-review')).toHaveLength(0);
+  });
+
+  it("offers to review an ACP agent's own edits, each file as it was before the turn", () => {
+    const edit = tool('edit', { file_path: '/w/src/a.ts' }, 'completed');
+    const changes = [{ path: 'src/a.ts', before: 'let red = 1;\n' }];
+    const created = tool('edit', { file_path: '/w/notes/new.md' }, 'completed');
+    const later = [
+      { path: 'src/a.ts', before: 'let blue = 1;\n' },
+      { path: 'notes/new.md', before: null },
+    ];
+    const parts = [
+      { ...edit, state: { ...edit.state, metadata: { changes } } },
+      { ...created, callID: 'call_2', state: { ...created.state, metadata: { changes: later } } },
+    ] as (typeof edit)[];
+    const { actions } = render({ messages: [user('msg_1', 'go'), assistant('msg_2', parts, { time: { created: 2, completed: 3 } })] });
+    expect(one('.os-chat-turn-summary summary').textContent).toBe('This turn changed 2 filesReview changes');
+    click(one('button.os-chat-review'));
+    expect(actions.reviewChanges).toHaveBeenCalledWith([changes[0], later[1]]);
   });
 });
 

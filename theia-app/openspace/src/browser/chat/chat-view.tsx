@@ -9,14 +9,17 @@ import type {
   ChatAgentChoice,
   ChatCommand,
   ChatConnection,
+  FileChange,
   MessageEntry,
   ModelChoice,
   PermissionReply,
   PermissionRequest,
   QuestionRequest,
   Session,
+  ToolPart,
 } from '../../common/chat-protocol.js';
 import { codeBlocks } from './chat-markdown.js';
+import { summarizeTurn } from './tool-lines.js';
 import { MessageView, PermissionCard } from './chat-parts.js';
 import { QuestionCard } from './question-card.js';
 
@@ -39,6 +42,8 @@ export interface ChatActions {
   answer(requestID: string, answers: string[][]): void;
   dismiss(requestID: string): void;
   openFile(path: string, line?: number): void;
+  /** Show what a turn changed, each file against what it held before, to keep or undo hunk by hunk. */
+  reviewChanges(changes: FileChange[]): void;
   openCode(code: string, lang: string): void;
   copy(text: string): void;
 }
@@ -283,6 +288,14 @@ function Timeline({ messages, session, busy, actions }: TimelineProps) {
       event.preventDefault();
       const line = Number(fileRef.dataset.line);
       actions.openFile(fileRef.dataset.path, Number.isInteger(line) && line > 0 ? line : undefined);
+      return;
+    }
+    const review = target.closest?.<HTMLElement>('button[data-review]');
+    if (review) {
+      event.preventDefault();
+      const entry = messages.find((m) => m.info.id === review.dataset.review);
+      const tools = (entry?.parts ?? []).filter((p): p is ToolPart => p.type === 'tool');
+      actions.reviewChanges(summarizeTurn(tools).review);
       return;
     }
     const button = target.closest?.<HTMLElement>('button[data-action]');

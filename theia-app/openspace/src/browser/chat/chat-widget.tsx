@@ -10,7 +10,11 @@ import { ClipboardService } from '@theia/core/lib/browser/clipboard-service';
 import { UntitledResourceResolver } from '@theia/core/lib/common/resource';
 import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
-import type { SessionStatus } from '../../common/chat-protocol.js';
+import { MessageService } from '@theia/core/lib/common/message-service';
+import { FileService } from '@theia/filesystem/lib/browser/file-service';
+import type { FileChange, SessionStatus } from '../../common/chat-protocol.js';
+import { reviewApplied, type IdePort } from '../../../../../src/browser.js';
+import { TheiaIdePort } from '../openspace-contribution.js';
 import { ChatService } from './chat-service.js';
 import { ChatView, type ChatActions } from './chat-view.js';
 import './chat.css';
@@ -24,6 +28,9 @@ export class ChatWidget extends ReactWidget {
   @inject(ClipboardService) protected readonly clipboard!: ClipboardService;
   @inject(UntitledResourceResolver) protected readonly untitled!: UntitledResourceResolver;
   @inject(WorkspaceService) protected readonly workspace!: WorkspaceService;
+  @inject(TheiaIdePort) protected readonly ide!: IdePort;
+  @inject(FileService) protected readonly files!: FileService;
+  @inject(MessageService) protected readonly messages!: MessageService;
   private showSessions = false;
 
   @postConstruct()
@@ -82,6 +89,7 @@ export class ChatWidget extends ReactWidget {
     answer: (requestID, answers) => void this.chat.answerQuestion(requestID, answers),
     dismiss: (requestID) => void this.chat.dismissQuestion(requestID),
     openFile: (path, line) => void this.openFile(path, line),
+    reviewChanges: (changes) => void this.reviewChanges(changes),
     openCode: (code, lang) => void this.openCode(code, lang),
     copy: (text) => void this.clipboard.writeText(text),
   };
@@ -92,6 +100,29 @@ export class ChatWidget extends ReactWidget {
     const uri = path.startsWith('/') ? root.withPath(path) : root.resolve(path.replace(/^\.\//, ''));
     const position = line !== undefined ? { line: Math.max(0, line - 1), character: 0 } : undefined;
     await open(this.openers, uri, position ? { selection: { start: position, end: position } } : undefined);
+  }
+
+  /**
+   * A turn's changes as a change set reviewed hunk by hunk (the diff's Accept keeps a hunk, Reject
+   * puts back what was there); a file the agent created and the person rejected whole is deleted.
+   */
+  private async reviewChanges(changes: FileChange[]): Promise<void> {
+    const agent = this.chat.chosenChatAgent ?? 'the agent';
+    const shown = await reviewApplied(this.ide, `Changes by ${agent}`, changes).catch((error: Error) => {
+      this.messages.error(`Could not show the changes: ${error.message}`);
+      return null;
+    });
+    if (shown === undefined) this.messages.info('Nothing to review: the files are as they were before the turn.');
+    if (!shown) return;
+    try {
+      const answer = await shown.done;
+      const root = this.workspace.tryGetRoots()[0]?.resource;
+      for (const [i, file] of shown.files.entries()) {
+        if (root && file.applied?.created && answer.files[i]?.status === 'rejected') await this.files.delete(root.resolve(file.path));
+      }
+    } catch (error) {
+      this.messages.error(`Not all of the review could be carried out: ${(error as Error).message}`);
+    }
   }
 
   private async openCode(code: string, lang: string): Promise<void> {

@@ -178,7 +178,8 @@ describe("a turn's summary", () => {
       read: [{ path: 'src/b.ts' }],
       changed: [{ path: 'src/a.ts' }],
       ran: ['npm test', 'git status'],
+      review: [],
     });
-    expect(summarizeTurn([call('openspace_openspace_pane_list', {})])).toEqual({ read: [], changed: [], ran: [] });
+    expect(summarizeTurn([call('openspace_openspace_pane_list', {})])).toEqual({ read: [], changed: [], ran: [], review: [] });
   });
 });

@@ -16,7 +16,7 @@ import {
   type Phrase,
   type PhraseInput,
 } from '../../../../../src/browser.js';
-import type { ToolPart } from '../../common/chat-protocol.js';
+import type { FileChange, ToolPart } from '../../common/chat-protocol.js';
 
 export type ToolCallStatus = ToolPart['state']['status'];
 
@@ -217,15 +217,22 @@ export interface TurnSummary {
   read: { path: string; line?: number }[];
   changed: { path: string; line?: number }[];
   ran: string[];
+  /** The files an ACP agent's calls changed, each as it was before the turn: what "Review changes" shows. */
+  review: FileChange[];
 }
 
 export function summarizeTurn(tools: ToolPart[], options: DescribeOptions = {}): TurnSummary {
-  const summary: TurnSummary = { read: [], changed: [], ran: [] };
+  const summary: TurnSummary = { read: [], changed: [], ran: [], review: [] };
   const add = (list: { path: string; line?: number }[], path: string, line?: number) => {
     if (!list.some((f) => f.path === path)) list.push(line === undefined ? { path } : { path, line });
   };
   for (const part of tools) {
     if (part.state.status !== 'completed') continue;
+    const changes = (part.state.metadata?.changes ?? []) as FileChange[];
+    for (const change of changes) {
+      if (!summary.review.some((r) => r.path === change.path)) summary.review.push(change);
+      add(summary.changed, change.path);
+    }
     const found = phrase(part.tool, (part.state.input ?? {}) as Input);
     if (!found) continue;
     const { verb, rest, path, line } = withRoot(found, options.root);

@@ -165,6 +165,30 @@ describe('an ACP agent in the chat', { timeout: 30_000 }, () => {
     rmSync(written);
   });
 
+  it("keeps what the agent's own edits changed, with each file as it was before, for the person's review", async () => {
+    const dir = '/var/tmp/openspace-acp-changes';
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(`${dir}/src`, { recursive: true });
+    writeFileSync(`${dir}/src/a.ts`, 'const red = 1;\nexport { red };\n');
+    const { chat, parts } = chatWith(scripted(), undefined, dir);
+    const session = await chat.createSession();
+    const changesOf = async (prompt: string) => {
+      const tools = parts(session.id).filter((p) => p.type === 'tool').length;
+      await chat.prompt(session.id, prompt);
+      if (prompt.startsWith('create')) {
+        await eventually(() => expect(chat.permissions()).toHaveLength(1));
+        chat.replyPermission(chat.permissions()[0]!.id, 'once');
+      }
+      await eventually(() => expect(parts(session.id).filter((p) => p.type === 'tool')).toHaveLength(tools + 1));
+      const tool = () => parts(session.id).findLast((p): p is ToolPart => p.type === 'tool')!;
+      await eventually(() => expect(tool().state).toMatchObject({ status: 'completed', metadata: { changes: expect.any(Array) } }));
+      return (tool().state as { metadata?: { changes?: unknown } }).metadata?.changes;
+    };
+    expect(await changesOf('edit src/a.ts red blue')).toEqual([{ path: 'src/a.ts', before: 'const red = 1;\nexport { red };\n' }]);
+    expect(readFileSync(`${dir}/src/a.ts`, 'utf8')).toBe('const blue = 1;\nexport { blue };\n');
+    expect(await changesOf('create notes/new.md hello')).toEqual([{ path: 'notes/new.md', before: null }]);
+  });
+
   it("offers the agent's slash commands with the session, and links the files a prompt mentions", async () => {
     const { chat } = chatWith(scripted());
     const session = await chat.createSession();

@@ -31,6 +31,7 @@ import type {
   ChatConnection,
   Event,
   MessageEntry,
+  Part,
   PermissionReply,
   PermissionRequest,
   Replay,
@@ -52,6 +53,7 @@ import {
 } from './acp-messages.js';
 import { partIds, TurnParts } from './acp-parts.js';
 import { stop } from './process-group.js';
+import { TurnChanges } from './acp-changes.js';
 
 export type { AcpAgentSetting };
 
@@ -86,7 +88,7 @@ export class AcpChat {
   private info: InitializeResponse | undefined;
   private readonly sessionsById = new Map<string, Session>();
   private readonly entries = new Map<string, MessageEntry[]>();
-  private readonly turns = new Map<string, { parts: TurnParts; message: AssistantMessage; cancelled: boolean }>();
+  private readonly turns = new Map<string, { parts: TurnParts; changes: TurnChanges; message: AssistantMessage; cancelled: boolean }>();
   private readonly statusById = new Map<string, SessionStatus>();
   /** Conversations the agent is replaying (session/load), by session. */
   private readonly replays = new Map<string, Replaying>();
@@ -346,7 +348,8 @@ export class AcpChat {
     this.emit({ type: 'message.updated', properties: { sessionID, info: user.info } });
     this.emit({ type: 'message.part.updated', properties: { sessionID, part: user.parts[0]!, time: now } });
     const message = assistantMessage(this.maker, sessionID, user.info.id, now);
-    this.turns.set(sessionID, { parts: new TurnParts(sessionID, message.id), message, cancelled: false });
+    const changes = new TurnChanges(this.options.directory);
+    this.turns.set(sessionID, { parts: new TurnParts(sessionID, message.id), changes, message, cancelled: false });
     this.addEntry({ info: message, parts: [] });
     this.emit({ type: 'message.updated', properties: { sessionID, info: message } });
     this.setStatus(sessionID, { type: 'busy' });
@@ -454,11 +457,25 @@ export class AcpChat {
     if (replay) return replay.apply(update);
     const turn = this.turns.get(sessionId);
     if (!turn) return;
+    const call = update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update' ? update : undefined;
+    if (call) turn.changes.seen(call);
     const part = turn.parts.apply(update);
     if (!part) return;
-    const entry = this.conversation(sessionId).find((e) => e.info.id === turn.message.id);
-    if (entry) entry.parts = [...turn.parts.parts];
-    this.emit({ type: 'message.part.updated', properties: { sessionID: sessionId, part: structuredClone(part), time: Date.now() } });
+    this.partChanged(sessionId, turn.message.id, turn.parts, part);
+    if (call?.status === 'completed') {
+      // The files the call changed, kept on its part for the panel's "Review changes".
+      const completed = turn.parts.call(call.toolCallId)!;
+      void turn.changes.settle(completed).then((changes) => {
+        const changed = turn.parts.recordChanges(call.toolCallId, changes);
+        if (changed) this.partChanged(sessionId, turn.message.id, turn.parts, changed);
+      });
+    }
+  }
+
+  private partChanged(sessionID: string, messageID: string, parts: TurnParts, part: Part): void {
+    const entry = this.conversation(sessionID).find((e) => e.info.id === messageID);
+    if (entry) entry.parts = [...parts.parts];
+    this.emit({ type: 'message.part.updated', properties: { sessionID, part: structuredClone(part), time: Date.now() } });
   }
 
   private endTurn(sessionID: string, error?: string, stopReason?: string): void {

@@ -7,7 +7,7 @@
  * the panel shows as a list. Pure: no process, no RPC.
  */
 import type { ContentBlock, SessionUpdate, ToolCall, ToolCallContent, ToolCallUpdate } from '@agentclientprotocol/sdk';
-import type { Part, ReasoningPart, TextPart, ToolPart } from '../../common/chat-protocol.js';
+import type { FileChange, Part, ReasoningPart, TextPart, ToolPart } from '../../common/chat-protocol.js';
 
 /** Part IDs sort in the order the parts came, as OpenCode's do (the panel sorts by ID). */
 export function partIds(prefix: string): () => string {
@@ -66,6 +66,8 @@ export class TurnParts {
   private readonly tools = new Map<string, ToolPart>();
   private readonly raw = new Map<string, ToolCall>();
   private planPart: TextPart | undefined;
+  /** The files each completed call changed (see acp-changes.ts), kept in its part's metadata. */
+  private readonly changes = new Map<string, FileChange[]>();
 
   constructor(
     private readonly sessionID: string,
@@ -159,7 +161,12 @@ export class TurnParts {
         part.state = { status: 'running', input, title: merged.title, time: { start: started } };
         break;
       case 'completed':
-        part.state = { status: 'completed', input, output, title: merged.title, metadata: {}, time: { start: started, end: this.now() } };
+        {
+          const changes = this.changes.get(update.toolCallId);
+          const metadata = changes ? { changes } : {};
+          part.state = { status: 'completed', input, output, title: merged.title, metadata, time: { start: started, end: this.now() } };
+          break;
+        }
         break;
       case 'failed':
         part.state = { status: 'error', input, error: output || 'The call failed', time: { start: started, end: this.now() } };
@@ -167,6 +174,20 @@ export class TurnParts {
       default:
         part.state = { status: 'pending', input, raw: JSON.stringify(merged.rawInput ?? {}) };
     }
+    return part;
+  }
+
+  /** The call as told so far (its updates merged). */
+  call(toolCallId: string): ToolCall | undefined {
+    return this.raw.get(toolCallId);
+  }
+
+  /** Keep the files a completed call changed on its part; answers the part when that changed it. */
+  recordChanges(toolCallId: string, changes: FileChange[]): ToolPart | undefined {
+    const part = this.tools.get(toolCallId);
+    if (changes.length === 0 || !part || part.state.status !== 'completed') return undefined;
+    this.changes.set(toolCallId, changes);
+    part.state = { ...part.state, metadata: { ...part.state.metadata, changes } };
     return part;
   }
 
