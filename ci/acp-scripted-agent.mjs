@@ -20,7 +20,8 @@
  * After session/new it offers two slash commands (available_commands_update); its sessions have two
  * modes, "ask" and "plan" (session/set_mode).
  *
- * SCRIPTED_AGENT_NO_MCP=1 makes it say it takes no MCP servers over HTTP. SCRIPTED_AGENT_AUTH=agent makes
+ * SCRIPTED_AGENT_NO_MCP=1 makes it say it takes no MCP servers over HTTP, SCRIPTED_AGENT_NO_IMAGES=1 no
+ * images in a prompt (it says what images it got, with what it does not know). SCRIPTED_AGENT_AUTH=agent makes
  * session/new need a sign-in first, which `authenticate` with its one method does; =terminal offers
  * only a sign-in the person runs in a terminal. SCRIPTED_AGENT_HISTORY=1 makes it list one session from
  * before (session/list) and replay its conversation on session/load. SCRIPTED_AGENT_CHILD=<file> makes it
@@ -82,6 +83,7 @@ const app = agent({ name: 'scripted' })
     protocolVersion: PROTOCOL_VERSION,
     agentCapabilities: {
       loadSession: history,
+      promptCapabilities: { image: !process.env.SCRIPTED_AGENT_NO_IMAGES },
       mcpCapabilities: { http: !process.env.SCRIPTED_AGENT_NO_MCP },
       ...(history && { sessionCapabilities: { list: {} } }),
     },
@@ -295,7 +297,10 @@ const app = agent({ name: 'scripted' })
     const links = params.prompt
       .filter((b) => b.type === 'resource_link')
       .map((b) => `${b.name} <${b.uri}>${b.description ? ` (${b.description})` : ''}`);
-    await say(`I do not know how to "${text}".${links.length ? ` Linked: ${links.join(', ')}.` : ''}`);
+    const images = params.prompt.filter((b) => b.type === 'image').map((b) => `${b.mimeType}, ${Buffer.from(b.data, 'base64').length} bytes`);
+    await say(
+      `I do not know how to "${text}".${links.length ? ` Linked: ${links.join(', ')}.` : ''}${images.length ? ` Images: ${images.join('; ')}.` : ''}`,
+    );
     return { stopReason: 'end_turn' };
   });
 

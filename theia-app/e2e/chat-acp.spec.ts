@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { readFile } from 'node:fs/promises';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AGENT_CONSENT_SETTING, CONSENT_VERSION } from '../../src/security/consent.js';
@@ -90,4 +90,69 @@ test('the person picks an ACP agent, which opens a file through the hub, writes 
   await expect(panel(page).locator('.os-chat-working')).toHaveCount(0, { timeout: 15_000 });
   await send(page, 'open src/index.ts:5');
   await expect(panel(page).locator('.os-chat-tool', { hasText: 'opened src/index.ts:5' })).toBeVisible({ timeout: 30_000 });
+});
+
+test("the agent's own edits (outside OpenSpace's tools) are reviewed hunk by hunk after the turn: a rejected hunk is put back, a rejected new file deleted", async () => {
+  const { page, workspace } = ide.theia;
+  const colors = join(workspace, 'notes/colors.txt');
+  await mkdir(join(workspace, 'notes'), { recursive: true });
+  await writeFile(colors, 'red\nkeep\nkeep\nkeep\nkeep\nred\n');
+  const review = (n: number) => panel(page).locator('.os-chat-turn-summary').nth(n).getByRole('button', { name: 'Review changes' });
+  const summaries = await panel(page).locator('.os-chat-turn-summary').count();
+
+  // The agent edits the file itself (as Claude's Edit tool does); the turn's line offers the review.
+  await send(page, 'edit notes/colors.txt red blue');
+  await expect(panel(page).getByText('Edited notes/colors.txt.')).toBeVisible({ timeout: 30_000 });
+  expect(await readFile(colors, 'utf8')).toBe('blue\nkeep\nkeep\nkeep\nkeep\nblue\n');
+  await expect(review(summaries)).toBeVisible({ timeout: 10_000 });
+  await review(summaries).click();
+  await expect(page.locator('.lm-TabBar-tab', { hasText: 'colors.txt ↔' })).toBeVisible({ timeout: 10_000 });
+  const bars = page.locator('.openspace-hunk-bar:visible');
+  await expect(bars).toHaveCount(2);
+  await page.screenshot({ path: 'reports/screenshots/chat-acp-review.png' });
+  await bars.nth(1).locator('.openspace-hunk-reject').click();
+  await expect(bars).toHaveCount(1);
+  await bars.first().locator('.openspace-hunk-accept').click();
+  await expect.poll(() => readFile(colors, 'utf8'), { timeout: 10_000 }).toBe('blue\nkeep\nkeep\nkeep\nkeep\nred\n');
+  await expect(page.locator('.lm-TabBar-tab', { hasText: 'colors.txt ↔' })).toHaveCount(0);
+
+  // A file the agent created (after the person allowed it), rejected whole, is gone.
+  await send(page, 'create notes/new.md made by the agent');
+  const card = panel(page).locator('.os-chat-permission');
+  await expect(card).toBeVisible({ timeout: 30_000 });
+  await card.getByRole('button', { name: 'Allow once' }).click();
+  await expect(panel(page).getByText('Created notes/new.md.')).toBeVisible({ timeout: 30_000 });
+  await review(summaries + 1).click();
+  await expect(page.locator('.lm-TabBar-tab', { hasText: 'new.md ↔' })).toBeVisible({ timeout: 10_000 });
+  await page.locator('[id="openspace.review.reject"]').click();
+  await expect
+    .poll(
+      () =>
+        access(join(workspace, 'notes/new.md')).then(
+          () => 'there',
+          () => 'gone',
+        ),
+      { timeout: 10_000 },
+    )
+    .toBe('gone');
+});
+
+test('an image pasted into the prompt shows as a chip, goes to the agent with the words, and shows in the message', async () => {
+  const { page } = ide.theia;
+  const input = panel(page).locator('textarea');
+  await input.focus();
+  await input.evaluate((area) => {
+    const png = Uint8Array.from(
+      atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='),
+      (c) => c.charCodeAt(0),
+    );
+    const data = new DataTransfer();
+    data.items.add(new File([png], 'image.png', { type: 'image/png' }));
+    area.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  });
+  await expect(panel(page).locator('.os-chat-images li')).toHaveText('image.png×');
+  await send(page, 'what is wrong here?');
+  await expect(panel(page).getByText('Images: image/png, 70 bytes.')).toBeVisible({ timeout: 30_000 });
+  await expect(panel(page).locator('.os-chat-user img.os-chat-image').last()).toHaveAttribute('alt', 'image.png');
+  await expect(panel(page).locator('.os-chat-images li')).toHaveCount(0);
 });

@@ -94,6 +94,13 @@ export interface FileChange {
   before: string | null;
 }
 
+/** An image the person pasted into the prompt, as a data URL (`data:image/png;base64,…`). */
+export interface PromptImage {
+  name: string;
+  mime: string;
+  dataUrl: string;
+}
+
 /** A slash command an ACP agent offers (kept in its session's `metadata.commands`); the person sends `/name input` as text. */
 export interface ChatCommand {
   name: string;
@@ -146,8 +153,14 @@ export interface ChatBackend {
   compact(sessionID: string, model: { providerID: string; modelID: string }): Promise<ChatResult<boolean>>;
   messages(sessionID: string): Promise<ChatResult<MessageEntry[]>>;
   statuses(): Promise<ChatResult<Record<string, SessionStatus>>>;
-  /** Sends the person's text; the answer arrives as events. */
-  prompt(sessionID: string, text: string, model?: { providerID: string; modelID: string }, agent?: string): Promise<ChatResult<boolean>>;
+  /** Sends the person's text and pasted images; the answer arrives as events. */
+  prompt(
+    sessionID: string,
+    text: string,
+    model?: { providerID: string; modelID: string },
+    agent?: string,
+    images?: PromptImage[],
+  ): Promise<ChatResult<boolean>>;
 
   models(): Promise<ChatResult<ModelCatalog>>;
   /** OpenCode's primary agents (its modes: build, plan…); none for an ACP agent. */

@@ -29,7 +29,13 @@ export function MessageView({ entry, reverted, busy, onRevert, onFork }: Message
     return (
       <div className={classes} data-message-id={info.id}>
         {text && <div className="os-chat-bubble">{text}</div>}
-        {parts.map((p) => (p.type === 'file' ? <FileChip key={p.id} name={p.filename ?? p.url} /> : null))}
+        {parts.map((p) =>
+          p.type !== 'file' ? null : p.mime.startsWith('image/') && p.url.startsWith('data:') ? (
+            <img key={p.id} className="os-chat-image" src={p.url} alt={p.filename ?? 'image'} title={p.filename} />
+          ) : (
+            <FileChip key={p.id} name={p.filename ?? p.url} />
+          ),
+        )}
         {!reverted && (
           <div className="os-chat-message-actions">
             <button type="button" disabled={busy} title="Undo this message and everything after it" onClick={() => onRevert(info.id)}>

@@ -25,6 +25,7 @@ import {
   type ModelCatalog,
   type PermissionReply,
   type PermissionRequest,
+  type PromptImage,
   type QuestionRequest,
   type SequencedEvent,
   type Session,
@@ -256,10 +257,10 @@ export class ChatService {
     this.setActive(session.id);
   }
 
-  async send(text: string): Promise<void> {
+  async send(text: string, images: PromptImage[] = []): Promise<void> {
     if (!text.trim()) return;
     const sessionID = await this.sessionToSend();
-    if (sessionID) this.ok(await this.backend.prompt(sessionID, text, this.currentModel, this.currentAgent));
+    if (sessionID) this.ok(await this.backend.prompt(sessionID, text, this.currentModel, this.currentAgent, images));
   }
 
   /** The active session, or the one being made for it: what is sent right after "New session" goes there. */

@@ -285,9 +285,30 @@ describe('the input', () => {
     expect(actions.send).not.toHaveBeenCalled();
     expect(area.value).toBe('explain a.ts');
     press(area, 'Enter');
-    expect(actions.send).toHaveBeenCalledWith('explain a.ts');
+    expect(actions.send).toHaveBeenCalledWith('explain a.ts', []);
     expect(area.value).toBe('');
     expect(area.placeholder).toBe('Ask OpenCode… (Enter to send, Shift+Enter for a new line)');
+  });
+
+  it('takes images pasted into it as chips, sent with the words; one too large is said, not attached', async () => {
+    const { actions } = render();
+    const area = one('textarea');
+    const paste = (files: File[]) =>
+      act(() => {
+        const event = new Event('paste', { bubbles: true, cancelable: true });
+        const items = files.map((file) => ({ kind: 'file', type: file.type, getAsFile: () => file }));
+        Object.defineProperty(event, 'clipboardData', { value: { items, getData: () => '' } });
+        area.dispatchEvent(event);
+      });
+    paste([new File([new Uint8Array([1, 2, 3])], 'image.png', { type: 'image/png' })]);
+    await vi.waitFor(() => expect(all('.os-chat-images li')).toHaveLength(1));
+    expect(one('.os-chat-images li').textContent).toBe('image.png×');
+    paste([new File([new Uint8Array(5 * 1024 * 1024 + 1)], 'huge.png', { type: 'image/png' })]);
+    expect(one('.os-chat-notice').textContent).toBe('Not attached, larger than 5 MB: huge.png');
+    type('what is wrong here?');
+    click(button('Send'));
+    expect(actions.send).toHaveBeenCalledWith('what is wrong here?', [{ name: 'image.png', mime: 'image/png', dataUrl: 'data:image/png;base64,AQID' }]);
+    expect(all('.os-chat-images li')).toHaveLength(0);
   });
 
   it('sends with the Send button, which waits for text', () => {
@@ -295,7 +316,7 @@ describe('the input', () => {
     expect(button('Send').disabled).toBe(true);
     type('hello');
     click(button('Send'));
-    expect(actions.send).toHaveBeenCalledWith('hello');
+    expect(actions.send).toHaveBeenCalledWith('hello', []);
   });
 
   it('offers Stop and says it is working only while busy', () => {
@@ -540,7 +561,7 @@ describe('sessions', () => {
     expect(one('.os-chat-empty').textContent).toBe('Type a message below to start a new session.');
     expect(button('Fork').disabled).toBe(true);
     press(type('start'), 'Enter');
-    expect(actions.send).toHaveBeenCalledWith('start');
+    expect(actions.send).toHaveBeenCalledWith('start', []);
   });
 });
 

@@ -7,19 +7,20 @@ import * as React from 'react';
 import type {
   AgentChoice,
   ChatAgentChoice,
-  ChatCommand,
   ChatConnection,
   FileChange,
   MessageEntry,
   ModelChoice,
   PermissionReply,
   PermissionRequest,
+  PromptImage,
   QuestionRequest,
   Session,
   ToolPart,
 } from '../../common/chat-protocol.js';
 import { codeBlocks } from './chat-markdown.js';
 import { summarizeTurn } from './tool-lines.js';
+import { ChatInput } from './chat-input.js';
 import { MessageView, PermissionCard } from './chat-parts.js';
 import { QuestionCard } from './question-card.js';
 
@@ -33,7 +34,7 @@ export interface ChatActions {
   unrevert(): void;
   abort(): void;
   compact(): void;
-  send(text: string): void;
+  send(text: string, images?: PromptImage[]): void;
   selectModel(model: { providerID: string; modelID: string }): void;
   selectAgent(name: string): void;
   /** Talk to another agent: OpenCode, or one over ACP. */
@@ -345,119 +346,4 @@ function codeOf(messages: MessageEntry[], partID: string, index: number) {
     if (part?.type === 'text') return codeBlocks(part.text)[index];
   }
   return undefined;
-}
-
-/** The agent's slash commands matching what is typed: a "/" and the start of a name, nothing after it yet. */
-function matchingCommands(text: string, commands: ChatCommand[]): ChatCommand[] {
-  const typed = /^\/([\w-]*)$/.exec(text);
-  return typed ? commands.filter((c) => c.name.startsWith(typed[1]!)) : [];
-}
-
-function ChatInput({ busy, models, model, agents, agent, chatAgent, activeSession, insertion, actions }: ChatViewProps) {
-  const [text, setText] = React.useState('');
-  // Text put in from outside (the editor's selection as an @ mention) goes at the end of the draft.
-  React.useEffect(() => {
-    if (insertion) setText((draft) => (draft && !/\s$/.test(draft) ? `${draft} ` : draft) + insertion.text);
-  }, [insertion]);
-  const commands = matchingCommands(text, (activeSession?.metadata?.commands as ChatCommand[] | undefined) ?? []);
-  const send = () => {
-    if (!text.trim()) return;
-    actions.send(text);
-    setText('');
-  };
-  const onKeyDown = (event: React.KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Tab' && commands.length > 0) {
-      event.preventDefault();
-      setText(`/${commands[0]!.name} `);
-      return;
-    }
-    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
-    event.preventDefault();
-    send();
-  };
-  return (
-    <div className="os-chat-input">
-      {commands.length > 0 && (
-        <ul className="os-chat-commands" aria-label="Commands">
-          {commands.map((c) => (
-            <li key={c.name}>
-              <button type="button" onClick={() => setText(`/${c.name} `)} title={c.description}>
-                <code>/{c.name}</code> {c.description}
-                {c.hint && <span className="os-chat-command-hint"> ({c.hint})</span>}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      <textarea
-        value={text}
-        rows={3}
-        placeholder={`Ask ${chatAgent ?? 'OpenCode'}… (Enter to send, Shift+Enter for a new line)`}
-        aria-label="Message"
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={onKeyDown}
-      />
-      <div className="os-chat-input-row">
-        {agents && agents.length > 1 && (
-          <select
-            className="os-chat-agent"
-            aria-label="Agent"
-            title="Agent"
-            value={agent ?? ''}
-            onChange={(e) => actions.selectAgent(e.target.value)}
-          >
-            {!agent && <option value="">Default agent</option>}
-            {agents.map((a) => (
-              <option key={a.name} value={a.name} title={a.description}>
-                {a.label ?? a.name}
-              </option>
-            ))}
-          </select>
-        )}
-        <ModelPicker models={models} model={model} onSelect={(m) => actions.selectModel(m)} />
-        {busy && (
-          <span className="os-chat-working" role="status">
-            <span className="os-chat-spinner" aria-hidden="true" /> Working…
-          </span>
-        )}
-        {busy && (
-          <button type="button" onClick={() => actions.abort()} title={`Stop ${chatAgent ?? 'OpenCode'}'s answer`}>
-            Stop
-          </button>
-        )}
-        <button type="button" className="os-chat-primary" disabled={!text.trim()} onClick={send}>
-          Send
-        </button>
-      </div>
-    </div>
-  );
-}
-
-interface ModelPickerProps {
-  models: ModelChoice[];
-  model?: { providerID: string; modelID: string };
-  onSelect(model: { providerID: string; modelID: string }): void;
-}
-
-function ModelPicker({ models, model, onSelect }: ModelPickerProps) {
-  // Nothing to pick (an agent over ACP chooses its own model).
-  if (models.length === 0 && !model) return null;
-  const value = model ? `${model.providerID}/${model.modelID}` : '';
-  const listed = models.some((m) => `${m.providerID}/${m.modelID}` === value);
-  const onChange = (event: React.ChangeEvent<HTMLSelectElement>) => {
-    // A provider's ID has no slash; a model's may (openrouter's "anthropic/claude-…").
-    const slash = event.target.value.indexOf('/');
-    if (slash > 0) onSelect({ providerID: event.target.value.slice(0, slash), modelID: event.target.value.slice(slash + 1) });
-  };
-  return (
-    <select className="os-chat-model" aria-label="Model" title="Model" value={value} onChange={onChange}>
-      {!model && <option value="">Default model</option>}
-      {model && !listed && <option value={value}>{value}</option>}
-      {models.map((m) => (
-        <option key={`${m.providerID}/${m.modelID}`} value={`${m.providerID}/${m.modelID}`}>
-          {`${m.providerName} · ${m.name}`}
-        </option>
-      ))}
-    </select>
-  );
 }

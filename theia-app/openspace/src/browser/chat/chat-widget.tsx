@@ -78,7 +78,7 @@ export class ChatWidget extends ReactWidget {
     unrevert: () => void this.chat.unrevert(),
     abort: () => void this.chat.abort(),
     compact: () => void this.chat.compact(),
-    send: (text) => void this.chat.send(text),
+    send: (text, images) => void this.chat.send(text, images),
     selectModel: (model) => this.chat.selectModel(model),
     selectAgent: (name) => this.chat.selectAgent(name),
     selectChatAgent: (name) => void this.chat.selectChatAgent(name),

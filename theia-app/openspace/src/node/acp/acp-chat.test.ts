@@ -189,6 +189,24 @@ describe('an ACP agent in the chat', { timeout: 30_000 }, () => {
     expect(await changesOf('create notes/new.md hello')).toEqual([{ path: 'notes/new.md', before: null }]);
   });
 
+  it('sends pasted images to an agent that takes them, and says so to one that does not', async () => {
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+    const image = { name: 'screenshot.png', mime: 'image/png', dataUrl: `data:image/png;base64,${png.toString('base64')}` };
+    const { chat, parts, idle } = chatWith(scripted());
+    const session = await chat.createSession();
+    await chat.prompt(session.id, 'what is wrong here?', undefined, [image]);
+    await idle(session.id);
+    const [user] = chat.conversation(session.id);
+    expect(user!.parts.map((p) => p.type)).toEqual(['text', 'file']);
+    expect(user!.parts[1]).toMatchObject({ type: 'file', filename: 'screenshot.png', mime: 'image/png' });
+    expect(parts(session.id).at(-1)).toMatchObject({ text: expect.stringContaining('Images: image/png, 16 bytes.') });
+
+    const blind = chatWith(scripted({ SCRIPTED_AGENT_NO_IMAGES: '1' }));
+    const other = await blind.chat.createSession();
+    await expect(blind.chat.prompt(other.id, 'look', undefined, [image])).rejects.toThrow('Scripted does not take images in a prompt');
+    expect(blind.chat.conversation(other.id)).toEqual([]);
+  });
+
   it("offers the agent's slash commands with the session, and links the files a prompt mentions", async () => {
     const { chat } = chatWith(scripted());
     const session = await chat.createSession();

@@ -27,13 +27,13 @@ import type {
   AcpAgentSetting,
   AssistantMessage,
   ChatClient,
-  ChatCommand,
   ChatConnection,
   Event,
   MessageEntry,
   Part,
   PermissionReply,
   PermissionRequest,
+  PromptImage,
   Replay,
   Session,
   SessionStatus,
@@ -49,6 +49,8 @@ import {
   sessionOf,
   startFailure,
   userEntry,
+  sessionChange,
+  imageBlock,
   type MessageMaker,
 } from './acp-messages.js';
 import { partIds, TurnParts } from './acp-parts.js';
@@ -332,21 +334,23 @@ export class AcpChat {
     return this.modes.map((m) => ({ name: m.id, label: m.name, ...(m.description && { description: m.description }) }));
   }
 
-  async prompt(sessionID: string, text: string, mode?: string): Promise<void> {
+  async prompt(sessionID: string, text: string, mode?: string, images: PromptImage[] = []): Promise<void> {
     const agent = await this.agent();
     const session = this.sessionsById.get(sessionID);
     if (!session) throw new Error(`No session ${sessionID} of ${this.options.agent.name} here.`);
     if (this.turns.has(sessionID)) throw new Error('The agent is still answering: wait for it, or stop it.');
+    if (images.length > 0 && !this.info?.agentCapabilities?.promptCapabilities?.image)
+      throw new Error(`${this.options.agent.name} does not take images in a prompt; send the words alone, or describe the image.`);
     // The mode the person picked, set on the session before the prompt goes (`session/set_mode`).
     if (mode && mode !== session.metadata?.mode && this.modes.some((m) => m.id === mode)) {
       await agent.request('session/set_mode', { sessionId: sessionID, modeId: mode });
       this.changeSession(sessionID, (s) => ({ ...s, metadata: { ...s.metadata, mode } }));
     }
     const now = Date.now();
-    const user = userEntry(this.maker, sessionID, text, now);
+    const user = userEntry(this.maker, sessionID, text, now, images);
     this.addEntry(user);
     this.emit({ type: 'message.updated', properties: { sessionID, info: user.info } });
-    this.emit({ type: 'message.part.updated', properties: { sessionID, part: user.parts[0]!, time: now } });
+    for (const part of user.parts) this.emit({ type: 'message.part.updated', properties: { sessionID, part, time: now } });
     const message = assistantMessage(this.maker, sessionID, user.info.id, now);
     const changes = new TurnChanges(this.options.directory);
     this.turns.set(sessionID, { parts: new TurnParts(sessionID, message.id), changes, message, cancelled: false });
@@ -356,7 +360,7 @@ export class AcpChat {
     agent
       .request('session/prompt', {
         sessionId: sessionID,
-        prompt: [{ type: 'text', text }, ...(await mentionedFiles(text, this.options.directory))],
+        prompt: [{ type: 'text', text }, ...images.map(imageBlock), ...(await mentionedFiles(text, this.options.directory))],
       })
       .then(
         (response) => this.endTurn(sessionID, undefined, response.stopReason),
@@ -433,26 +437,8 @@ export class AcpChat {
   }
 
   private update({ sessionId, update }: SessionNotification): void {
-    if (update.sessionUpdate === 'session_info_update') {
-      const { title } = update;
-      if (title) this.changeSession(sessionId, (s) => ({ ...s, title, time: { ...s.time, updated: Date.now() } }));
-      return;
-    }
-    if (update.sessionUpdate === 'current_mode_update') {
-      const mode = update.currentModeId;
-      this.changeSession(sessionId, (s) => ({ ...s, metadata: { ...s.metadata, mode } }));
-      return;
-    }
-    if (update.sessionUpdate === 'available_commands_update') {
-      // The agent's slash commands, which the panel offers as the person types "/" (sent as text, as ACP says).
-      const commands: ChatCommand[] = update.availableCommands.map((c) => ({
-        name: c.name,
-        description: c.description,
-        ...(c.input?.hint && { hint: c.input.hint }),
-      }));
-      this.changeSession(sessionId, (s) => ({ ...s, metadata: { ...s.metadata, commands } }));
-      return;
-    }
+    const change = sessionChange(update);
+    if (change) return this.changeSession(sessionId, change);
     const replay = this.replays.get(sessionId);
     if (replay) return replay.apply(update);
     const turn = this.turns.get(sessionId);

@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ContentBlock, McpServer, RequestPermissionRequest, SessionUpdate } from '@agentclientprotocol/sdk';
-import type { AssistantMessage, MessageEntry, PermissionRequest, Session } from '../../common/chat-protocol.js';
+import type { AssistantMessage, ChatCommand, MessageEntry, PermissionRequest, PromptImage, Session } from '../../common/chat-protocol.js';
 import { contentText, toolName, TurnParts } from './acp-parts.js';
 
 /** Who the messages are of: the agent's name, the workspace, and the next message ID. */
@@ -48,12 +48,29 @@ export function permissionRequest(params: RequestPermissionRequest, id: string, 
 }
 
 /** The person's message, its text as one part. */
-export function userEntry(make: MessageMaker, sessionID: string, text: string, time: number): MessageEntry {
+export function userEntry(make: MessageMaker, sessionID: string, text: string, time: number, images: PromptImage[] = []): MessageEntry {
   const id = make.nextId();
+  const part = (n: number) => `prt_${id}_${String(n).padStart(6, '0')}`;
   return {
     info: { id, sessionID, role: 'user', time: { created: time }, agent: make.agent, model: { providerID: 'acp', modelID: make.agent } },
-    parts: [{ id: `prt_${id}_000001`, sessionID, messageID: id, type: 'text', text, time: { start: time, end: time } }],
+    parts: [
+      { id: part(1), sessionID, messageID: id, type: 'text', text, time: { start: time, end: time } },
+      ...images.map((image, i) => ({
+        id: part(i + 2),
+        sessionID,
+        messageID: id,
+        type: 'file' as const,
+        mime: image.mime,
+        filename: image.name,
+        url: image.dataUrl,
+      })),
+    ],
   };
+}
+
+/** A pasted image as ACP's image content block (the data URL's base64). */
+export function imageBlock(image: PromptImage): ContentBlock {
+  return { type: 'image', mimeType: image.mime, data: image.dataUrl.slice(image.dataUrl.indexOf(',') + 1) };
 }
 
 export function assistantMessage(make: MessageMaker, sessionID: string, parentID: string, now: number): AssistantMessage {
@@ -153,4 +170,32 @@ export function errorText(error: unknown): string {
     data && typeof data === 'object' ? ((data as Record<string, unknown>).message ?? (data as Record<string, unknown>).details) : undefined;
   if (typeof inData === 'string' && inData) return inData;
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * What an update changes of the session rather than the turn: its title, its mode, its slash
+ * commands (the panel offers them as the person types "/"; they are sent as text, as ACP says).
+ * Undefined: an update of the turn.
+ */
+export function sessionChange(update: SessionUpdate): ((session: Session) => Session) | undefined {
+  switch (update.sessionUpdate) {
+    case 'session_info_update': {
+      const { title } = update;
+      return (s) => ({ ...s, ...(title && { title }), time: { ...s.time, updated: Date.now() } });
+    }
+    case 'current_mode_update': {
+      const mode = update.currentModeId;
+      return (s) => ({ ...s, metadata: { ...s.metadata, mode } });
+    }
+    case 'available_commands_update': {
+      const commands: ChatCommand[] = update.availableCommands.map((c) => ({
+        name: c.name,
+        description: c.description,
+        ...(c.input?.hint && { hint: c.input.hint }),
+      }));
+      return (s) => ({ ...s, metadata: { ...s.metadata, commands } });
+    }
+    default:
+      return undefined;
+  }
 }

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimHub, type SimHub } from '../../../../../sim/start.js';
 import { AcpChat, type AcpAgentSetting } from './acp-chat.js';
-import type { Event, ToolPart } from '../../common/chat-protocol.js';
+import type { Event, PromptImage, ToolPart } from '../../common/chat-protocol.js';
 import { eventually } from '../../../../../conformance/setup.js';
 import { FIXTURE_WORKSPACE } from '../../../../../conformance/target.js';
 import { AGENT_BIN, scriptedOpencodeHome } from '../../../../../conformance/agents/agents.js';
@@ -52,7 +52,7 @@ function baseEnv(home: string): Record<string, string> {
 }
 
 /** A prompt's turn, the person answering every permission card with `reply`; resolves with the chat's events when the turn ends. */
-async function turn(agent: AcpAgentSetting, prompt: string, reply: 'once' | 'always') {
+async function turn(agent: AcpAgentSetting, prompt: string, reply: 'once' | 'always', images: PromptImage[] = []) {
   const events: Event[] = [];
   const chat = new AcpChat({
     agent,
@@ -71,13 +71,16 @@ async function turn(agent: AcpAgentSetting, prompt: string, reply: 'once' | 'alw
   const connected = await chat.connect();
   expect(connected, JSON.stringify(connected)).toMatchObject({ state: 'connected' });
   const session = await chat.createSession();
-  await chat.prompt(session.id, prompt);
+  await chat.prompt(session.id, prompt, undefined, images);
   await eventually(() => expect(events.some((e) => e.type === 'session.idle')).toBe(true), 90_000, 200);
   const answer = chat.conversation(session.id)[1]!;
   return { chat, events, answer, tools: answer.parts.filter((p): p is ToolPart => p.type === 'tool') };
 }
 
 const PROMPT = 'Open the entry point at line 7, then note what you saw.';
+/** A 1×1 PNG, as a person pastes a screenshot into the prompt. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const SCREENSHOT: PromptImage = { name: 'image.png', mime: 'image/png', dataUrl: `data:image/png;base64,${PNG}` };
 
 describe('real agents over ACP, with OpenSpace as their MCP server', { timeout: 120_000 }, () => {
   it('Claude Code (claude-agent-acp) opens a file at a line and, after the permission card, writes a file', async () => {
@@ -112,8 +115,13 @@ describe('real agents over ACP, with OpenSpace as their MCP server', { timeout: 
       },
       PROMPT,
       'once',
+      [SCREENSHOT],
     );
     expect(model.problems).toEqual([]);
+    // The pasted image reached the model as an image block of the person's message.
+    expect(JSON.stringify(model.requests)).toContain(
+      `{"type":"image","source":{"type":"base64","media_type":"image/png","data":"${PNG}"}}`,
+    );
     expect(hub.ide.editors.list().find((e) => e.path === 'src/index.ts')?.cursor.line).toBe(7);
     expect(await readFile(join(workspace, 'notes/claude-acp.md'), 'utf8')).toBe('Seen by Claude over ACP');
     // Claude's tool calls name the MCP tools, so the panel's lines say what they did.

@@ -122,6 +122,20 @@ describe('OpenCodeProxy', () => {
       .reply(204);
     await proxy.prompt('ses_1', 'plan it', undefined, 'plan');
     expect(sent).toEqual({ agent: 'plan', parts: [{ type: 'text', text: 'plan it' }] });
+
+    // A pasted image goes as a file part with its data URL, as OpenCode's own clients send one.
+    nock(URL_)
+      .post('/session/ses_1/prompt_async', (body) => ((sent = body), true))
+      .reply(204);
+    await proxy.prompt('ses_1', 'what is this?', undefined, undefined, [
+      { name: 'image.png', mime: 'image/png', dataUrl: 'data:image/png;base64,AQID' },
+    ]);
+    expect(sent).toEqual({
+      parts: [
+        { type: 'text', text: 'what is this?' },
+        { type: 'file', mime: 'image/png', url: 'data:image/png;base64,AQID', filename: 'image.png' },
+      ],
+    });
   });
 
   it("offers OpenCode's primary agents, not its subagents or hidden ones", async () => {

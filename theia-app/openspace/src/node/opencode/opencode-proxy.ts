@@ -16,6 +16,7 @@ import type {
   MessageEntry,
   ModelCatalog,
   PermissionReply,
+  PromptImage,
   Replay,
 } from '../../common/chat-protocol.js';
 import { EventRing } from '../chat/event-ring.js';
@@ -247,9 +248,10 @@ export class OpenCodeProxy implements Omit<ChatBackend, 'connection' | 'connect'
   statuses() {
     return this.call((c) => c.session.status());
   }
-  prompt(sessionID: string, text: string, model?: { providerID: string; modelID: string }, agent?: string) {
+  prompt(sessionID: string, text: string, model?: { providerID: string; modelID: string }, agent?: string, images: PromptImage[] = []) {
+    const files = images.map((i) => ({ type: 'file' as const, mime: i.mime, url: i.dataUrl, filename: i.name }));
     return this.call(
-      (c) => c.session.promptAsync({ sessionID, model, agent, parts: [{ type: 'text', text }] }),
+      (c) => c.session.promptAsync({ sessionID, model, agent, parts: [{ type: 'text', text }, ...files] }),
       () => true,
     );
   }
