@@ -23,13 +23,14 @@
  * SCRIPTED_AGENT_NO_MCP=1 makes it say it takes no MCP servers over HTTP, SCRIPTED_AGENT_NO_IMAGES=1 no
  * images in a prompt (it says what images it got, with what it does not know). SCRIPTED_AGENT_AUTH=agent makes
  * session/new need a sign-in first, which `authenticate` with its one method does; =terminal offers
- * only a sign-in the person runs in a terminal. SCRIPTED_AGENT_HISTORY=1 makes it list one session from
+ * only a sign-in the person runs in a terminal (`--login`, which writes SCRIPTED_AGENT_LOGIN_FILE; an
+ * agent finds that file there, it is signed in). SCRIPTED_AGENT_HISTORY=1 makes it list one session from
  * before (session/list) and replay its conversation on session/load. SCRIPTED_AGENT_CHILD=<file> makes it
  * start a helper process (as Claude Code's adapter starts its CLI) that writes "running" to <file>, and
  * sent SIGTERM, "settings" a moment later, and exits.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { agent, ndJsonStream, PROTOCOL_VERSION, RequestError } from '@agentclientprotocol/sdk';
@@ -50,7 +51,15 @@ let count = 0;
 const auth = process.env.SCRIPTED_AGENT_AUTH;
 const history = process.env.SCRIPTED_AGENT_HISTORY === '1';
 const OLD = 'old-1';
+// `--login` is the terminal sign-in: it says so, leaves SCRIPTED_AGENT_LOGIN_FILE behind, and exits 0.
+const loginFile = process.env.SCRIPTED_AGENT_LOGIN_FILE;
+if (process.argv.includes('--login')) {
+  process.stdout.write('Scripted sign-in: signed in as scripted@example.com.\n');
+  if (loginFile) writeFileSync(loginFile, 'signed in');
+  process.exit(0);
+}
 let signedIn = !auth;
+const isSignedIn = () => signedIn || (auth === 'terminal' && !!loginFile && existsSync(loginFile));
 const AUTH_METHODS = {
   agent: [{ id: 'scripted-login', name: 'Scripted login', description: 'Signs in with the scripted account' }],
   terminal: [
@@ -96,7 +105,7 @@ const app = agent({ name: 'scripted' })
     return {};
   })
   .onRequest('session/new', ({ params, client }) => {
-    if (!signedIn) throw RequestError.authRequired();
+    if (!isSignedIn()) throw RequestError.authRequired();
     const sessionId = `scripted-${++count}`;
     sessions.set(sessionId, { servers: params.mcpServers, cwd: params.cwd, cancelled: false, mode: 'ask' });
     setTimeout(() =>
@@ -297,7 +306,9 @@ const app = agent({ name: 'scripted' })
     const links = params.prompt
       .filter((b) => b.type === 'resource_link')
       .map((b) => `${b.name} <${b.uri}>${b.description ? ` (${b.description})` : ''}`);
-    const images = params.prompt.filter((b) => b.type === 'image').map((b) => `${b.mimeType}, ${Buffer.from(b.data, 'base64').length} bytes`);
+    const images = params.prompt
+      .filter((b) => b.type === 'image')
+      .map((b) => `${b.mimeType}, ${Buffer.from(b.data, 'base64').length} bytes`);
     await say(
       `I do not know how to "${text}".${links.length ? ` Linked: ${links.join(', ')}.` : ''}${images.length ? ` Images: ${images.join('; ')}.` : ''}`,
     );

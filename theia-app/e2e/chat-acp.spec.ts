@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AGENT_CONSENT_SETTING, CONSENT_VERSION } from '../../src/security/consent.js';
@@ -14,13 +14,22 @@ import { useTheia } from './theia-session.js';
  * a long turn.
  */
 const SCRIPTED = fileURLToPath(new URL('../../ci/acp-scripted-agent.mjs', import.meta.url));
+const LOGIN_FILE = `/var/tmp/openspace-e2e-acp-login-${process.pid}`;
 const panel = (page: Page) => page.locator('#openspace-chat');
 const currentTab = (page: Page) => page.locator('#theia-main-content-panel .lm-TabBar-tab.lm-mod-current');
 
 const ide = useTheia({
   userSettings: {
     [AGENT_CONSENT_SETTING]: CONSENT_VERSION,
-    'openspace.chat.agents': [{ name: 'Scripted ACP', command: process.execPath, args: [SCRIPTED] }],
+    'openspace.chat.agents': [
+      { name: 'Scripted ACP', command: process.execPath, args: [SCRIPTED] },
+      {
+        name: 'Scripted sign-in',
+        command: process.execPath,
+        args: [SCRIPTED],
+        env: { SCRIPTED_AGENT_AUTH: 'terminal', SCRIPTED_AGENT_LOGIN_FILE: LOGIN_FILE },
+      },
+    ],
   },
 });
 
@@ -155,4 +164,24 @@ test('an image pasted into the prompt shows as a chip, goes to the agent with th
   await expect(panel(page).getByText('Images: image/png, 70 bytes.')).toBeVisible({ timeout: 30_000 });
   await expect(panel(page).locator('.os-chat-user img.os-chat-image').last()).toHaveAttribute('alt', 'image.png');
   await expect(panel(page).locator('.os-chat-images li')).toHaveCount(0);
+});
+
+test("an agent whose sign-in runs in a terminal: the notice's button runs it there, the words wait in the draft, and then go", async () => {
+  const { page } = ide.theia;
+  await rm(LOGIN_FILE, { force: true });
+  await panel(page).getByLabel('Chat with').selectOption('Scripted sign-in');
+  const input = panel(page).locator('textarea');
+  await expect(input).toHaveAttribute('placeholder', /^Ask Scripted sign-in…/, { timeout: 30_000 });
+  await send(page, 'open src/index.ts:2');
+  const notice = page.locator('.theia-notification-toasts .theia-notification-list-item', {
+    hasText: 'Scripted sign-in needs you to sign in first',
+  });
+  await expect(notice).toBeVisible({ timeout: 30_000 });
+  await expect(input).toHaveValue('open src/index.ts:2');
+  await notice.getByRole('button', { name: 'Sign in in a terminal' }).click();
+  await expect(page.locator('.lm-TabBar-tab', { hasText: 'Sign in: Scripted sign-in' })).toBeVisible({ timeout: 15_000 });
+  await expect(page.locator('.xterm-rows:visible')).toContainText('signed in as scripted@example.com', { timeout: 15_000 });
+  await input.press('Enter');
+  await expect(panel(page).locator('.os-chat-tool', { hasText: 'opened src/index.ts:2' })).toBeVisible({ timeout: 30_000 });
+  await rm(LOGIN_FILE, { force: true });
 });

@@ -134,7 +134,15 @@ export interface ChatSettings {
 export type PermissionReply = 'once' | 'always' | 'reject';
 
 /** The result of an operation the person asked for: ok, or what went wrong, in words. */
-export type ChatResult<T> = { ok: true; value: T } | { ok: false; message: string };
+export type ChatResult<T> = { ok: true; value: T } | { ok: false; message: string; signIn?: TerminalSignIn };
+
+/** A sign-in the person runs in a terminal (an ACP agent's terminal auth method): the agent's command with the method's arguments. */
+export interface TerminalSignIn {
+  agent: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
 
 export interface ChatBackend {
   /** Where the connection stands; `connect` starts OpenCode (or reaches the configured URL) if it is not up. */

@@ -12,6 +12,8 @@ import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-s
 import { ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
 import type { RpcProxy } from '@theia/core/lib/common/messaging';
 import { inject, injectable, type interfaces } from '@theia/core/shared/inversify';
+import { TerminalService } from '@theia/terminal/lib/browser/base/terminal-service';
+import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 import {
   type AgentChoice,
   type ChatAgentChoice,
@@ -29,12 +31,15 @@ import {
   type QuestionRequest,
   type SequencedEvent,
   type Session,
+  type TerminalSignIn,
 } from '../../common/chat-protocol.js';
 import { CHAT_AGENTS, CHAT_ALWAYS_ALLOW, CHAT_OPENCODE_PATH, CHAT_SERVER_URL } from '../../common/preferences.js';
 import { ChatModel } from './chat-model.js';
 import { alwaysRules, matchesRule } from './permission-rules.js';
 
 /** The backend's events, for the service to listen to (the RPC client object). */
+const SIGN_IN = 'Sign in in a terminal';
+
 @injectable()
 export class ChatEvents implements ChatClient {
   readonly events = new Emitter<SequencedEvent>();
@@ -64,6 +69,8 @@ export class ChatService {
   @inject(ChatBackendProxy) protected readonly backend!: RpcProxy<ChatBackend>;
   @inject(ChatEvents) protected readonly events!: ChatEvents;
   @inject(MessageService) protected readonly messages!: MessageService;
+  @inject(TerminalService) protected readonly terminals!: TerminalService;
+  @inject(WorkspaceService) protected readonly workspace!: WorkspaceService;
   @inject(PreferenceService) protected readonly preferences!: PreferenceService;
 
   readonly model = new ChatModel();
@@ -246,10 +253,30 @@ export class ChatService {
     this.changed.fire();
   }
 
-  /** A failed call is a message to the person; nothing else changes. */
+  /** A failed call is a message to the person (with the sign-in to run when that is why); nothing else changes. */
   private ok<T>(result: ChatResult<T>): result is { ok: true; value: T } {
-    if (!result.ok) void this.messages.error(`Chat: ${result.message}`);
-    return result.ok;
+    if (result.ok) return true;
+    const { signIn } = result;
+    if (!signIn) void this.messages.error(`Chat: ${result.message}`);
+    else
+      void this.messages.error(`Chat: ${result.message}`, SIGN_IN).then(async (chosen) => {
+        if (chosen === SIGN_IN) await this.signInTerminal(signIn);
+      });
+    return false;
+  }
+
+  /** The agent's terminal sign-in, run in a terminal for the person (as Zed does); they send again once it is done. */
+  private async signInTerminal({ agent, command, args, env }: TerminalSignIn): Promise<void> {
+    const widget = await this.terminals.newTerminal({
+      title: `Sign in: ${agent}`,
+      shellPath: command,
+      shellArgs: args,
+      env,
+      cwd: this.workspace.tryGetRoots()[0]?.resource.toString(),
+      useServerTitle: false,
+    });
+    await widget.start();
+    await this.terminals.open(widget, { mode: 'activate' });
   }
 
   private remember(session: Session): void {
@@ -260,7 +287,10 @@ export class ChatService {
   async send(text: string, images: PromptImage[] = []): Promise<void> {
     if (!text.trim()) return;
     const sessionID = await this.sessionToSend();
-    if (sessionID) this.ok(await this.backend.prompt(sessionID, text, this.currentModel, this.currentAgent, images));
+    const sent =
+      sessionID !== undefined && this.ok(await this.backend.prompt(sessionID, text, this.currentModel, this.currentAgent, images));
+    // What could not be sent goes back into the draft, to send again (after a sign-in, say).
+    if (!sent) this.insert(text);
   }
 
   /** The active session, or the one being made for it: what is sent right after "New session" goes there. */

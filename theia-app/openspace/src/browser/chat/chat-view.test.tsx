@@ -307,7 +307,9 @@ describe('the input', () => {
     expect(one('.os-chat-notice').textContent).toBe('Not attached, larger than 5 MB: huge.png');
     type('what is wrong here?');
     click(button('Send'));
-    expect(actions.send).toHaveBeenCalledWith('what is wrong here?', [{ name: 'image.png', mime: 'image/png', dataUrl: 'data:image/png;base64,AQID' }]);
+    expect(actions.send).toHaveBeenCalledWith('what is wrong here?', [
+      { name: 'image.png', mime: 'image/png', dataUrl: 'data:image/png;base64,AQID' },
+    ]);
     expect(all('.os-chat-images li')).toHaveLength(0);
   });
 

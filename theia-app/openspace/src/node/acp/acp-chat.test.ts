@@ -5,6 +5,7 @@
  * permission card answers the agent, a turn can be stopped, and a crash or a missing agent is a
  * message the person reads.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ import { connectAgent, type Agent } from '../../../../../conformance/client.js';
 import { eventually } from '../../../../../conformance/setup.js';
 import { startTarget, type Target } from '../../../../../conformance/target.js';
 import type { Event, Part, ToolPart } from '../../common/chat-protocol.js';
-import { AcpChat, type AcpAgentSetting } from './acp-chat.js';
+import { AcpChat, SignInNeeded, type AcpAgentSetting } from './acp-chat.js';
 
 const SCRIPTED = fileURLToPath(new URL('../../../../../ci/acp-scripted-agent.mjs', import.meta.url));
 const scripted = (env: Record<string, string> = {}): AcpAgentSetting => ({
@@ -235,10 +236,21 @@ describe('an ACP agent in the chat', { timeout: 30_000 }, () => {
   it('an agent that asks for a sign-in signs in its own way (authenticate), or says what the person must do', async () => {
     const { chat } = chatWith(scripted({ SCRIPTED_AGENT_AUTH: 'agent' }));
     expect(await chat.createSession()).toMatchObject({ id: 'scripted-1' });
-    const terminal = chatWith(scripted({ SCRIPTED_AGENT_AUTH: 'terminal' }));
-    await expect(terminal.chat.createSession()).rejects.toThrow(
-      'Scripted needs you to sign in first: Log in in a terminal (Run scripted-agent --login). Then start a new session.',
+    // A terminal sign-in: the command for the person to run (the panel runs it in a terminal); after it, sessions start.
+    const loginFile = `/var/tmp/openspace-acp-login-${process.pid}`;
+    rmSync(loginFile, { force: true });
+    const terminal = chatWith(scripted({ SCRIPTED_AGENT_AUTH: 'terminal', SCRIPTED_AGENT_LOGIN_FILE: loginFile }));
+    const refused = await terminal.chat.createSession().catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SignInNeeded);
+    expect((refused as SignInNeeded).message).toBe(
+      'Scripted needs you to sign in first (Log in in a terminal): run it in a terminal, then send again.',
     );
+    const { command, args, env } = (refused as SignInNeeded).signIn;
+    expect(execFileSync(command, args, { env: { ...process.env, ...env }, encoding: 'utf8' })).toContain(
+      'signed in as scripted@example.com',
+    );
+    expect(await terminal.chat.createSession()).toMatchObject({ id: 'scripted-1' });
+    rmSync(loginFile);
   });
 
   it("offers the agent's modes once a session says them, and a prompt in another mode sets it first (session/set_mode)", async () => {

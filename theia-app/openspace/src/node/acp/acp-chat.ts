@@ -12,6 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import {
   client,
+  type AuthMethodTerminal,
   ndJsonStream,
   PROTOCOL_VERSION,
   type ClientConnection,
@@ -35,6 +36,7 @@ import type {
   PermissionRequest,
   PromptImage,
   Replay,
+  TerminalSignIn,
   Session,
   SessionStatus,
 } from '../../common/chat-protocol.js';
@@ -81,6 +83,16 @@ type Waiting = { request: PermissionRequest; options: PermissionOption[]; answer
 
 let eventCount = 0;
 const eventId = () => `evt_acp_${++eventCount}`;
+
+/** The agent needs a sign-in the person runs in a terminal: the command to run. */
+export class SignInNeeded extends Error {
+  constructor(
+    message: string,
+    readonly signIn: TerminalSignIn,
+  ) {
+    super(message);
+  }
+}
 
 export class AcpChat {
   private child: ChildProcess | undefined;
@@ -169,7 +181,8 @@ export class AcpChat {
       const initialized = this.acp.agent.request('initialize', {
         protocolVersion: PROTOCOL_VERSION,
         // The agent reads and writes files and runs commands through OpenSpace's MCP tools, not the client.
-        clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+        // A sign-in that needs a terminal is run in one for the person (auth.terminal).
+        clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: true } },
         clientInfo: { name: 'openspace', title: 'OpenSpace', version: '0.1.0' },
       });
       let timer: NodeJS.Timeout | undefined;
@@ -280,7 +293,8 @@ export class AcpChat {
 
   /**
    * The agent asked for a sign-in: its own way (`authenticate` with its one method: it signs in
-   * itself, opening a browser if it must), else what the person has to do, in words.
+   * itself, opening a browser if it must); else, where it has a terminal method, the command the
+   * person runs in a terminal (SignInNeeded: the panel offers to); else what to do, in words.
    */
   private async signIn(): Promise<void> {
     const methods = this.info?.authMethods ?? [];
@@ -289,8 +303,14 @@ export class AcpChat {
       await this.acp!.agent.request('authenticate', { methodId: byAgent[0]!.id });
       return;
     }
+    const { name, command, args = [], env = {} } = this.options.agent;
+    const terminal = methods.find((m): m is AuthMethodTerminal & { type: 'terminal' } => 'type' in m && m.type === 'terminal');
+    if (terminal) {
+      const signIn = { agent: name, command, args: [...args, ...(terminal.args ?? [])], env: { ...env, ...terminal.env } };
+      throw new SignInNeeded(`${name} needs you to sign in first (${terminal.name}): run it in a terminal, then send again.`, signIn);
+    }
     const ways = methods.map((m) => `${m.name}${m.description ? ` (${m.description})` : ''}`).join('; ');
-    throw new Error(`${this.options.agent.name} needs you to sign in first${ways ? `: ${ways}` : ''}. Then start a new session.`);
+    throw new Error(`${name} needs you to sign in first${ways ? `: ${ways}` : ''}. Then start a new session.`);
   }
 
   /** A session's conversation as held now (none for one from before not opened yet). */

@@ -23,7 +23,7 @@ import {
   type ChatResult,
   type ChatSettings,
 } from '../../common/chat-protocol.js';
-import { AcpChat } from '../acp/acp-chat.js';
+import { AcpChat, SignInNeeded } from '../acp/acp-chat.js';
 import { OpenCodeProxy } from '../opencode/opencode-proxy.js';
 import { findOpenCode, serveOpenCode } from '../opencode/opencode-server.js';
 
@@ -187,7 +187,8 @@ async function result<T>(call: () => T | Promise<T>): Promise<ChatResult<T>> {
   try {
     return { ok: true, value: await call() };
   } catch (error) {
-    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, message, ...(error instanceof SignInNeeded && { signIn: error.signIn }) };
   }
 }
 
