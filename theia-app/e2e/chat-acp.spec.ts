@@ -115,7 +115,10 @@ test("the agent's own edits (outside OpenSpace's tools) are reviewed hunk by hun
   expect(await readFile(colors, 'utf8')).toBe('blue\nkeep\nkeep\nkeep\nkeep\nblue\n');
   await expect(review(summaries)).toBeVisible({ timeout: 10_000 });
   await review(summaries).click();
-  await expect(page.locator('.lm-TabBar-tab', { hasText: 'colors.txt ↔' })).toBeVisible({ timeout: 10_000 });
+  await expect(page.locator('.lm-TabBar-tab', { hasText: 'colors.txt ↔ changed' })).toBeVisible({ timeout: 10_000 });
+  // Left, the file before the turn; right, the file as the agent left it.
+  await expect(page.locator('.monaco-diff-editor .editor.original .view-lines:visible')).toContainText('red');
+  await expect(page.locator('.monaco-diff-editor .editor.modified .view-lines:visible')).not.toContainText('red');
   const bars = page.locator('.openspace-hunk-bar:visible');
   await expect(bars).toHaveCount(2);
   await page.screenshot({ path: 'reports/screenshots/chat-acp-review.png' });
@@ -180,7 +183,8 @@ test("an agent whose sign-in runs in a terminal: the notice's button runs it the
   await expect(input).toHaveValue('open src/index.ts:2');
   await notice.getByRole('button', { name: 'Sign in in a terminal' }).click();
   await expect(page.locator('.lm-TabBar-tab', { hasText: 'Sign in: Scripted sign-in' })).toBeVisible({ timeout: 15_000 });
-  await expect(page.locator('.xterm-rows:visible')).toContainText('signed in as scripted@example.com', { timeout: 15_000 });
+  // The sign-in ran there, with the method's arguments and the agent's environment (xterm draws with WebGL: its effect is read).
+  await expect.poll(() => readFile(LOGIN_FILE, 'utf8').catch(() => ''), { timeout: 15_000 }).toBe('signed in');
   await input.press('Enter');
   await expect(panel(page).locator('.os-chat-tool', { hasText: 'opened src/index.ts:2' })).toBeVisible({ timeout: 30_000 });
   await rm(LOGIN_FILE, { force: true });

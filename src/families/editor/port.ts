@@ -79,8 +79,10 @@ export interface ProposalView {
   /** This file's place in the proposal: file `file` of `files`. */
   file: number;
   files: number;
-  /** The file now ('' for a file that does not exist yet). */
+  /** The file now ('' for a file that does not exist yet); of a change already made, the file before it. */
   original: string;
+  /** A change already made (the file on disk is `proposed`): Reject puts back what `original` had. */
+  applied?: boolean;
   /** The file as the proposal leaves it with the decisions so far: a rejected hunk is taken out. */
   proposed: string;
   /** The hunks shown: where each starts in `proposed` (1-based; a hunk that only removes lines: the line after them) and what was decided. */

@@ -93,6 +93,7 @@ function viewOf(proposal: Proposal, file: ProposedFile): ProposalView {
     original: file.original,
     proposed: text,
     hunks,
+    ...(file.applied && { applied: true }),
   };
 }
 

@@ -83,9 +83,9 @@ export class TheiaReviewPort implements ReviewPort, ResourceResolver, CommandCon
     const { proposalId, path } = view;
     const modified = this.text(proposalId, 'modified', path, view.proposed);
     const file = this.ids.uriOf(path);
-    // A new file has nothing on disk to show on the left.
-    const original = view.original === '' ? this.text(proposalId, 'original', path, '') : file;
-    const uri = DiffUris.encode(original, modified, `${file.path.base} ↔ proposed (${proposalId})`);
+    // A new file has nothing on disk to show on the left; a change already made has its file before on the left.
+    const original = view.original === '' || view.applied ? this.text(proposalId, 'original', path, view.original) : file;
+    const uri = DiffUris.encode(original, modified, `${file.path.base} ↔ ${view.applied ? 'changed' : 'proposed'} (${proposalId})`);
     // A change set shows its first file; the others wait in their tabs (the person may be reading the first already).
     const widget = await this.editors.open(uri, { mode: view.file === 1 ? 'activate' : 'open' });
     widget.title.caption = `${view.title}: ${path} (${proposalId}${view.files > 1 ? `, file ${view.file} of ${view.files}` : ''})`;
