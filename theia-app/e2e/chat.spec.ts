@@ -26,6 +26,7 @@ const QUESTION = {
     { label: 'Postgres', description: 'as in production' },
   ],
 };
+const EDITED = 'const store = new TaskStore(); // one store for the app';
 const FINAL = `Opened \`${APP}:5\` and wrote the note.\n\n\`\`\`ts\n${CODE}\n\`\`\``;
 const opencodeName = (tool: string) => `openspace_${tool.replaceAll('.', '_')}`;
 
@@ -48,6 +49,8 @@ test.describe('with OpenCode and the scripted model', () => {
   let model: ScriptedModel | undefined;
   /** A second provider whose model asks the person a question (OpenCode's question tool) first. */
   let asking: ScriptedModel | undefined;
+  /** A third whose model edits a file with OpenCode's own tools (read, then edit). */
+  let editing: ScriptedModel | undefined;
   const options: TheiaTargetOptions = {};
 
   // Before useTheia's own beforeAll: the model's URL goes into the home's OpenCode config Theia starts with.
@@ -65,11 +68,23 @@ test.describe('with OpenCode and the scripted model', () => {
       finalText: 'Using the database you chose.',
       agentToolName: (tool) => (tool === 'question' ? tool : opencodeName(tool)),
     });
+    editing = await startOpenaiModel({
+      steps: [
+        { tool: 'read', arguments: { filePath: APP } },
+        { tool: 'edit', arguments: { filePath: APP, oldString: CODE, newString: EDITED } },
+      ],
+      finalText: 'Said why there is one store.',
+      agentToolName: (tool) => tool,
+    });
     const home = await mkdtemp(join(tmpdir(), 'openspace-chat-home-'));
     // Writing through the hub asks the person (in the panel); opening a file does not.
     const env = await scriptedOpencodeHome(home, model.url, {
       permission: { [opencodeName('openspace.file.write')]: 'ask' },
-      provider: { scripted: scriptedProvider(model.url), asking: scriptedProvider(asking.url, 'Asking model') },
+      provider: {
+        scripted: scriptedProvider(model.url),
+        asking: scriptedProvider(asking.url, 'Asking model'),
+        editing: scriptedProvider(editing.url, 'Editing model'),
+      },
     });
     options.home = home;
     options.userSettings = { [AGENT_CONSENT_SETTING]: CONSENT_VERSION };
@@ -78,8 +93,10 @@ test.describe('with OpenCode and the scripted model', () => {
   test.afterAll(async () => {
     expect(model?.problems ?? []).toEqual([]);
     expect(asking?.problems ?? []).toEqual([]);
+    expect(editing?.problems ?? []).toEqual([]);
     await model?.close();
     await asking?.close();
+    await editing?.close();
   });
 
   const ide = useTheia(options);
@@ -208,6 +225,26 @@ test.describe('with OpenCode and the scripted model', () => {
     await expect(panel(page).getByText('Using the database you chose.')).toBeVisible({ timeout: 30_000 });
     await expect(card).toHaveCount(0);
     expect(openaiToolResults(asking!.conversation().at(-1)!).join('\n')).toContain('Postgres');
+    await picker.selectOption(`scripted/${OPENAI_MODEL_ID}`);
+  });
+
+  test("OpenCode's own edit is reviewed after the turn: Reject puts the file back", async () => {
+    const { page, workspace } = ide.theia;
+    const before = await readFile(join(workspace, APP), 'utf8');
+    await panel(page).getByRole('button', { name: 'New session' }).click();
+    const picker = panel(page).getByLabel('Model');
+    await picker.selectOption(`editing/${OPENAI_MODEL_ID}`);
+    const input = panel(page).locator('textarea');
+    await input.fill('Say why there is one store');
+    await input.press('Enter');
+    await expect(panel(page).getByText('Said why there is one store.')).toBeVisible({ timeout: 60_000 });
+    expect(await readFile(join(workspace, APP), 'utf8')).toContain(EDITED);
+    await panel(page).getByRole('button', { name: 'Review changes' }).last().click();
+    await expect(page.locator('.lm-TabBar-tab', { hasText: 'app.ts ↔ changed' })).toBeVisible({ timeout: 10_000 });
+    await expect(page.locator('.monaco-diff-editor .editor.modified .view-lines:visible')).toContainText('one store for the app');
+    await expect(page.locator('.openspace-hunk-bar:visible')).toHaveCount(1);
+    await page.locator('[id="openspace.review.reject"]').click();
+    await expect.poll(() => readFile(join(workspace, APP), 'utf8'), { timeout: 10_000 }).toBe(before);
     await picker.selectOption(`scripted/${OPENAI_MODEL_ID}`);
   });
 

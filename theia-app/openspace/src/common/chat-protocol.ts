@@ -94,6 +94,13 @@ export interface FileChange {
   before: string | null;
 }
 
+/**
+ * A file a turn changed, as "Review changes" takes it: its text before (an ACP agent's calls), or
+ * the unified diffs of OpenCode's edits to it in order (its edit tool's `metadata.filediff.patch`),
+ * which the review undoes on the file as it is to find its text before.
+ */
+export type TurnChange = FileChange | { path: string; patches: string[] };
+
 /** An image the person pasted into the prompt, as a data URL (`data:image/png;base64,…`). */
 export interface PromptImage {
   name: string;

@@ -49,7 +49,7 @@ export function MessageView({ entry, reverted, busy, onRevert, onFork }: Message
       </div>
     );
   }
-  const root = info.path?.root;
+  const root = messageRoot(info);
   const error = messageError(info);
   return (
     <div className={classes} data-message-id={info.id} title={info.modelID ? `${info.providerID}/${info.modelID}` : undefined}>
@@ -230,6 +230,14 @@ function FileChip({ name }: { name: string }) {
 
 function relativeTo(path: string, root?: string): string {
   return root && path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path;
+}
+
+/**
+ * What an answer's paths are shown relative to: the directory the agent works in (the workspace);
+ * OpenCode's `root` is the git worktree, "/" outside one.
+ */
+export function messageRoot(info: Message): string | undefined {
+  return info.role === 'assistant' ? (info.path?.cwd ?? info.path?.root) : undefined;
 }
 
 /** What went wrong with an answer, in words; a stop the person asked for is not an error. */

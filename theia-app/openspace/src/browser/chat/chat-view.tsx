@@ -8,7 +8,6 @@ import type {
   AgentChoice,
   ChatAgentChoice,
   ChatConnection,
-  FileChange,
   MessageEntry,
   ModelChoice,
   PermissionReply,
@@ -17,11 +16,12 @@ import type {
   QuestionRequest,
   Session,
   ToolPart,
+  TurnChange,
 } from '../../common/chat-protocol.js';
 import { codeBlocks } from './chat-markdown.js';
 import { summarizeTurn } from './tool-lines.js';
 import { ChatInput } from './chat-input.js';
-import { MessageView, PermissionCard } from './chat-parts.js';
+import { MessageView, messageRoot, PermissionCard } from './chat-parts.js';
 import { QuestionCard } from './question-card.js';
 
 export interface ChatActions {
@@ -44,7 +44,7 @@ export interface ChatActions {
   dismiss(requestID: string): void;
   openFile(path: string, line?: number): void;
   /** Show what a turn changed, each file against what it held before, to keep or undo hunk by hunk. */
-  reviewChanges(changes: FileChange[]): void;
+  reviewChanges(changes: TurnChange[]): void;
   openCode(code: string, lang: string): void;
   copy(text: string): void;
 }
@@ -296,7 +296,7 @@ function Timeline({ messages, session, busy, actions }: TimelineProps) {
       event.preventDefault();
       const entry = messages.find((m) => m.info.id === review.dataset.review);
       const tools = (entry?.parts ?? []).filter((p): p is ToolPart => p.type === 'tool');
-      actions.reviewChanges(summarizeTurn(tools).review);
+      actions.reviewChanges(summarizeTurn(tools, { root: entry && messageRoot(entry.info) }).review);
       return;
     }
     const button = target.closest?.<HTMLElement>('button[data-action]');

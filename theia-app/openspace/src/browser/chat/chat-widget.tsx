@@ -12,7 +12,8 @@ import { inject, injectable, postConstruct } from '@theia/core/shared/inversify'
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 import { MessageService } from '@theia/core/lib/common/message-service';
 import { FileService } from '@theia/filesystem/lib/browser/file-service';
-import type { FileChange, SessionStatus } from '../../common/chat-protocol.js';
+import type { SessionStatus, TurnChange } from '../../common/chat-protocol.js';
+import { filesBefore } from './turn-changes.js';
 import { reviewApplied, type IdePort } from '../../../../../src/browser.js';
 import { TheiaIdePort } from '../openspace-contribution.js';
 import { ChatService } from './chat-service.js';
@@ -106,9 +107,17 @@ export class ChatWidget extends ReactWidget {
    * A turn's changes as a change set reviewed hunk by hunk (the diff's Accept keeps a hunk, Reject
    * puts back what was there); a file the agent created and the person rejected whole is deleted.
    */
-  private async reviewChanges(changes: FileChange[]): Promise<void> {
+  private async reviewChanges(changes: TurnChange[]): Promise<void> {
     const agent = this.chat.chosenChatAgent ?? 'the agent';
-    const shown = await reviewApplied(this.ide, `Changes by ${agent}`, changes).catch((error: Error) => {
+    const read = (path: string) =>
+      this.ide.workspace.readText(path).then(
+        (file) => file.text,
+        () => null,
+      );
+    const { files, changedSince } = await filesBefore(changes, read);
+    if (changedSince.length > 0) this.messages.warn(`Changed since the turn, so not shown: ${changedSince.join(', ')}`);
+    if (files.length === 0 && changedSince.length > 0) return;
+    const shown = await reviewApplied(this.ide, `Changes by ${agent}`, files).catch((error: Error) => {
       this.messages.error(`Could not show the changes: ${error.message}`);
       return null;
     });

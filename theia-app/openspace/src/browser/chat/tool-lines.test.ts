@@ -182,4 +182,23 @@ describe("a turn's summary", () => {
     });
     expect(summarizeTurn([call('openspace_openspace_pane_list', {})])).toEqual({ read: [], changed: [], ran: [], review: [] });
   });
+
+  it("gathers what the turn's edits say for review: OpenCode's diffs per file in order, an ACP agent's files as they were", () => {
+    const opencodeEdit = (patch: string) => {
+      const part = call('edit', { filePath: '/w/src/a.ts', oldString: 'a', newString: 'b' });
+      return {
+        ...part,
+        state: { ...part.state, metadata: { filediff: { file: '/w/src/a.ts', patch, additions: 1, deletions: 1 } } },
+      } as ToolPart;
+    };
+    const acp = call('edit', { file_path: '/w/src/c.ts' });
+    const acpEdit = { ...acp, state: { ...acp.state, metadata: { changes: [{ path: 'src/c.ts', before: 'c\n' }] } } } as ToolPart;
+    expect(summarizeTurn([opencodeEdit('first'), acpEdit, opencodeEdit('second')], { root: '/w' })).toMatchObject({
+      changed: [{ path: 'src/a.ts' }, { path: 'src/c.ts' }],
+      review: [
+        { path: 'src/a.ts', patches: ['first', 'second'] },
+        { path: 'src/c.ts', before: 'c\n' },
+      ],
+    });
+  });
 });

@@ -16,7 +16,7 @@ import {
   type Phrase,
   type PhraseInput,
 } from '../../../../../src/browser.js';
-import type { FileChange, ToolPart } from '../../common/chat-protocol.js';
+import type { FileChange, ToolPart, TurnChange } from '../../common/chat-protocol.js';
 
 export type ToolCallStatus = ToolPart['state']['status'];
 
@@ -217,8 +217,8 @@ export interface TurnSummary {
   read: { path: string; line?: number }[];
   changed: { path: string; line?: number }[];
   ran: string[];
-  /** The files an ACP agent's calls changed, each as it was before the turn: what "Review changes" shows. */
-  review: FileChange[];
+  /** The files the turn's calls said they changed, with what they held before or the diffs made: what "Review changes" shows. */
+  review: TurnChange[];
 }
 
 export function summarizeTurn(tools: ToolPart[], options: DescribeOptions = {}): TurnSummary {
@@ -232,6 +232,13 @@ export function summarizeTurn(tools: ToolPart[], options: DescribeOptions = {}):
     for (const change of changes) {
       if (!summary.review.some((r) => r.path === change.path)) summary.review.push(change);
       add(summary.changed, change.path);
+    }
+    const opencode = part.state.metadata?.filediff as { file?: unknown; patch?: unknown } | undefined;
+    if (typeof opencode?.file === 'string' && typeof opencode.patch === 'string') {
+      const path = relative(opencode.file, options.root)!;
+      const earlier = summary.review.find((r) => r.path === path);
+      if (!earlier) summary.review.push({ path, patches: [opencode.patch] });
+      else if ('patches' in earlier) earlier.patches.push(opencode.patch);
     }
     const found = phrase(part.tool, (part.state.input ?? {}) as Input);
     if (!found) continue;
