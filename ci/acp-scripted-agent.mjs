@@ -5,7 +5,7 @@
  * session is given (OpenSpace's hub, over real HTTP with the headers it was handed) as a real
  * agent would. What it does depends on the prompt:
  *
- *   open <path>:<line>   thinks, says so in two chunks, plans, and calls openspace.editor.open
+ *   open <path>:<line>   thinks, says so in two chunks, plans, calls openspace.editor.open, and tells its usage
  *   write <path> <text>  asks permission (allow once / always / reject), then calls openspace.file.write
  *   edit <path> <a> <b>  edits the file itself, as Claude's Edit tool does (no OpenSpace tool, no
  *                        permission asked): every <a> becomes <b>; the call carries the diff
@@ -199,6 +199,7 @@ const app = agent({ name: 'scripted' })
       await update({ sessionUpdate: 'plan', entries: [{ content: 'Open the file', priority: 'high', status: 'completed' }] });
       await say(' Done.');
       await update({ sessionUpdate: 'session_info_update', title: `Open ${open[1]}` });
+      await update({ sessionUpdate: 'usage_update', used: 1234, size: 200000, cost: { amount: 0.012, currency: 'USD' } });
       return { stopReason: 'end_turn' };
     }
 

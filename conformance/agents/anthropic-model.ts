@@ -50,9 +50,12 @@ function content(move: Move): Block[] {
     : [{ type: 'text', text: move.text }];
 }
 
+/** What Anthropic's API says a message used; it always names the cache's tokens too (Claude Code adds them up). */
+const USAGE = { input_tokens: 10, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+
 function stream(res: ServerResponse, model: string, move: Move): void {
   const message = { id: 'msg_scripted', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null };
-  const usage = { input_tokens: 10, output_tokens: 1 };
+  const usage = USAGE;
   const block = content(move)[0]!;
   const [start, delta] =
     block.type === 'tool_use'
@@ -95,7 +98,7 @@ export function startAnthropicModel(script: Script): Promise<ScriptedModel> {
         content: content(move),
         stop_reason: stopReason(move),
         stop_sequence: null,
-        usage: { input_tokens: 10, output_tokens: 1 },
+        usage: USAGE,
       });
     },
     (request) => isMessages(request) && offeredTools(request).some((name) => name.includes('openspace')),

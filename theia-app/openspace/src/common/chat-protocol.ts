@@ -108,6 +108,14 @@ export interface PromptImage {
   dataUrl: string;
 }
 
+/** An ACP session's usage as its agent last said it (`usage_update`), kept in `metadata.usage`. */
+export interface AcpUsage {
+  /** Tokens of the model's context in use, of `size`. */
+  used: number;
+  size: number;
+  cost?: { amount: number; currency: string };
+}
+
 /** A slash command an ACP agent offers (kept in its session's `metadata.commands`); the person sends `/name input` as text. */
 export interface ChatCommand {
   name: string;

@@ -539,6 +539,12 @@ describe('sessions', () => {
     expect(all('.os-chat-tokens')).toHaveLength(0);
   });
 
+  it("shows how full an ACP agent's context is, and its cost", () => {
+    const usage = { used: 12_345, size: 200_000, cost: { amount: 0.0123, currency: 'USD' } };
+    render({ chatAgent: 'Claude', activeSession: session(SESSION, 'Fix', { metadata: { usage } }) });
+    expect(one('.os-chat-tokens').textContent).toBe('12.3k of 200k context · $0.012');
+  });
+
   it('lists the sessions to choose or delete, and starts, forks and compacts from the toolbar', () => {
     const sessions = [session(SESSION, 'Fix the login'), session('ses_2', 'Write the README')];
     const { actions } = render({ sessions, showSessions: true, messages });

@@ -5,6 +5,7 @@
  */
 import * as React from 'react';
 import type {
+  AcpUsage,
   AgentChoice,
   ChatAgentChoice,
   ChatConnection,
@@ -173,7 +174,7 @@ function Toolbar(props: ChatViewProps) {
         <span className="os-chat-title" title={activeSession?.title}>
           {activeSession?.title ?? props.chatAgent ?? 'OpenCode'}
         </span>
-        <TokenUsage messages={messages} />
+        <TokenUsage messages={messages} usage={activeSession?.metadata?.usage as AcpUsage | undefined} />
       </div>
       <div className="os-chat-toolbar-buttons">
         <button type="button" onClick={() => actions.newSession()} title="Start a new session">
@@ -206,7 +207,16 @@ export function formatTokens(count: number): string {
   return `${(count / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
 }
 
-function TokenUsage({ messages }: { messages: MessageEntry[] }) {
+function TokenUsage({ messages, usage }: { messages: MessageEntry[]; usage?: AcpUsage }) {
+  if (usage) {
+    // An ACP agent says how full the model's context is, and the cost so far.
+    const money = usage.cost && usage.cost.amount > 0 ? ` · ${formatMoney(usage.cost)}` : '';
+    return (
+      <span className="os-chat-tokens" title="How much of the model's context this session fills, and what it has cost">
+        {`${formatTokens(usage.used)} of ${formatTokens(usage.size)} context${money}`}
+      </span>
+    );
+  }
   let input = 0;
   let output = 0;
   let cost = 0;
@@ -217,13 +227,16 @@ function TokenUsage({ messages }: { messages: MessageEntry[] }) {
     cost += info.cost ?? 0;
   }
   if (input + output === 0) return null;
-  const dollars = cost > 0 ? ` · $${cost.toFixed(cost < 0.1 ? 3 : 2)}` : '';
+  const dollars = cost > 0 ? ` · ${formatMoney({ amount: cost, currency: 'USD' })}` : '';
   return (
     <span className="os-chat-tokens" title="Tokens the model read and wrote in this session">
       {`${formatTokens(input)} in · ${formatTokens(output)} out${dollars}`}
     </span>
   );
 }
+
+const formatMoney = ({ amount, currency }: { amount: number; currency: string }) =>
+  `${currency === 'USD' ? '$' : `${currency} `}${amount.toFixed(amount < 0.1 ? 3 : 2)}`;
 
 /** "just now", "5 min ago", "3 h ago", "2 d ago", then the date. */
 export function relativeTime(time: number, now = Date.now()): string {

@@ -91,6 +91,10 @@ describe('an ACP agent in the chat', { timeout: 30_000 }, () => {
       expect.arrayContaining(['session.created', 'message.updated', 'message.part.updated', 'session.status']),
     );
     expect((await chat.sessions())[0]!.title).toBe('Open src/index.ts');
+    // Its usage, for the panel's header.
+    expect((await chat.sessions())[0]!.metadata).toMatchObject({
+      usage: { used: 1234, size: 200000, cost: { amount: 0.012, currency: 'USD' } },
+    });
   });
 
   it('a permission card answers the agent: once lets the write through the hub, reject stops it', async () => {

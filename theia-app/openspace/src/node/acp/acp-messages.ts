@@ -7,7 +7,15 @@ import { stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ContentBlock, McpServer, RequestPermissionRequest, SessionUpdate } from '@agentclientprotocol/sdk';
-import type { AssistantMessage, ChatCommand, MessageEntry, PermissionRequest, PromptImage, Session } from '../../common/chat-protocol.js';
+import type {
+  AcpUsage,
+  AssistantMessage,
+  ChatCommand,
+  MessageEntry,
+  PermissionRequest,
+  PromptImage,
+  Session,
+} from '../../common/chat-protocol.js';
 import { contentText, toolName, TurnParts } from './acp-parts.js';
 
 /** Who the messages are of: the agent's name, the workspace, and the next message ID. */
@@ -194,6 +202,12 @@ export function sessionChange(update: SessionUpdate): ((session: Session) => Ses
         ...(c.input?.hint && { hint: c.input.hint }),
       }));
       return (s) => ({ ...s, metadata: { ...s.metadata, commands } });
+    }
+    case 'usage_update': {
+      // How much of the model's context the session fills, and what it cost (the panel's header).
+      const { used, size, cost } = update;
+      const usage: AcpUsage = { used, size, ...(cost && { cost: { amount: cost.amount, currency: cost.currency } }) };
+      return (s) => ({ ...s, metadata: { ...s.metadata, usage } });
     }
     default:
       return undefined;
