@@ -151,7 +151,7 @@ export const openSpacePreferenceSchema: PreferenceSchema = {
       scope: PreferenceScope.User,
       description:
         'The chat panel: agents it can run over the Agent Client Protocol (ACP), besides OpenCode, e.g. ' +
-        '`{"name": "Claude", "command": "claude-agent-acp"}`, `{"name": "Gemini CLI", "command": "gemini", "args": ["--experimental-acp"]}`. ' +
+        '`{"name": "Claude", "command": "claude-agent-acp"}`, `{"name": "Gemini CLI", "command": "gemini", "args": ["--acp"]}`. ' +
         'Claude (claude-agent-acp), Codex (codex-acp) and Gemini CLI (gemini) are offered when on PATH; an entry of the same name replaces one.',
     },
     // Loosens protection, so user scope only.

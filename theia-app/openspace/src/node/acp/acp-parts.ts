@@ -46,12 +46,14 @@ function toolInput(call: Pick<ToolCall, 'rawInput' | 'locations'>): Record<strin
 
 /**
  * The tool's name, as the panel's tool lines and permission cards know tools: its `name`, else a
- * title that is an identifier (Claude's is the MCP tool's, `mcp__openspace__openspace_editor_open`),
+ * title that is an identifier (Claude's is the MCP tool's, `mcp__openspace__openspace_editor_open`)
+ * or one followed by its MCP server (Gemini CLI's `openspace.editor.open (openspace MCP Server)`),
  * else its kind (read, edit, execute…).
  */
 export function toolName(call: { name?: string | null; kind?: string | null; title?: string | null }): string {
   if (call.name) return call.name;
-  if (call.title && /^[\w.-]+$/.test(call.title)) return call.title;
+  const identifier = call.title && /^([\w.-]+)(?: \([^()]* MCP Server\))?$/.exec(call.title);
+  if (identifier) return identifier[1]!;
   return call.kind ?? 'tool';
 }
 

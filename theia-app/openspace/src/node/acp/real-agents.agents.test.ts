@@ -8,7 +8,7 @@
  * chat showed, and that the token never reached the model. Needs `npm ci --prefix ci/agents`.
  */
 import { randomBytes } from 'node:crypto';
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +20,7 @@ import { FIXTURE_WORKSPACE } from '../../../../../conformance/target.js';
 import { AGENT_BIN, scriptedOpencodeHome } from '../../../../../conformance/agents/agents.js';
 import { startAnthropicModel } from '../../../../../conformance/agents/anthropic-model.js';
 import { startOpenaiModel } from '../../../../../conformance/agents/openai-model.js';
+import { startGeminiModel } from '../../../../../conformance/agents/gemini-model.js';
 import type { Script, ScriptedModel } from '../../../../../conformance/agents/script.js';
 
 const temporary: string[] = [];
@@ -165,6 +166,64 @@ describe('real agents over ACP, with OpenSpace as their MCP server', { timeout: 
       'openspace_openspace_file_write completed',
     ]);
     expect(events.filter((e) => e.type === 'permission.asked')).toHaveLength(1);
+    expect(
+      answer.parts
+        .filter((p) => p.type === 'text')
+        .map((p) => (p as { text: string }).text)
+        .join(''),
+    ).toContain('Done: opened and noted.');
+    expect(JSON.stringify(model.requests), 'the access token reached the model').not.toContain(token);
+  });
+
+  it('Gemini CLI (gemini --acp) opens a file at a line and, after the permission card, writes a file', async () => {
+    const steps = [
+      { tool: 'openspace.editor.open', arguments: { path: 'src/index.ts', line: 4 } },
+      { tool: 'openspace.file.write', arguments: { path: 'notes/gemini-acp.md', content: 'Seen by Gemini CLI over ACP' } },
+    ];
+    // Gemini CLI names an MCP tool mcp_<server>_<tool>, keeping the dots.
+    const script: Script = { steps, finalText: 'Done: opened and noted.', agentToolName: (t) => `mcp_openspace_${t}` };
+    const model: ScriptedModel = await startGeminiModel(script);
+    closing.push(() => model.close());
+    const home = await tempDir('openspace-acp-gemini-home-');
+    await mkdir(join(home, '.gemini'));
+    // An API key (no sign-in, no keychain), one model (no router's extra call), nothing that reaches out or asks.
+    const settings = {
+      security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+      model: { name: 'gemini-2.5-flash', disableLoopDetection: true },
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+      general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+      ide: { enabled: false },
+      tools: { sandbox: false },
+    };
+    await writeFile(join(home, '.gemini/settings.json'), JSON.stringify(settings));
+    const { answer, tools, events } = await turn(
+      {
+        name: 'Gemini CLI',
+        command: join(AGENT_BIN, 'gemini'),
+        args: ['--acp'],
+        env: {
+          ...baseEnv(home),
+          GEMINI_API_KEY: 'scripted-model-key',
+          GOOGLE_GEMINI_BASE_URL: model.url,
+          // Else it starts a second node with a larger heap, which outlives a signal to the first.
+          GEMINI_CLI_NO_RELAUNCH: 'true',
+          GEMINI_SANDBOX: 'false',
+        },
+      },
+      PROMPT,
+      'once',
+    );
+    expect(model.problems).toEqual([]);
+    expect(hub.ide.editors.list().find((e) => e.path === 'src/index.ts')?.cursor.line).toBe(4);
+    expect(await readFile(join(workspace, 'notes/gemini-acp.md'), 'utf8')).toBe('Seen by Gemini CLI over ACP');
+    // Its calls are titled "<tool> (openspace MCP Server)": the panel's lines and cards name the tool.
+    expect(tools.map((t) => `${t.tool} ${t.state.status}`)).toEqual(['openspace.editor.open completed', 'openspace.file.write completed']);
+    // Gemini CLI asks before every MCP tool.
+    expect(events.filter((e) => e.type === 'permission.asked').map((e) => (e.properties as { permission: string }).permission)).toEqual([
+      'openspace.editor.open',
+      'openspace.file.write',
+    ]);
     expect(
       answer.parts
         .filter((p) => p.type === 'text')

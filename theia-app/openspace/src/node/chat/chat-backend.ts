@@ -40,7 +40,7 @@ export interface ChatHost {
 const KNOWN_ACP_AGENTS: AcpAgentSetting[] = [
   { name: 'Claude', command: 'claude-agent-acp' },
   { name: 'Codex', command: 'codex-acp' },
-  { name: 'Gemini CLI', command: 'gemini', args: ['--experimental-acp'] },
+  { name: 'Gemini CLI', command: 'gemini', args: ['--acp'] },
 ];
 
 function onPath(command: string): boolean {
