@@ -13,7 +13,8 @@ import { connectAgent, type Agent } from '../../../../../conformance/client.js';
 import { eventually } from '../../../../../conformance/setup.js';
 import { startTarget, type Target } from '../../../../../conformance/target.js';
 import type { Event, Part, ToolPart } from '../../common/chat-protocol.js';
-import { AcpChat, SignInNeeded, type AcpAgentSetting } from './acp-chat.js';
+import { AcpChat, type AcpAgentSetting } from './acp-chat.js';
+import { SignInNeeded } from './acp-sign-in.js';
 
 const SCRIPTED = fileURLToPath(new URL('../../../../../ci/acp-scripted-agent.mjs', import.meta.url));
 const scripted = (env: Record<string, string> = {}): AcpAgentSetting => ({

@@ -12,7 +12,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import {
   client,
-  type AuthMethodTerminal,
   ndJsonStream,
   PROTOCOL_VERSION,
   type ClientConnection,
@@ -36,7 +35,6 @@ import type {
   PermissionRequest,
   PromptImage,
   Replay,
-  TerminalSignIn,
   Session,
   SessionStatus,
 } from '../../common/chat-protocol.js';
@@ -57,6 +55,7 @@ import {
 } from './acp-messages.js';
 import { partIds, TurnParts } from './acp-parts.js';
 import { stop } from './process-group.js';
+import { signInMethod } from './acp-sign-in.js';
 import { TurnChanges } from './acp-changes.js';
 
 export type { AcpAgentSetting };
@@ -83,16 +82,6 @@ type Waiting = { request: PermissionRequest; options: PermissionOption[]; answer
 
 let eventCount = 0;
 const eventId = () => `evt_acp_${++eventCount}`;
-
-/** The agent needs a sign-in the person runs in a terminal: the command to run. */
-export class SignInNeeded extends Error {
-  constructor(
-    message: string,
-    readonly signIn: TerminalSignIn,
-  ) {
-    super(message);
-  }
-}
 
 export class AcpChat {
   private child: ChildProcess | undefined;
@@ -291,26 +280,10 @@ export class AcpChat {
     return session;
   }
 
-  /**
-   * The agent asked for a sign-in: its own way (`authenticate` with its one method: it signs in
-   * itself, opening a browser if it must); else, where it has a terminal method, the command the
-   * person runs in a terminal (SignInNeeded: the panel offers to); else what to do, in words.
-   */
+  /** The agent asked for a sign-in (see acp-sign-in.ts). */
   private async signIn(): Promise<void> {
-    const methods = this.info?.authMethods ?? [];
-    const byAgent = methods.filter((m) => !('type' in m) || m.type !== 'terminal');
-    if (methods.length === 1 && byAgent.length === 1) {
-      await this.acp!.agent.request('authenticate', { methodId: byAgent[0]!.id });
-      return;
-    }
-    const { name, command, args = [], env = {} } = this.options.agent;
-    const terminal = methods.find((m): m is AuthMethodTerminal & { type: 'terminal' } => 'type' in m && m.type === 'terminal');
-    if (terminal) {
-      const signIn = { agent: name, command, args: [...args, ...(terminal.args ?? [])], env: { ...env, ...terminal.env } };
-      throw new SignInNeeded(`${name} needs you to sign in first (${terminal.name}): run it in a terminal, then send again.`, signIn);
-    }
-    const ways = methods.map((m) => `${m.name}${m.description ? ` (${m.description})` : ''}`).join('; ');
-    throw new Error(`${name} needs you to sign in first${ways ? `: ${ways}` : ''}. Then start a new session.`);
+    const methodId = signInMethod(this.options.agent, this.info?.authMethods ?? []);
+    await this.acp!.agent.request('authenticate', { methodId });
   }
 
   /** A session's conversation as held now (none for one from before not opened yet). */

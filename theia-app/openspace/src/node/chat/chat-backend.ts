@@ -23,7 +23,8 @@ import {
   type ChatResult,
   type ChatSettings,
 } from '../../common/chat-protocol.js';
-import { AcpChat, SignInNeeded } from '../acp/acp-chat.js';
+import { AcpChat } from '../acp/acp-chat.js';
+import { SignInNeeded } from '../acp/acp-sign-in.js';
 import { OpenCodeProxy } from '../opencode/opencode-proxy.js';
 import { findOpenCode, serveOpenCode } from '../opencode/opencode-server.js';
 
