@@ -44,6 +44,18 @@ it('an edit that ran before it was told: rebuilt from its diff where its new tex
   expect(await changes.settle(write)).toEqual([]);
 });
 
+it('a file read while the agent was writing it (truncated, not yet written): rebuilt from the diff, not reviewed as emptied', async () => {
+  const file = join(root, 'src/a.ts');
+  writeFileSync(file, '');
+  const changes = new TurnChanges(root);
+  const whole = 'red\nkeep\nred\n';
+  const edit = call('1', { content: [{ type: 'diff', path: file, oldText: whole, newText: whole.replaceAll('red', 'blue') }] });
+  changes.seen(edit);
+  await new Promise((r) => setTimeout(r, 20));
+  writeFileSync(file, whole.replaceAll('red', 'blue'));
+  expect(await changes.settle(edit)).toEqual([{ path: 'src/a.ts', before: whole }]);
+});
+
 it('a file created, a file too large or not text', async () => {
   const changes = new TurnChanges(root);
   const created = call('1', { rawInput: { file_path: join(root, 'src/new.ts') } });

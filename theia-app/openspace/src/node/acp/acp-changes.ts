@@ -5,7 +5,8 @@
  * (locations, a diff's path, the call's input), so: the first time a call is seen, the files it
  * names are read as they are ("before"; the agent asks permission or runs the call after telling of
  * it); when it completes, those that differ now are its changes. Where the call's diff shows the
- * read came too late (the file already held the diff's new text), "before" is rebuilt from it.
+ * read came too late (the file already held the diff's new text, or lacked its old text, as a file
+ * read while the agent was writing it does), "before" is rebuilt from it.
  */
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
@@ -39,7 +40,8 @@ export class TurnChanges {
       let before = await reading;
       const after = await this.read(path);
       if (before === undefined || after === undefined) continue;
-      if (before === after) before = rebuilt(call, this.absolute(path), after);
+      // Read too late, or while the agent was writing (a truncated file): the diff says what was there.
+      if (before === after || !holdsOldText(call, this.absolute(path), before)) before = rebuilt(call, this.absolute(path), after);
       if (before !== after && before !== undefined) changes.push({ path, before });
     }
     return changes;
@@ -80,14 +82,25 @@ export class TurnChanges {
   }
 }
 
+function diffOf(call: ToolCall, absolute: string) {
+  const diff = (call.content ?? []).find((c) => c.type === 'diff' && resolve(c.path) === absolute);
+  return diff?.type === 'diff' ? diff : undefined;
+}
+
+/** Whether the file as read holds the call's diff's old text, where the diff has one. */
+function holdsOldText(call: ToolCall, absolute: string, before: string | null): boolean {
+  const old = diffOf(call, absolute)?.oldText;
+  return !old || (before !== null && before.includes(old));
+}
+
 /**
  * The file before the call, read too late: from its diff's new text put back to the old, where that
  * is certain (the new text once in the file); undefined where it is not (a whole-file write); the
  * file as it is where the call shows no diff for it (it did not change).
  */
 function rebuilt(call: ToolCall, absolute: string, after: string | null): Before {
-  const diff = (call.content ?? []).find((c) => c.type === 'diff' && resolve(c.path) === absolute);
-  if (!diff || diff.type !== 'diff') return after;
+  const diff = diffOf(call, absolute);
+  if (!diff) return after;
   if (after === null || diff.oldText === null || diff.oldText === undefined) return undefined;
   const at = after.indexOf(diff.newText);
   if (diff.newText === '' || at < 0 || after.indexOf(diff.newText, at + 1) >= 0) return undefined;
