@@ -16,6 +16,7 @@
  *   anything else        says it does not know how, naming the files the prompt linked
  *
  *   mode?                says the session's mode
+ *   said?                says what the person said before in this session (a fork's included)
  *
  * After session/new it offers two slash commands (available_commands_update); its sessions have two
  * modes, "ask" and "plan" (session/set_mode).
@@ -25,7 +26,9 @@
  * session/new need a sign-in first, which `authenticate` with its one method does; =terminal offers
  * only a sign-in the person runs in a terminal (`--login`, which writes SCRIPTED_AGENT_LOGIN_FILE; an
  * agent finds that file there, it is signed in). SCRIPTED_AGENT_HISTORY=1 makes it list one session from
- * before (session/list) and replay its conversation on session/load. SCRIPTED_AGENT_CHILD=<file> makes it
+ * before (session/list) and replay its conversation on session/load; =resume makes it take that
+ * session up without replaying it (session/resume, no session/load). It forks (session/fork) and
+ * deletes (session/delete) sessions. SCRIPTED_AGENT_CHILD=<file> makes it
  * start a helper process (as Claude Code's adapter starts its CLI) that writes "running" to <file>, and
  * sent SIGTERM, "settings" a moment later, and exits.
  */
@@ -33,7 +36,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { agent, ndJsonStream, PROTOCOL_VERSION, RequestError } from '@agentclientprotocol/sdk';
+// The unstable entry: session/fork and session/resume are unstable in ACP still.
+import { agent, ndJsonStream, PROTOCOL_VERSION, RequestError } from '@agentclientprotocol/sdk/unstable';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
@@ -49,7 +53,7 @@ if (process.env.SCRIPTED_AGENT_CHILD) {
 const sessions = new Map();
 let count = 0;
 const auth = process.env.SCRIPTED_AGENT_AUTH;
-const history = process.env.SCRIPTED_AGENT_HISTORY === '1';
+const history = process.env.SCRIPTED_AGENT_HISTORY;
 const OLD = 'old-1';
 // `--login` is the terminal sign-in: it says so, leaves SCRIPTED_AGENT_LOGIN_FILE behind, and exits 0.
 const loginFile = process.env.SCRIPTED_AGENT_LOGIN_FILE;
@@ -91,10 +95,10 @@ const app = agent({ name: 'scripted' })
   .onRequest('initialize', () => ({
     protocolVersion: PROTOCOL_VERSION,
     agentCapabilities: {
-      loadSession: history,
+      loadSession: history === '1',
       promptCapabilities: { image: !process.env.SCRIPTED_AGENT_NO_IMAGES },
       mcpCapabilities: { http: !process.env.SCRIPTED_AGENT_NO_MCP },
-      ...(history && { sessionCapabilities: { list: {} } }),
+      sessionCapabilities: { fork: {}, delete: {}, ...(history && { list: {} }), ...(history === 'resume' && { resume: {} }) },
     },
     agentInfo: { name: 'scripted-acp-agent', version: '1.0.0' },
     authMethods: AUTH_METHODS[auth] ?? [],
@@ -107,7 +111,7 @@ const app = agent({ name: 'scripted' })
   .onRequest('session/new', ({ params, client }) => {
     if (!isSignedIn()) throw RequestError.authRequired();
     const sessionId = `scripted-${++count}`;
-    sessions.set(sessionId, { servers: params.mcpServers, cwd: params.cwd, cancelled: false, mode: 'ask' });
+    sessions.set(sessionId, { servers: params.mcpServers, cwd: params.cwd, cancelled: false, mode: 'ask', said: [] });
     setTimeout(() =>
       client.notify('session/update', {
         sessionId,
@@ -138,9 +142,25 @@ const app = agent({ name: 'scripted' })
   .onRequest('session/list', ({ params }) => ({
     sessions: [{ sessionId: OLD, cwd: params.cwd ?? '/', title: 'Earlier: fix the parser', updatedAt: '2026-11-28T10:00:00Z' }],
   }))
+  .onRequest('session/resume', ({ params }) => {
+    if (params.sessionId !== OLD) throw RequestError.resourceNotFound(params.sessionId);
+    sessions.set(OLD, { servers: params.mcpServers, cwd: params.cwd, cancelled: false, said: ['Fix the parser', 'Thanks'] });
+    return {};
+  })
+  .onRequest('session/fork', ({ params }) => {
+    const from = sessions.get(params.sessionId);
+    if (!from) throw RequestError.resourceNotFound(params.sessionId);
+    const sessionId = `scripted-${++count}`;
+    sessions.set(sessionId, { ...from, servers: params.mcpServers, mcp: undefined, cancelled: false, said: [...from.said] });
+    return { sessionId };
+  })
+  .onRequest('session/delete', ({ params }) => {
+    sessions.delete(params.sessionId);
+    return {};
+  })
   .onRequest('session/load', async ({ params, client }) => {
     if (params.sessionId !== OLD) throw RequestError.resourceNotFound(params.sessionId);
-    sessions.set(OLD, { servers: params.mcpServers, cwd: params.cwd, cancelled: false });
+    sessions.set(OLD, { servers: params.mcpServers, cwd: params.cwd, cancelled: false, said: ['Fix the parser', 'Thanks'] });
     const update = (u) => client.notify('session/update', { sessionId: OLD, update: u });
     const text = (t) => ({ type: 'text', text: t });
     await update({ sessionUpdate: 'user_message_chunk', content: text('Fix the parser') });
@@ -169,6 +189,8 @@ const app = agent({ name: 'scripted' })
       .map((b) => (b.type === 'text' ? b.text : ''))
       .join(' ')
       .trim();
+    const earlier = session.said ?? [];
+    session.said = [...earlier, text];
     const update = (u) => client.notify('session/update', { sessionId: params.sessionId, update: u });
     const say = (t) => update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } });
 
@@ -293,6 +315,10 @@ const app = agent({ name: 'scripted' })
         await sleep(50);
       }
       return { stopReason: session.cancelled ? 'cancelled' : 'end_turn' };
+    }
+    if (text === 'said?') {
+      await say(`Said before: ${earlier.join(' | ') || 'nothing'}`);
+      return { stopReason: 'end_turn' };
     }
     if (text === 'mode?') {
       await say(`Mode: ${session.mode}`);

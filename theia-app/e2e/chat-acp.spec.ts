@@ -169,6 +169,18 @@ test('an image pasted into the prompt shows as a chip, goes to the agent with th
   await expect(panel(page).locator('.os-chat-images li')).toHaveCount(0);
 });
 
+test("Fork copies an ACP agent's session, which goes on apart; what the agent cannot do is not offered", async () => {
+  const { page } = ide.theia;
+  const title = await panel(page).locator('.os-chat-title').textContent();
+  // The scripted agent forks (session/fork) but does not revert or compact.
+  await expect(panel(page).getByRole('button', { name: /^(Revert to here|Fork from here|Compact)$/ })).toHaveCount(0);
+  await panel(page).getByRole('button', { name: 'Fork', exact: true }).click();
+  await expect(panel(page).locator('.os-chat-title')).toHaveText(`${title} (fork)`, { timeout: 15_000 });
+  await expect(panel(page).locator('.os-chat-user', { hasText: 'what is wrong here?' })).toBeVisible();
+  await send(page, 'said?');
+  await expect(panel(page).getByText(/^Said before: .*what is wrong here\?$/)).toBeVisible({ timeout: 30_000 });
+});
+
 test("an agent whose sign-in runs in a terminal: the notice's button runs it there, the words wait in the draft, and then go", async () => {
   const { page } = ide.theia;
   await rm(LOGIN_FILE, { force: true });

@@ -35,9 +35,24 @@ export interface MessageEntry {
 export type ChatConnection =
   | { state: 'stopped' }
   | { state: 'starting'; url?: string }
-  | { state: 'connected'; url: string; version?: string; started: boolean }
+  | { state: 'connected'; url: string; version?: string; started: boolean; can?: ChatAbilities }
   | { state: 'reconnecting'; url: string; message: string }
   | { state: 'failed'; message: string };
+
+/**
+ * What the panel offers with the agent it talks to, so that it shows no button that can only fail:
+ * OpenCode does all of it (no `can`); an ACP agent what its capabilities say (a fork of a whole
+ * session, `session/fork`; deleting a session, `session/delete`), and neither revert nor compact.
+ */
+export interface ChatAbilities {
+  revert: boolean;
+  compact: boolean;
+  /** From any message, or only the whole session. */
+  fork: 'message' | 'session' | false;
+  deleteSession: boolean;
+}
+
+export const OPENCODE_ABILITIES: ChatAbilities = { revert: true, compact: true, fork: 'message', deleteSession: true };
 
 /** One event from OpenCode's stream, numbered by the backend so a frontend can ask for what it missed. */
 export interface SequencedEvent {

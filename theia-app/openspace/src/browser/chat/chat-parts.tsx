@@ -16,9 +16,11 @@ export interface MessageViewProps {
   busy: boolean;
   onRevert(messageID: string): void;
   onFork(messageID: string): void;
+  /** What the agent can do from a message of the person's (OpenCode: both). */
+  can?: { revert: boolean; fork: boolean };
 }
 
-export function MessageView({ entry, reverted, busy, onRevert, onFork }: MessageViewProps) {
+export function MessageView({ entry, reverted, busy, onRevert, onFork, can = { revert: true, fork: true } }: MessageViewProps) {
   const { info, parts } = entry;
   const classes = `os-chat-message os-chat-${info.role}${reverted ? ' os-chat-reverted' : ''}`;
   if (info.role === 'user') {
@@ -36,14 +38,18 @@ export function MessageView({ entry, reverted, busy, onRevert, onFork }: Message
             <FileChip key={p.id} name={p.filename ?? p.url} />
           ),
         )}
-        {!reverted && (
+        {!reverted && (can.revert || can.fork) && (
           <div className="os-chat-message-actions">
-            <button type="button" disabled={busy} title="Undo this message and everything after it" onClick={() => onRevert(info.id)}>
-              Revert to here
-            </button>
-            <button type="button" title="Start a new session with the conversation up to this message" onClick={() => onFork(info.id)}>
-              Fork from here
-            </button>
+            {can.revert && (
+              <button type="button" disabled={busy} title="Undo this message and everything after it" onClick={() => onRevert(info.id)}>
+                Revert to here
+              </button>
+            )}
+            {can.fork && (
+              <button type="button" title="Start a new session with the conversation up to this message" onClick={() => onFork(info.id)}>
+                Fork from here
+              </button>
+            )}
           </div>
         )}
       </div>

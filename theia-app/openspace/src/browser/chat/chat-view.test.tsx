@@ -5,6 +5,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi, type Mock } from 'vitest';
 import type {
   AssistantMessage,
+  ChatAbilities,
   ChatConnection,
   MessageEntry,
   Part,
@@ -387,24 +388,47 @@ describe('the agent the panel talks to', () => {
     expect(document.querySelector('select.os-chat-with')).toBeNull();
   });
 
-  it("names the agent it talks to, and offers OpenCode's fork and compact only with OpenCode", () => {
-    const { rerender } = render({ chatAgents, chatAgent: 'Claude', activeSession: undefined });
+  it('names the agent it talks to, and offers only what it can do: fork a whole session (ACP) or from a message, revert, compact, delete', () => {
+    const acp = (can: Partial<ChatAbilities>): ChatConnection => ({
+      ...connected,
+      can: { revert: false, compact: false, fork: false, deleteSession: false, ...can },
+    });
+    const messages = [user('msg_1', 'Fix it')];
+    const { rerender } = render({
+      chatAgents,
+      chatAgent: 'Claude',
+      activeSession: undefined,
+      connection: acp({}),
+      messages,
+      showSessions: true,
+    });
     expect(one('.os-chat-title').textContent).toBe('Claude');
     expect((one('textarea') as HTMLTextAreaElement).placeholder).toBe('Ask Claude… (Enter to send, Shift+Enter for a new line)');
-    expect(hasButton('Fork') || hasButton('Compact')).toBe(false);
+    const offered = () => ['Fork', 'Compact', 'Revert to here', 'Fork from here', '×'].filter(hasButton);
+    expect(offered()).toEqual([]);
+    expect(all('.os-chat-message-actions')).toHaveLength(0);
     expect(all('select.os-chat-model, select.os-chat-agent')).toHaveLength(0);
     expect(hasButton('New session')).toBe(true);
+    rerender({ connection: acp({ fork: 'session', deleteSession: true }) });
+    expect(offered()).toEqual(['Fork', '×']);
     rerender({
       permissions: [
         { id: 'per_1', sessionID: SESSION, permission: 'mcp__openspace__openspace_file_write', patterns: [], metadata: {}, always: [] },
       ],
     });
     expect(one('.os-chat-permission-title').textContent).toBe('Claude asks to use openspace.file.write');
-    rerender({ chatAgent: 'OpenCode', permissions: [] });
-    expect(hasButton('Fork') && hasButton('Compact')).toBe(true);
+    rerender({ chatAgent: 'OpenCode', permissions: [], connection: connected });
+    expect(offered()).toEqual(['Fork', 'Compact', 'Revert to here', 'Fork from here', '×']);
     rerender({ connection: { state: 'starting' }, chatAgent: 'Claude' });
     expect(one('[role=status]').textContent).toBe(' Starting Claude…');
     expect(all('select.os-chat-with')).toHaveLength(1);
+  });
+
+  it('says that a session taken up from before goes on without showing its conversation again', () => {
+    render({ chatAgent: 'Codex', activeSession: session(SESSION, 'Earlier', { metadata: { resumed: true } }), messages: [] });
+    expect(one('.os-chat-empty').textContent).toBe(
+      'Codex goes on with this session from before; it keeps the conversation so far but does not show it again.',
+    );
   });
 });
 

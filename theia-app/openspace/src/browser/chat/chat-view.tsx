@@ -8,6 +8,7 @@ import type {
   AcpUsage,
   AgentChoice,
   ChatAgentChoice,
+  ChatAbilities,
   ChatConnection,
   MessageEntry,
   ModelChoice,
@@ -19,6 +20,7 @@ import type {
   ToolPart,
   TurnChange,
 } from '../../common/chat-protocol.js';
+import { OPENCODE_ABILITIES } from '../../common/chat-protocol.js';
 import { codeBlocks } from './chat-markdown.js';
 import { summarizeTurn } from './tool-lines.js';
 import { ChatInput } from './chat-input.js';
@@ -134,12 +136,16 @@ function ChatAgentPicker({ chatAgents, chatAgent, actions }: ChatViewProps) {
 
 function Conversation(props: ChatViewProps) {
   const { connection, activeSession, messages, busy, error, permissions, actions } = props;
+  const can = abilities(connection);
+  const who = props.chatAgent ?? 'OpenCode';
   return (
     <div className="os-chat">
       <Toolbar {...props} />
-      {props.showSessions && <SessionList sessions={props.sessions} active={activeSession?.id} actions={actions} />}
+      {props.showSessions && (
+        <SessionList sessions={props.sessions} active={activeSession?.id} canDelete={can.deleteSession} actions={actions} />
+      )}
       {connection.state === 'reconnecting' && <div className="os-chat-notice os-chat-reconnecting">{connection.message}</div>}
-      <Timeline messages={messages} session={activeSession} busy={busy} actions={actions} />
+      <Timeline messages={messages} session={activeSession} busy={busy} can={can} who={who} actions={actions} />
       {error && <div className="os-chat-notice os-chat-error">{error}</div>}
       {(props.questions ?? []).map((request) => (
         <QuestionCard
@@ -165,8 +171,7 @@ function Conversation(props: ChatViewProps) {
 
 function Toolbar(props: ChatViewProps) {
   const { activeSession, messages, busy, actions } = props;
-  // ACP has no fork or compact: those are OpenCode's own.
-  const opencode = props.chatAgents?.find((a) => a.name === (props.chatAgent ?? 'OpenCode'))?.protocol !== 'acp';
+  const can = abilities(props.connection);
   return (
     <div className="os-chat-toolbar">
       <div className="os-chat-heading">
@@ -180,12 +185,12 @@ function Toolbar(props: ChatViewProps) {
         <button type="button" onClick={() => actions.newSession()} title="Start a new session">
           New session
         </button>
-        {opencode && (
+        {can.fork && (
           <button type="button" disabled={!activeSession} onClick={() => actions.fork()} title="Copy this session into a new one">
             Fork
           </button>
         )}
-        {opencode && (
+        {can.compact && (
           <button
             type="button"
             disabled={!activeSession || busy || messages.length === 0}
@@ -248,7 +253,19 @@ export function relativeTime(time: number, now = Date.now()): string {
   return new Date(time).toLocaleDateString();
 }
 
-function SessionList({ sessions, active, actions }: { sessions: Session[]; active?: string; actions: ChatActions }) {
+/** What the panel offers with the agent it talks to (see ChatAbilities). */
+export function abilities(connection: ChatConnection): ChatAbilities {
+  return (connection.state === 'connected' && connection.can) || OPENCODE_ABILITIES;
+}
+
+interface SessionListProps {
+  sessions: Session[];
+  active?: string;
+  canDelete: boolean;
+  actions: ChatActions;
+}
+
+function SessionList({ sessions, active, canDelete, actions }: SessionListProps) {
   return (
     <div className="os-chat-sessions" role="list" aria-label="Sessions">
       {sessions.length === 0 && <div className="os-chat-empty">No sessions yet.</div>}
@@ -258,15 +275,17 @@ function SessionList({ sessions, active, actions }: { sessions: Session[]; activ
             <span className="os-chat-session-title">{s.title}</span>
             <span className="os-chat-session-time">{relativeTime(s.time.updated)}</span>
           </button>
-          <button
-            type="button"
-            className="os-chat-session-delete"
-            title="Delete session"
-            aria-label="Delete session"
-            onClick={() => actions.deleteSession(s.id)}
-          >
-            ×
-          </button>
+          {canDelete && (
+            <button
+              type="button"
+              className="os-chat-session-delete"
+              title="Delete session"
+              aria-label="Delete session"
+              onClick={() => actions.deleteSession(s.id)}
+            >
+              ×
+            </button>
+          )}
         </div>
       ))}
     </div>
@@ -277,10 +296,13 @@ interface TimelineProps {
   messages: MessageEntry[];
   session?: Session;
   busy: boolean;
+  can: ChatAbilities;
+  /** The agent's name, as the empty timeline speaks of it. */
+  who: string;
   actions: ChatActions;
 }
 
-function Timeline({ messages, session, busy, actions }: TimelineProps) {
+function Timeline({ messages, session, busy, can, who, actions }: TimelineProps) {
   const ref = React.useRef<HTMLDivElement>(null);
   const following = React.useRef(true);
   React.useLayoutEffect(() => {
@@ -327,7 +349,13 @@ function Timeline({ messages, session, busy, actions }: TimelineProps) {
   return (
     <div className="os-chat-timeline" ref={ref} onScroll={onScroll} onClick={onClick}>
       {!session && <div className="os-chat-empty">Type a message below to start a new session.</div>}
-      {session && messages.length === 0 && <div className="os-chat-empty">Ask OpenCode about this workspace.</div>}
+      {session && messages.length === 0 && (
+        <div className="os-chat-empty">
+          {session.metadata?.resumed
+            ? `${who} goes on with this session from before; it keeps the conversation so far but does not show it again.`
+            : `Ask ${who} about this workspace.`}
+        </div>
+      )}
       {messages.map((entry, i) => (
         <React.Fragment key={entry.info.id}>
           {i === revertAt && (
@@ -346,6 +374,7 @@ function Timeline({ messages, session, busy, actions }: TimelineProps) {
             busy={busy}
             onRevert={(id) => actions.revert(id)}
             onFork={(id) => actions.fork(id)}
+            can={{ revert: can.revert, fork: can.fork === 'message' }}
           />
         </React.Fragment>
       ))}

@@ -292,6 +292,50 @@ describe('an ACP agent in the chat', { timeout: 30_000 }, () => {
     expect(chat.conversation('old-1')).toHaveLength(6);
   });
 
+  it('forks a whole session (session/fork): the copy shows the conversation and goes on from it apart; a session is deleted (session/delete)', async () => {
+    const { chat, events, idle } = chatWith(scripted());
+    expect(await chat.connect()).toMatchObject({ can: { fork: 'session', deleteSession: true, revert: false, compact: false } });
+    const session = await chat.createSession('Colors');
+    await chat.prompt(session.id, 'pick red');
+    await idle(session.id);
+    await expect(chat.forkSession(session.id, chat.conversation(session.id)[0]!.info.id)).rejects.toThrow('forks a whole session only');
+
+    const fork = await chat.forkSession(session.id);
+    expect(fork).toMatchObject({ title: 'Colors (fork)' });
+    expect(fork.id).not.toBe(session.id);
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'session.created', properties: expect.objectContaining({ sessionID: fork.id }) }),
+    );
+    const copied = chat.conversation(fork.id);
+    expect(copied.map((m) => m.info.role)).toEqual(['user', 'assistant']);
+    expect(copied[0]!.parts[0]).toMatchObject({ type: 'text', text: 'pick red', sessionID: fork.id, messageID: copied[0]!.info.id });
+    expect(copied[1]!.info).toMatchObject({ sessionID: fork.id, parentID: copied[0]!.info.id });
+    expect(copied[0]!.info.id).not.toBe(chat.conversation(session.id)[0]!.info.id);
+    // The agent carried the conversation into the fork; each goes on apart.
+    await chat.prompt(fork.id, 'pick blue');
+    await idle(fork.id);
+    await chat.prompt(fork.id, 'said?');
+    await eventually(() =>
+      expect(chat.conversation(fork.id).at(-1)!.parts.at(-1)).toMatchObject({ text: 'Said before: pick red | pick blue' }),
+    );
+    await chat.prompt(session.id, 'said?');
+    await eventually(() => expect(chat.conversation(session.id).at(-1)!.parts.at(-1)).toMatchObject({ text: 'Said before: pick red' }));
+
+    expect(await chat.deleteSession(fork.id)).toBe(true);
+    expect((await chat.sessions()).map((s) => s.id)).toEqual([session.id]);
+    expect(events.at(-1)).toMatchObject({ type: 'session.deleted', properties: { sessionID: fork.id } });
+  });
+
+  it('an agent that resumes but does not replay takes up a session from before without its conversation, marked so (session/resume)', async () => {
+    const { chat, idle } = chatWith(scripted({ SCRIPTED_AGENT_HISTORY: 'resume' }));
+    expect((await chat.sessions()).map((s) => s.id)).toEqual(['old-1']);
+    expect(await chat.messages('old-1')).toEqual([]);
+    expect((await chat.sessions()).find((s) => s.id === 'old-1')!.metadata).toEqual({ resumed: true });
+    await chat.prompt('old-1', 'said?');
+    await idle('old-1');
+    expect(chat.conversation('old-1').at(-1)!.parts.at(-1)).toMatchObject({ text: 'Said before: Fix the parser | Thanks' });
+  });
+
   it('an agent that is not installed, or takes no MCP server over HTTP, says so', async () => {
     const missing = chatWith({ name: 'Gemini CLI', command: 'gemini-not-installed-here', args: ['--acp'] });
     expect(await missing.chat.connect()).toMatchObject({

@@ -8,24 +8,20 @@
  * panel's sessions, messages and parts (./acp-parts.ts) and their events, so the panel shows an ACP
  * agent as it shows OpenCode; its permission requests are the panel's permission cards.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { Readable, Writable } from 'node:stream';
+import type { ChildProcess } from 'node:child_process';
 import {
   client,
-  ndJsonStream,
-  PROTOCOL_VERSION,
   type ClientConnection,
   type InitializeResponse,
   type McpServer,
-  type PermissionOption,
-  type RequestPermissionRequest,
-  type RequestPermissionResponse,
   type SessionMode,
   type SessionNotification,
 } from '@agentclientprotocol/sdk';
+import type { ForkSessionRequest, ForkSessionResponse, SessionCapabilities } from '@agentclientprotocol/sdk/unstable';
 import type {
   AcpAgentSetting,
   AssistantMessage,
+  ChatAbilities,
   ChatClient,
   ChatConnection,
   Event,
@@ -41,10 +37,10 @@ import type {
 import { EventRing } from '../chat/event-ring.js';
 import {
   assistantMessage,
+  copiedConversation,
   errorText,
   mentionedFiles,
   openspaceServer,
-  permissionRequest,
   Replay as Replaying,
   sessionOf,
   startFailure,
@@ -57,6 +53,8 @@ import { partIds, TurnParts } from './acp-parts.js';
 import { stop } from './process-group.js';
 import { signInMethod } from './acp-sign-in.js';
 import { TurnChanges } from './acp-changes.js';
+import { PermissionCards } from './acp-permissions.js';
+import { agentStream, initialize, spawnAgent } from './acp-process.js';
 
 export type { AcpAgentSetting };
 
@@ -74,11 +72,6 @@ export interface AcpChatOptions {
 
 /** ACP's "authentication required" error code. */
 const AUTH_REQUIRED = -32000;
-
-/** How long an agent may take to start and answer `initialize`. */
-const START_TIMEOUT_MS = 30_000;
-
-type Waiting = { request: PermissionRequest; options: PermissionOption[]; answer(response: RequestPermissionResponse): void };
 
 let eventCount = 0;
 const eventId = () => `evt_acp_${++eventCount}`;
@@ -99,12 +92,11 @@ export class AcpChat {
   private modes: SessionMode[] = [];
   /** Whether the agent's sessions from before were listed on this connection. */
   private listed = false;
-  private readonly waiting = new Map<string, Waiting>();
+  private readonly cards = new PermissionCards((event) => this.emit(event));
   private readonly nextMessageId = partIds('msg_acp');
   /** How this agent's messages are made. */
   private readonly maker: MessageMaker;
-  private readonly nextPermissionId = partIds('per_acp');
-  private stderr = '';
+  private stderr = () => '';
   private readonly events = new EventRing();
   /** Why the running agent's process ended, once it has. */
   private ended: Promise<string> = new Promise(() => {});
@@ -137,50 +129,31 @@ export class AcpChat {
   private async start(): Promise<ChatConnection> {
     const { agent, directory } = this.options;
     this.setState({ state: 'starting' });
-    this.stderr = '';
-    const child = spawn(agent.command, agent.args ?? [], {
-      cwd: directory,
-      env: { ...process.env, ...agent.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-      // Its own process group, so ending the chat ends what the agent started too (Claude Code's CLI under its adapter).
-      detached: true,
-    });
+    const started = spawnAgent(agent, directory);
+    const child = started.child;
     this.child = child;
+    this.stderr = started.stderr;
     this.ended = new Promise((resolve) => (this.tellEnded = resolve));
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (text: string) => (this.stderr = (this.stderr + text).slice(-4000)));
-    const spawned = new Promise<void>((resolve, reject) => {
-      child.once('spawn', resolve);
-      child.once('error', reject);
-    });
     child.once('exit', (code, signal) => this.exited(child, code, signal));
-    // A pipe to an agent that died (EPIPE) is its exit, handled there; never an error that ends this process.
-    child.on('error', () => {});
-    child.stdin.on('error', () => {});
     try {
-      await spawned;
+      await started.spawned;
       const app = client({ name: 'OpenSpace' })
         .onNotification('session/update', ({ params }) => this.update(params))
-        .onRequest('session/request_permission', ({ params, signal }) => this.askPermission(params, signal));
-      const stream = ndJsonStream(
-        Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
-        Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
-      );
-      this.acp = app.connect(stream);
-      const initialized = this.acp.agent.request('initialize', {
-        protocolVersion: PROTOCOL_VERSION,
-        // The agent reads and writes files and runs commands through OpenSpace's MCP tools, not the client.
-        // A sign-in that needs a terminal is run in one for the person (auth.terminal).
-        clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: true } },
-        clientInfo: { name: 'openspace', title: 'OpenSpace', version: '0.1.0' },
-      });
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`it did not answer within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
-      });
-      this.info = await Promise.race([initialized, late]).finally(() => clearTimeout(timer));
+        .onRequest('session/request_permission', ({ params, signal }) =>
+          this.cards.ask(params, signal, this.turns.get(params.sessionId)?.message.id),
+        );
+      this.acp = app.connect(agentStream(child));
+      this.info = await initialize(this.acp);
       const version = this.info.agentInfo?.version;
-      this.setState({ state: 'connected', url: `acp:${agent.name}`, started: true, ...(version && { version }) });
+      const sessions = this.sessionCapabilities();
+      // What the panel offers: ACP has no revert or compact; a fork is of a whole session.
+      const can: ChatAbilities = {
+        revert: false,
+        compact: false,
+        fork: sessions.fork ? 'session' : false,
+        deleteSession: !!sessions.delete,
+      };
+      this.setState({ state: 'connected', url: `acp:${agent.name}`, started: true, can, ...(version && { version }) });
     } catch (error) {
       void stop(child);
       this.setState({ state: 'failed', message: this.failure(error) });
@@ -188,8 +161,13 @@ export class AcpChat {
     return this.state;
   }
 
+  /** What the agent can do with sessions, `session/fork` (still unstable in ACP) included. */
+  private sessionCapabilities(): SessionCapabilities {
+    return (this.info?.agentCapabilities?.sessionCapabilities ?? {}) as SessionCapabilities;
+  }
+
   private failure(error: unknown): string {
-    return startFailure(this.options.agent, error, this.stderr);
+    return startFailure(this.options.agent, error, this.stderr());
   }
 
   private exited(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
@@ -200,7 +178,7 @@ export class AcpChat {
     this.listed = false;
     const how = signal ? `it ended (${signal})` : `it exited with code ${code}`;
     this.tellEnded(`${this.options.agent.name} stopped: ${how}`);
-    for (const [id, waiting] of this.waiting) this.settlePermission(id, waiting, { outcome: { outcome: 'cancelled' } }, 'reject');
+    this.cards.cancel();
     for (const sessionID of this.turns.keys()) this.endTurn(sessionID, `${this.options.agent.name} stopped: ${how}`);
     if (this.state.state !== 'failed') this.setState({ state: 'failed', message: this.failure(new Error(how)) });
     this.options.exited?.();
@@ -227,7 +205,7 @@ export class AcpChat {
    */
   async sessions(): Promise<Session[]> {
     const agent = await this.agent();
-    if (this.info?.agentCapabilities?.sessionCapabilities?.list && !this.listed) {
+    if (this.sessionCapabilities().list && !this.listed) {
       this.listed = true;
       let cursor: string | undefined;
       do {
@@ -298,23 +276,76 @@ export class AcpChat {
     return this.entries.get(sessionID) ?? [];
   }
 
+  /**
+   * A session from before, opened: replayed where the agent can (`session/load`); else taken up
+   * without its conversation (`session/resume`), which the panel says.
+   */
   private async load(session: Session): Promise<void> {
     const agent = await this.agent();
-    if (!this.info?.agentCapabilities?.loadSession) throw new Error(`${this.options.agent.name} cannot open a session from before.`);
-    const replay = new Replaying(this.maker, session.id);
-    this.replays.set(session.id, replay);
-    try {
-      await agent.request('session/load', { sessionId: session.id, cwd: this.options.directory, mcpServers: [this.mcpServer()] });
-    } finally {
-      this.replays.delete(session.id);
-    }
-    replay.finish();
-    this.entries.set(session.id, replay.entries);
-    // Loaded: no longer only a name in the list.
-    this.changeSession(session.id, (s) => ({
-      ...s,
-      metadata: Object.fromEntries(Object.entries(s.metadata ?? {}).filter(([key]) => key !== 'stored')),
-    }));
+    const params = { sessionId: session.id, cwd: this.options.directory, mcpServers: [this.mcpServer()] };
+    const can = this.info?.agentCapabilities;
+    let resumed = false;
+    if (can?.loadSession) {
+      const replay = new Replaying(this.maker, session.id);
+      this.replays.set(session.id, replay);
+      try {
+        await agent.request('session/load', params);
+      } finally {
+        this.replays.delete(session.id);
+      }
+      replay.finish();
+      this.entries.set(session.id, replay.entries);
+    } else if (this.sessionCapabilities().resume) {
+      await agent.request('session/resume', params);
+      this.entries.set(session.id, []);
+      resumed = true;
+    } else throw new Error(`${this.options.agent.name} cannot open a session from before.`);
+    // Opened: no longer only a name in the list.
+    this.changeSession(session.id, (s) => {
+      const metadata = Object.fromEntries(Object.entries(s.metadata ?? {}).filter(([key]) => key !== 'stored'));
+      return { ...s, metadata: { ...metadata, ...(resumed && { resumed: true }) } };
+    });
+  }
+
+  /**
+   * A copy of a whole session that goes on separately (`session/fork`, where the agent offers it):
+   * the agent carries the conversation so far into a new session, and the panel shows it copied.
+   */
+  async forkSession(sessionID: string, messageID?: string): Promise<Session> {
+    const agent = await this.agent();
+    const name = this.options.agent.name;
+    const source = this.sessionsById.get(sessionID);
+    if (!this.sessionCapabilities().fork) throw new Error(`${name} cannot fork a session.`);
+    if (messageID) throw new Error(`${name} forks a whole session only (Fork above the conversation), not from a message.`);
+    if (!source) throw new Error(`No session ${sessionID} of ${name} here.`);
+    if (this.turns.has(sessionID)) throw new Error('The agent is still answering: wait for it, or stop it, then fork.');
+    const conversation = await this.messages(sessionID);
+    const forked = await agent.request<ForkSessionResponse, ForkSessionRequest>('session/fork', {
+      sessionId: sessionID,
+      cwd: this.options.directory,
+      mcpServers: [this.mcpServer()],
+    });
+    const session = sessionOf(this.maker, forked.sessionId, `${source.title} (fork)`, Date.now());
+    if (forked.modes) session.metadata = { mode: forked.modes.currentModeId };
+    this.sessionsById.set(session.id, session);
+    this.entries.set(session.id, copiedConversation(this.maker, conversation, session.id));
+    this.emit({ type: 'session.created', properties: { sessionID: session.id, info: session } });
+    return session;
+  }
+
+  /** A session deleted in the agent (`session/delete`, where it offers it), a turn in it stopped first. */
+  async deleteSession(sessionID: string): Promise<boolean> {
+    const agent = await this.agent();
+    if (!this.sessionCapabilities().delete) throw new Error(`${this.options.agent.name} cannot delete a session.`);
+    const session = this.sessionsById.get(sessionID);
+    if (!session) return false;
+    if (this.turns.has(sessionID)) await this.abort(sessionID);
+    await agent.request('session/delete', { sessionId: sessionID });
+    this.sessionsById.delete(sessionID);
+    this.entries.delete(sessionID);
+    this.statusById.delete(sessionID);
+    this.emit({ type: 'session.deleted', properties: { sessionID, info: session } });
+    return true;
   }
 
   /** Send the person's text; the answer streams in as events. Resolves when the turn is accepted, not when it ends. */
@@ -370,34 +401,18 @@ export class AcpChat {
     const turn = this.turns.get(sessionID);
     if (!turn || !this.acp) return false;
     turn.cancelled = true;
-    for (const [id, waiting] of this.waiting)
-      if (waiting.request.sessionID === sessionID) this.settlePermission(id, waiting, { outcome: { outcome: 'cancelled' } }, 'reject');
+    this.cards.cancel(sessionID);
     await this.acp.agent.notify('session/cancel', { sessionId: sessionID });
     return true;
   }
 
   permissions(): PermissionRequest[] {
-    return [...this.waiting.values()].map((w) => w.request);
+    return this.cards.list();
   }
 
   /** The person's answer on the card: once, always or reject, as the agent's matching option. */
   replyPermission(requestID: string, reply: PermissionReply): boolean {
-    const waiting = this.waiting.get(requestID);
-    if (!waiting) return false;
-    const kinds =
-      reply === 'always'
-        ? ['allow_always', 'allow_once']
-        : reply === 'once'
-          ? ['allow_once', 'allow_always']
-          : ['reject_once', 'reject_always'];
-    const option = kinds.map((kind) => waiting.options.find((o) => o.kind === kind)).find((o) => o !== undefined);
-    this.settlePermission(
-      requestID,
-      waiting,
-      option ? { outcome: { outcome: 'selected', optionId: option.optionId } } : { outcome: { outcome: 'cancelled' } },
-      reply,
-    );
-    return true;
+    return this.cards.reply(requestID, reply);
   }
 
   /** Ends the agent and every process it started; resolves once the agent has exited. */
@@ -476,23 +491,5 @@ export class AcpChat {
     this.emit({ type: 'message.updated', properties: { sessionID, info: message } });
     if (error && !cancelled) this.emit({ type: 'session.error', properties: { sessionID, error: message.error } });
     this.setStatus(sessionID, { type: 'idle' });
-  }
-
-  /** A permission the agent asks for: a card in the panel until the person answers, the turn is cancelled, or the agent gives up. */
-  private askPermission(params: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse> {
-    const id = this.nextPermissionId();
-    const request = permissionRequest(params, id, this.turns.get(params.sessionId)?.message.id);
-    return new Promise((answer) => {
-      const waiting = { request, options: params.options, answer };
-      this.waiting.set(id, waiting);
-      this.emit({ type: 'permission.asked', properties: request });
-      signal.addEventListener('abort', () => this.settlePermission(id, waiting, { outcome: { outcome: 'cancelled' } }, 'reject'));
-    });
-  }
-
-  private settlePermission(id: string, waiting: Waiting, response: RequestPermissionResponse, reply: PermissionReply): void {
-    if (!this.waiting.delete(id)) return;
-    waiting.answer(response);
-    this.emit({ type: 'permission.replied', properties: { sessionID: waiting.request.sessionID, requestID: id, reply } });
   }
 }

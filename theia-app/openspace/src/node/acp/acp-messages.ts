@@ -213,3 +213,23 @@ export function sessionChange(update: SessionUpdate): ((session: Session) => Ses
       return undefined;
   }
 }
+
+/** A conversation copied into another session (a fork): new message and part IDs, the answers still after their questions. */
+export function copiedConversation(make: MessageMaker, entries: MessageEntry[], sessionID: string): MessageEntry[] {
+  const ids = new Map<string, string>();
+  return entries.map(({ info, parts }) => {
+    const id = make.nextId();
+    ids.set(info.id, id);
+    const copy = structuredClone(info);
+    Object.assign(copy, { id, sessionID }, copy.role === 'assistant' && { parentID: ids.get(copy.parentID) ?? copy.parentID });
+    return {
+      info: copy,
+      parts: parts.map((part, n) => ({
+        ...structuredClone(part),
+        id: `prt_${id}_${String(n + 1).padStart(6, '0')}`,
+        sessionID,
+        messageID: id,
+      })),
+    };
+  });
+}

@@ -75,7 +75,7 @@ async function turn(agent: AcpAgentSetting, prompt: string, reply: 'once' | 'alw
   await chat.prompt(session.id, prompt, undefined, images);
   await eventually(() => expect(events.some((e) => e.type === 'session.idle')).toBe(true), 90_000, 200);
   const answer = chat.conversation(session.id)[1]!;
-  return { chat, events, answer, tools: answer.parts.filter((p): p is ToolPart => p.type === 'tool') };
+  return { chat, session, events, answer, tools: answer.parts.filter((p): p is ToolPart => p.type === 'tool') };
 }
 
 const PROMPT = 'Open the entry point at line 7, then note what you saw.';
@@ -84,7 +84,7 @@ const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwA
 const SCREENSHOT: PromptImage = { name: 'image.png', mime: 'image/png', dataUrl: `data:image/png;base64,${PNG}` };
 
 describe('real agents over ACP, with OpenSpace as their MCP server', { timeout: 120_000 }, () => {
-  it('Claude Code (claude-agent-acp) opens a file at a line and, after the permission card, writes a file', async () => {
+  it('Claude Code (claude-agent-acp) opens a file at a line and, after the permission card, writes a file; a fork of the session goes on from all of it', async () => {
     const steps = [
       { tool: 'openspace.editor.open', arguments: { path: 'src/index.ts', line: 7 } },
       { tool: 'openspace.file.write', arguments: { path: 'notes/claude-acp.md', content: 'Seen by Claude over ACP' } },
@@ -97,7 +97,7 @@ describe('real agents over ACP, with OpenSpace as their MCP server', { timeout: 
     const model: ScriptedModel = await startAnthropicModel(script);
     closing.push(() => model.close());
     const home = await tempDir('openspace-acp-claude-home-');
-    const { answer, tools, events } = await turn(
+    const { chat, session, answer, tools, events } = await turn(
       {
         name: 'Claude',
         command: join(AGENT_BIN, 'claude-agent-acp'),
@@ -140,6 +140,22 @@ describe('real agents over ACP, with OpenSpace as their MCP server', { timeout: 
         .join(''),
     ).toContain('Done: opened and noted.');
     expect(JSON.stringify(model.requests), 'the access token reached the model').not.toContain(token);
+
+    // A fork of the session (session/fork) goes on from the whole conversation: the model sees it.
+    const fork = await chat.forkSession(session.id);
+    expect(chat.conversation(fork.id).map((m) => m.info.role)).toEqual(['user', 'assistant']);
+    await chat.prompt(fork.id, 'And in the fork?');
+    await eventually(
+      () => expect(events.filter((e) => e.type === 'session.idle' && e.properties.sessionID === fork.id)).not.toHaveLength(0),
+      60_000,
+      200,
+    );
+    const last = JSON.stringify(model.conversation().at(-1)?.body);
+    expect(last).toContain('And in the fork?');
+    expect(last).toContain(PROMPT);
+    expect(last).toContain('Seen by Claude over ACP');
+    expect(chat.conversation(fork.id).at(-1)!.info).toMatchObject({ role: 'assistant', finish: 'end_turn' });
+    expect(model.problems).toEqual([]);
   });
 
   it('OpenCode (opencode acp) opens a file at a line and, after the permission card, writes a file', async () => {

@@ -195,7 +195,7 @@ async function result<T>(call: () => T | Promise<T>): Promise<ChatResult<T>> {
 
 const cannot = (what: string) => async (): Promise<ChatResult<never>> => ({ ok: false, message: `An agent over ACP cannot ${what}.` });
 
-/** An ACP agent as a window calls it: what ACP has, and for the rest (revert, fork, compact) a clear no. */
+/** An ACP agent as a window calls it: what ACP has, and for the rest (revert, compact) a clear no. */
 function acpBackend(chat: AcpChat): AgentBackend {
   return {
     addClient: (client) => chat.addClient(client),
@@ -204,8 +204,8 @@ function acpBackend(chat: AcpChat): AgentBackend {
     replay: async (seq) => chat.replay(seq),
     sessions: () => result(() => chat.sessions()),
     createSession: (title) => result(() => chat.createSession(title)),
-    deleteSession: cannot('delete a session'),
-    forkSession: cannot('fork a session'),
+    deleteSession: (id) => result(() => chat.deleteSession(id)),
+    forkSession: (id, messageID) => result(() => chat.forkSession(id, messageID)),
     revert: cannot('revert a message'),
     unrevert: cannot('restore a reverted message'),
     abort: (id) => result(() => chat.abort(id)),
