@@ -12,6 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import type { FileChange } from '../../common/chat-protocol.js';
+import { callArguments } from './acp-parts.js';
 
 /** Files larger than this, or not text, are not kept for review. */
 const MAX_BYTES = 1024 * 1024;
@@ -53,7 +54,7 @@ export class TurnChanges {
       ...(call.locations ?? []).map((l) => l.path),
       ...(call.content ?? []).map((c) => c.type === 'diff' && c.path),
     ];
-    const input = call.rawInput && typeof call.rawInput === 'object' ? (call.rawInput as Record<string, unknown>) : {};
+    const input = callArguments(call.rawInput);
     named.push(input.path, input.filePath, input.file_path);
     if (Array.isArray(input.edits))
       named.push(...input.edits.map((e) => (e && typeof e === 'object' ? (e as { path?: unknown }).path : undefined)));

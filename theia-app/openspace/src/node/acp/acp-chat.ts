@@ -139,9 +139,10 @@ export class AcpChat {
       await started.spawned;
       const app = client({ name: 'OpenSpace' })
         .onNotification('session/update', ({ params }) => this.update(params))
-        .onRequest('session/request_permission', ({ params, signal }) =>
-          this.cards.ask(params, signal, this.turns.get(params.sessionId)?.message.id),
-        );
+        .onRequest('session/request_permission', ({ params, signal }) => {
+          const turn = this.turns.get(params.sessionId);
+          return this.cards.ask(params, signal, turn?.message.id, turn?.parts.call(params.toolCall.toolCallId));
+        });
       this.acp = app.connect(agentStream(child));
       this.info = await initialize(this.acp);
       const version = this.info.agentInfo?.version;

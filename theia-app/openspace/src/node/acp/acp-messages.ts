@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ContentBlock, McpServer, RequestPermissionRequest, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { ContentBlock, McpServer, RequestPermissionRequest, SessionUpdate, ToolCall } from '@agentclientprotocol/sdk';
 import type {
   AcpUsage,
   AssistantMessage,
@@ -16,7 +16,7 @@ import type {
   PromptImage,
   Session,
 } from '../../common/chat-protocol.js';
-import { contentText, toolName, TurnParts } from './acp-parts.js';
+import { callArguments, contentText, namedTool, toolName, TurnParts } from './acp-parts.js';
 
 /** Who the messages are of: the agent's name, the workspace, and the next message ID. */
 export interface MessageMaker {
@@ -40,14 +40,23 @@ export function sessionOf(make: MessageMaker, id: string, title: string, time: n
   return { id, slug: id, projectID: make.agent, directory: make.directory, title, version: '', time: { created: time, updated: time } };
 }
 
-/** The agent's permission request as the panel's card: the tool, what it is called on, and the call it is for (in `messageID`). */
-export function permissionRequest(params: RequestPermissionRequest, id: string, messageID: string | undefined): PermissionRequest {
+/**
+ * The agent's permission request as the panel's card: the tool, what it is called on, and the call it
+ * is for (in `messageID`). Where the request does not name its tool (Codex asks "Approve Write
+ * File" for its call `call_2`), the call the turn already showed (`known`) names it and its input.
+ */
+export function permissionRequest(
+  params: RequestPermissionRequest,
+  id: string,
+  messageID: string | undefined,
+  known?: ToolCall,
+): PermissionRequest {
   const call = params.toolCall;
-  const input = call.rawInput && typeof call.rawInput === 'object' ? (call.rawInput as Record<string, unknown>) : {};
+  const input = { ...callArguments(known?.rawInput), ...callArguments(call.rawInput) };
   return {
     id,
     sessionID: params.sessionId,
-    permission: toolName(call),
+    permission: namedTool(call) ?? (known && namedTool(known)) ?? toolName(call),
     patterns: [call.title ?? call.name ?? call.toolCallId],
     metadata: { ...input, title: call.title ?? '' },
     always: params.options.some((o) => o.kind === 'allow_always') ? [call.title ?? call.toolCallId] : [],

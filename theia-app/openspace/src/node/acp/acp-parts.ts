@@ -37,9 +37,19 @@ function toolContentText(content: ToolCallContent[] | null | undefined): string 
     .join('\n');
 }
 
+/**
+ * A call's input fields: its `rawInput`, or where that is an MCP call as Codex tells it
+ * (`{server, tool, arguments}`), the tool's arguments.
+ */
+export function callArguments(rawInput: unknown): Record<string, unknown> {
+  const raw = rawInput && typeof rawInput === 'object' ? (rawInput as Record<string, unknown>) : {};
+  const mcp = typeof raw.server === 'string' && typeof raw.tool === 'string' && raw.arguments && typeof raw.arguments === 'object';
+  return mcp ? (raw.arguments as Record<string, unknown>) : raw;
+}
+
 /** A tool call's input as the panel's tool lines read it (their file path, command, pattern). */
 function toolInput(call: Pick<ToolCall, 'rawInput' | 'locations'>): Record<string, unknown> {
-  const raw = call.rawInput && typeof call.rawInput === 'object' ? (call.rawInput as Record<string, unknown>) : {};
+  const raw = callArguments(call.rawInput);
   const path = call.locations?.[0]?.path;
   return path && raw.filePath === undefined ? { ...raw, filePath: path } : raw;
 }
@@ -48,13 +58,18 @@ function toolInput(call: Pick<ToolCall, 'rawInput' | 'locations'>): Record<strin
  * The tool's name, as the panel's tool lines and permission cards know tools: its `name`, else a
  * title that is an identifier (Claude's is the MCP tool's, `mcp__openspace__openspace_editor_open`)
  * or one followed by its MCP server (Gemini CLI's `openspace.editor.open (openspace MCP Server)`),
- * else its kind (read, edit, execute…).
+ * or Codex's `Tool: openspace/openspace.editor.open`; undefined when the call does not say.
  */
-export function toolName(call: { name?: string | null; kind?: string | null; title?: string | null }): string {
+export function namedTool(call: { name?: string | null; title?: string | null }): string | undefined {
   if (call.name) return call.name;
-  const identifier = call.title && /^([\w.-]+)(?: \([^()]* MCP Server\))?$/.exec(call.title);
-  if (identifier) return identifier[1]!;
-  return call.kind ?? 'tool';
+  const identifier =
+    call.title && (/^([\w.-]+)(?: \([^()]* MCP Server\))?$/.exec(call.title) ?? /^Tool: [\w.-]+\/([\w.-]+)$/.exec(call.title));
+  return identifier ? identifier[1] : undefined;
+}
+
+/** The tool's name (see namedTool), else its kind (read, edit, execute…). */
+export function toolName(call: { name?: string | null; kind?: string | null; title?: string | null }): string {
+  return namedTool(call) ?? call.kind ?? 'tool';
 }
 
 /**

@@ -3,7 +3,7 @@
  * until the person answers (once, always or reject, as the agent's matching option), the turn is
  * cancelled, the agent gives the request up, or the agent exits; every outcome is told to the panel.
  */
-import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
+import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse, ToolCall } from '@agentclientprotocol/sdk';
 import type { Event, PermissionReply, PermissionRequest } from '../../common/chat-protocol.js';
 import { permissionRequest } from './acp-messages.js';
 import { partIds } from './acp-parts.js';
@@ -18,10 +18,15 @@ export class PermissionCards {
 
   constructor(private readonly emit: (event: Omit<Event, 'id'>) => void) {}
 
-  /** A card for the request, answered when the person replies or `signal` aborts (the agent gave up). */
-  ask(params: RequestPermissionRequest, signal: AbortSignal, messageID: string | undefined): Promise<RequestPermissionResponse> {
+  /** A card for the request (`known`: its call as the turn showed it), answered when the person replies or `signal` aborts (the agent gave up). */
+  ask(
+    params: RequestPermissionRequest,
+    signal: AbortSignal,
+    messageID: string | undefined,
+    known?: ToolCall,
+  ): Promise<RequestPermissionResponse> {
     const id = this.nextId();
-    const request = permissionRequest(params, id, messageID);
+    const request = permissionRequest(params, id, messageID, known);
     return new Promise((answer) => {
       const waiting = { request, options: params.options, answer };
       this.waiting.set(id, waiting);

@@ -21,6 +21,7 @@ import { AGENT_BIN, scriptedOpencodeHome } from '../../../../../conformance/agen
 import { startAnthropicModel } from '../../../../../conformance/agents/anthropic-model.js';
 import { startOpenaiModel } from '../../../../../conformance/agents/openai-model.js';
 import { startGeminiModel } from '../../../../../conformance/agents/gemini-model.js';
+import { startResponsesModel } from '../../../../../conformance/agents/responses-model.js';
 import type { Script, ScriptedModel } from '../../../../../conformance/agents/script.js';
 
 const temporary: string[] = [];
@@ -238,6 +239,60 @@ describe('real agents over ACP, with OpenSpace as their MCP server', { timeout: 
     // Gemini CLI asks before every MCP tool.
     expect(events.filter((e) => e.type === 'permission.asked').map((e) => (e.properties as { permission: string }).permission)).toEqual([
       'openspace.editor.open',
+      'openspace.file.write',
+    ]);
+    expect(
+      answer.parts
+        .filter((p) => p.type === 'text')
+        .map((p) => (p as { text: string }).text)
+        .join(''),
+    ).toContain('Done: opened and noted.');
+    expect(JSON.stringify(model.requests), 'the access token reached the model').not.toContain(token);
+  });
+
+  it('Codex (codex-acp) opens a file at a line and, after the permission card, writes a file', async () => {
+    const steps = [
+      { tool: 'openspace.editor.open', arguments: { path: 'src/index.ts', line: 6 } },
+      { tool: 'openspace.file.write', arguments: { path: 'notes/codex-acp.md', content: 'Seen by Codex over ACP' } },
+    ];
+    // Codex offers an MCP server's tools in a namespace (mcp__openspace holding openspace_editor_open).
+    const script: Script = {
+      steps,
+      finalText: 'Done: opened and noted.',
+      agentToolName: (t) => `mcp__openspace__${t.replaceAll('.', '_')}`,
+    };
+    const model: ScriptedModel = await startResponsesModel(script);
+    closing.push(() => model.close());
+    const home = await tempDir('openspace-acp-codex-home-');
+    await mkdir(join(home, '.codex'));
+    // A model provider of its own on the Responses API, the only one Codex speaks; the key from the environment.
+    const config = [
+      'model = "scripted-model"',
+      'model_provider = "scripted"',
+      '[model_providers.scripted]',
+      'name = "Scripted"',
+      `base_url = "${model.url}/v1"`,
+      'env_key = "SCRIPTED_API_KEY"',
+      'wire_api = "responses"',
+    ];
+    await writeFile(join(home, '.codex/config.toml'), config.join('\n'));
+    const { answer, tools, events } = await turn(
+      {
+        name: 'Codex',
+        command: join(AGENT_BIN, 'codex-acp'),
+        env: { ...baseEnv(home), CODEX_HOME: join(home, '.codex'), SCRIPTED_API_KEY: 'scripted-model-key' },
+      },
+      PROMPT,
+      'once',
+    );
+    expect(model.problems).toEqual([]);
+    expect(hub.ide.editors.list().find((e) => e.path === 'src/index.ts')?.cursor.line).toBe(6);
+    expect(await readFile(join(workspace, 'notes/codex-acp.md'), 'utf8')).toBe('Seen by Codex over ACP');
+    // Its calls are titled "Tool: openspace/<tool>", their input {server, tool, arguments}: the lines name the tool.
+    expect(tools.map((t) => `${t.tool} ${t.state.status}`)).toEqual(['openspace.editor.open completed', 'openspace.file.write completed']);
+    expect(tools[0]!.state.input).toEqual({ path: 'src/index.ts', line: 6 });
+    // Codex asks before the tools the server marks destructive (the write), and the card names the call's tool.
+    expect(events.filter((e) => e.type === 'permission.asked').map((e) => (e.properties as { permission: string }).permission)).toEqual([
       'openspace.file.write',
     ]);
     expect(
