@@ -64,13 +64,17 @@ it("a window's calls and events follow the agent picked: an ACP agent's session 
   const id = created.ok ? created.value.id : '';
   expect(await second.backend.prompt(id, 'say hello')).toEqual({ ok: true, value: true });
   await eventually(() => expect(first.events.some((e) => e.type === 'session.idle')).toBe(true), 10_000);
-  // Both windows heard the answer; what ACP has not (fork, compact) says so.
+  // Both windows heard the answer; what ACP has not (revert, compact) says so.
   expect(second.events.filter((e) => e.type === 'message.part.updated').length).toBeGreaterThan(0);
   const messages = await first.backend.messages(id);
   expect(messages.ok && messages.value[1]!.parts.map((p) => (p.type === 'text' ? p.text : p.type))).toEqual([
     'I do not know how to "say hello".',
   ]);
-  expect(await first.backend.forkSession(id)).toEqual({ ok: false, message: 'An agent over ACP cannot fork a session.' });
+  expect(await first.backend.revert(id, messages.ok ? messages.value[0]!.info.id : '')).toEqual({
+    ok: false,
+    message: 'An agent over ACP cannot revert a message.',
+  });
+  expect(await first.backend.forkSession(id)).toMatchObject({ ok: true, value: { title: 'From the second window (fork)' } });
   expect(await first.backend.models()).toEqual({ ok: true, value: { models: [] } });
 
   // The person changes the agent's command: a new process, and the windows hear it.
