@@ -33,6 +33,8 @@ export interface TheiaTarget {
   page: Page;
   /** The process id of a process Theia's backend started whose command line holds `match`. */
   childPid(match: string): Promise<number | undefined>;
+  /** The lines the backend logged as errors so far (Theia's "root ERROR …"), the last 200. */
+  backendErrors(): string[];
   close(): Promise<void>;
 }
 
@@ -116,6 +118,17 @@ export async function startTheiaTarget(fixture: string, options: TheiaTargetOpti
   // Drain the backend's stderr (a full pipe would block it); keep its tail for a failure's message.
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const errors: string[] = [];
+  for (const stream of [child.stdout, child.stderr])
+    stream?.on('data', (chunk: Buffer) => {
+      errors.push(
+        ...chunk
+          .toString()
+          .split('\n')
+          .filter((line) => / ERROR /.test(line)),
+      );
+      errors.splice(0, Math.max(0, errors.length - 200));
+    });
   const origin = await listening.catch((err: Error) => {
     throw new Error(`${err.message}\n${stderr}`);
   });
@@ -132,6 +145,7 @@ export async function startTheiaTarget(fixture: string, options: TheiaTargetOpti
     browser,
     page,
     childPid: (match) => descendantPid(child.pid!, match),
+    backendErrors: () => [...errors],
     async close() {
       await browser.close();
       child.kill('SIGTERM');

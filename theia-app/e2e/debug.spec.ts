@@ -79,4 +79,6 @@ test("the person sees the agent's breakpoint and where the program stopped, step
   await agent.ok('openspace.debug.stop', { sessionId: state.sessionId });
   await agent.ok('openspace.debug.breakpoint.remove', { id: bp.id });
   await expect(editor.locator('.codicon-debug-breakpoint')).toHaveCount(0);
+  // The debugger's window side and the backend agree on what they say to each other: no call the backend cannot take.
+  expect(theia.backendErrors().filter((line) => line.includes('is not a function'))).toEqual([]);
 });

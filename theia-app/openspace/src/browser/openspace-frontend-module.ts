@@ -37,6 +37,8 @@ import { TheiaWhiteboardPort, WhiteboardOpenHandler } from './whiteboard/theia-w
 import { AgentPane, AgentPaneBackendProxy, createAgentPaneBackendProxy } from './agent-pane.js';
 import { TheiaReviewPort } from './theia-review-port.js';
 import { TheiaDebugPort } from './debug/theia-debug-port.js';
+import { withDebuggersEvent } from './debug/debug-service-proxy.js';
+import { DebugService } from '@theia/debug/lib/common/debug-service';
 import { AgentStatus } from './agent-status.js';
 import { ResourceResolver } from '@theia/core/lib/common/resource';
 import { TabBarToolbarContribution } from '@theia/core/lib/browser/shell/tab-bar-toolbar';
@@ -53,7 +55,10 @@ import { OpenSpaceTests, TestProgress } from './test/openspace-tests.js';
 import { TestFailureMarks } from './test/test-failure-marks.js';
 import './style/openspace.css';
 
-export default new ContainerModule((bind) => {
+export default new ContainerModule((bind, _unbind, _isBound, _rebind, _unbindAsync, onActivation) => {
+  // The backend's debug service, with the event Theia's disassembly view listens for (see debug-service-proxy.ts).
+  // An activation, not a rebind: Theia's debug module binds the service after this module.
+  onActivation<DebugService>(DebugService, (_context, service) => withDebuggersEvent(service));
   // The source-control view over the git family.
   bind(GitSummary).toConstantValue(new GitSummary());
   bind(OpenSpaceScm).toSelf().inSingletonScope();
