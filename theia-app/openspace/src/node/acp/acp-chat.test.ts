@@ -188,6 +188,8 @@ describe('an ACP agent in the chat', { timeout: 30_000 }, () => {
       await eventually(() => expect(parts(session.id).filter((p) => p.type === 'tool')).toHaveLength(tools + 1));
       const tool = () => parts(session.id).findLast((p): p is ToolPart => p.type === 'tool')!;
       await eventually(() => expect(tool().state).toMatchObject({ status: 'completed', metadata: { changes: expect.any(Array) } }));
+      // The turn ends after the call (the agent still says what it did): the next prompt waits for that.
+      await eventually(() => expect(chat.statuses()[session.id]).toEqual({ type: 'idle' }));
       return (tool().state as { metadata?: { changes?: unknown } }).metadata?.changes;
     };
     expect(await changesOf('edit src/a.ts red blue')).toEqual([{ path: 'src/a.ts', before: 'const red = 1;\nexport { red };\n' }]);
