@@ -409,8 +409,13 @@ describe('the agent the panel talks to', () => {
     expect(all('.os-chat-message-actions')).toHaveLength(0);
     expect(all('select.os-chat-model, select.os-chat-agent')).toHaveLength(0);
     expect(hasButton('New session')).toBe(true);
-    rerender({ connection: acp({ fork: 'session', deleteSession: true }) });
+    rerender({ connection: acp({ fork: 'session', deleteSession: true }), activeSession: session(SESSION, 'Fix it') });
     expect(offered()).toEqual(['Fork', '×']);
+    // An ACP agent forks once its turn has ended.
+    rerender({ busy: true });
+    expect(button('Fork').disabled).toBe(true);
+    rerender({ busy: false });
+    expect(button('Fork').disabled).toBe(false);
     rerender({
       permissions: [
         { id: 'per_1', sessionID: SESSION, permission: 'mcp__openspace__openspace_file_write', patterns: [], metadata: {}, always: [] },

@@ -186,7 +186,13 @@ function Toolbar(props: ChatViewProps) {
           New session
         </button>
         {can.fork && (
-          <button type="button" disabled={!activeSession} onClick={() => actions.fork()} title="Copy this session into a new one">
+          <button
+            type="button"
+            // An ACP agent forks a session once its turn has ended (the agent copies what it holds).
+            disabled={!activeSession || (can.fork === 'session' && busy)}
+            onClick={() => actions.fork()}
+            title="Copy this session into a new one"
+          >
             Fork
           </button>
         )}
