@@ -18,6 +18,24 @@ export const AGENT_BIN = join(ROOT, 'ci/agents/node_modules/.bin');
 const OPENSPACE_CLI = join(ROOT, 'dist/openspace.mjs');
 
 /** An agent CLI's path; a missing one fails the test (never a silent skip). */
+/**
+ * What Claude Code (and Zed's claude-agent-acp over it) needs to run offline against a scripted
+ * model: the model's URL and a key, IS_SANDBOX=1 (as root it starts only with that; this machine
+ * sets "yes"), and nothing that reaches out.
+ */
+export function claudeOfflineEnv(modelUrl: string): Record<string, string> {
+  return {
+    ANTHROPIC_BASE_URL: modelUrl,
+    ANTHROPIC_API_KEY: 'scripted-model-key',
+    IS_SANDBOX: '1',
+    ENABLE_TOOL_SEARCH: 'false',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  };
+}
+
 export function agentBin(name: 'claude' | 'opencode'): string {
   const bin = join(AGENT_BIN, name);
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run npm ci --prefix ci/agents (npm run test:agents does)`);

@@ -3,7 +3,7 @@ import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AGENT_CONSENT_SETTING, CONSENT_VERSION } from '../../src/security/consent.js';
-import { useTheia } from './theia-session.js';
+import { openChatWith, useTheia } from './theia-session.js';
 
 /**
  * Issue 33 as a person sees it: an agent over the Agent Client Protocol in the chat panel. The
@@ -41,16 +41,8 @@ async function send(page: Page, text: string): Promise<void> {
 
 test('the person picks an ACP agent, which opens a file through the hub, writes after the permission card, and stops when asked', async () => {
   const { page, workspace } = ide.theia;
-  await expect(async () => {
-    if (await panel(page).isHidden()) {
-      await page.locator('#theia-main-content-panel').click();
-      await page.keyboard.press('Control+Alt+i');
-    }
-    await expect(panel(page).getByLabel('Chat with')).toBeVisible({ timeout: 20_000 });
-  }).toPass({ timeout: 60_000 });
-  await panel(page).getByLabel('Chat with').selectOption('Scripted ACP');
+  await openChatWith(page, 'Scripted ACP');
   const input = panel(page).locator('textarea');
-  await expect(input).toHaveAttribute('placeholder', /^Ask Scripted ACP…/, { timeout: 30_000 });
 
   // The answer streams in with the tool call as a line, and the IDE shows what the agent opened.
   await send(page, 'open src/index.ts:3');

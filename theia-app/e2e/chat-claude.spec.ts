@@ -1,12 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AGENT_BIN } from '../../conformance/agents/agents.js';
+import { AGENT_BIN, claudeOfflineEnv } from '../../conformance/agents/agents.js';
 import { startAnthropicModel } from '../../conformance/agents/anthropic-model.js';
 import type { Script, ScriptedModel } from '../../conformance/agents/script.js';
 import type { TheiaTargetOptions } from '../../conformance/theia-target.js';
 import { AGENT_CONSENT_SETTING, CONSENT_VERSION } from '../../src/security/consent.js';
-import { useTheia } from './theia-session.js';
+import { openChatWith, useTheia } from './theia-session.js';
 
 /**
  * Issue 33's "done when" as a person lives it, with the real agent: Claude Code through Zed's
@@ -40,15 +40,7 @@ test.beforeAll(async () => {
         command: join(AGENT_BIN, 'claude-agent-acp'),
         env: {
           HOME: home,
-          ANTHROPIC_BASE_URL: model.url,
-          ANTHROPIC_API_KEY: 'scripted-model-key',
-          // As root, Claude Code starts only with IS_SANDBOX=1 (this machine sets "yes").
-          IS_SANDBOX: '1',
-          ENABLE_TOOL_SEARCH: 'false',
-          DISABLE_AUTOUPDATER: '1',
-          DISABLE_TELEMETRY: '1',
-          DISABLE_ERROR_REPORTING: '1',
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+          ...claudeOfflineEnv(model.url),
         },
       },
     ],
@@ -71,16 +63,8 @@ test('the person picks Claude Code, mentions a file; Claude opens it through Ope
     { tool: 'Edit', arguments: { file_path: file, old_string: 'function step30(', new_string: 'function stepThirty(' } },
   );
 
-  await expect(async () => {
-    if (await panel(page).isHidden()) {
-      await page.locator('#theia-main-content-panel').click();
-      await page.keyboard.press('Control+Alt+i');
-    }
-    await expect(panel(page).getByLabel('Chat with')).toBeVisible({ timeout: 20_000 });
-  }).toPass({ timeout: 60_000 });
-  await panel(page).getByLabel('Chat with').selectOption('Claude');
+  await openChatWith(page, 'Claude');
   const input = panel(page).locator('textarea');
-  await expect(input).toHaveAttribute('placeholder', /^Ask Claude…/, { timeout: 60_000 });
 
   await input.fill('In @src/index.ts rename step5 and step30');
   await input.press('Enter');

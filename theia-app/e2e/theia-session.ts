@@ -1,4 +1,4 @@
-import { test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
 import { connectAgent, type Agent } from '../../conformance/client.js';
 import { startTheiaTarget, type TheiaTarget, type TheiaTargetOptions } from '../../conformance/theia-target.js';
@@ -32,4 +32,18 @@ export function useTheia(options: TheiaTargetOptions = {}): { readonly theia: Th
       return agent;
     },
   };
+}
+
+/** The chat panel opened as a person does (Ctrl+Alt+I, again if the first press came too early), with `agent` picked. */
+export async function openChatWith(page: Page, agent: string): Promise<void> {
+  const panel = page.locator('#openspace-chat');
+  await expect(async () => {
+    if (await panel.isHidden()) {
+      await page.locator('#theia-main-content-panel').click();
+      await page.keyboard.press('Control+Alt+i');
+    }
+    await expect(panel.getByLabel('Chat with')).toBeVisible({ timeout: 20_000 });
+  }).toPass({ timeout: 60_000 });
+  await panel.getByLabel('Chat with').selectOption(agent);
+  await expect(panel.locator('textarea')).toHaveAttribute('placeholder', new RegExp(`^Ask ${agent}…`), { timeout: 60_000 });
 }

@@ -17,7 +17,7 @@ import { AcpChat, type AcpAgentSetting } from './acp-chat.js';
 import type { Event, PromptImage, ToolPart } from '../../common/chat-protocol.js';
 import { eventually } from '../../../../../conformance/setup.js';
 import { FIXTURE_WORKSPACE } from '../../../../../conformance/target.js';
-import { AGENT_BIN, scriptedOpencodeHome } from '../../../../../conformance/agents/agents.js';
+import { AGENT_BIN, claudeOfflineEnv, scriptedOpencodeHome } from '../../../../../conformance/agents/agents.js';
 import { startAnthropicModel } from '../../../../../conformance/agents/anthropic-model.js';
 import { startOpenaiModel } from '../../../../../conformance/agents/openai-model.js';
 import { startGeminiModel } from '../../../../../conformance/agents/gemini-model.js';
@@ -104,15 +104,7 @@ describe('real agents over ACP, with OpenSpace as their MCP server', { timeout: 
         command: join(AGENT_BIN, 'claude-agent-acp'),
         env: {
           ...baseEnv(home),
-          ANTHROPIC_BASE_URL: model.url,
-          ANTHROPIC_API_KEY: 'scripted-model-key',
-          // As root, Claude Code starts only with IS_SANDBOX=1 (this machine sets "yes").
-          IS_SANDBOX: '1',
-          ENABLE_TOOL_SEARCH: 'false',
-          DISABLE_AUTOUPDATER: '1',
-          DISABLE_TELEMETRY: '1',
-          DISABLE_ERROR_REPORTING: '1',
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+          ...claudeOfflineEnv(model.url),
         },
       },
       PROMPT,
