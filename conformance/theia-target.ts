@@ -129,11 +129,20 @@ export async function startTheiaTarget(fixture: string, options: TheiaTargetOpti
       );
       errors.splice(0, Math.max(0, errors.length - 200));
     });
-  const origin = await listening.catch((err: Error) => {
-    throw new Error(`${err.message}\n${stderr}`);
-  });
-  const token = (await readLockFile(Number(new URL(origin).port), 10_000))?.authToken;
-  const browser = await launchChromium();
+  // Chromium starts while the backend does (a second or so of each spec file's start).
+  const launched = launchChromium();
+  let origin: string;
+  let token: string | undefined;
+  try {
+    origin = await listening.catch((err: Error) => {
+      throw new Error(`${err.message}\n${stderr}`);
+    });
+    token = (await readLockFile(Number(new URL(origin).port), 10_000))?.authToken;
+  } catch (err) {
+    await launched.then((browser) => browser.close()).catch(() => undefined);
+    throw err;
+  }
+  const browser = await launched;
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(origin);
   await waitForBridge(origin, token);
