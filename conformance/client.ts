@@ -83,7 +83,6 @@ export interface Agent {
   close(): Promise<void>;
 }
 
-/** An MCP client as an agent connects it, with the tools listed (so the SDK checks every structuredContent against its outputSchema). */
 /**
  * The SDK's client checks every structured result against the tool's output schema, compiling the
  * schemas each time it lists the tools (Ajv caches by object, and every listing is new objects):
@@ -103,6 +102,7 @@ class SharedSchemaValidator implements jsonSchemaValidator {
 }
 const schemaValidator = new SharedSchemaValidator();
 
+/** An MCP client as an agent connects it, with the tools listed (so the SDK checks every structuredContent against its outputSchema). */
 export async function connectAgent(target: AgentTarget, name = 'conformance-agent', options: AgentOptions = {}): Promise<Agent> {
   const endpoint = typeof target === 'string' ? { mcpUrl: target } : target;
   const headers = authHeaders('token' in endpoint ? endpoint.token : undefined);

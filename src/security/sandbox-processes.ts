@@ -6,18 +6,48 @@ import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 
 /**
  * End a sandbox whose bwrap leads the session `sessionId` (a terminal's process): SIGKILL to every
- * process in that session, bwrap and the sandbox's init among them, whose end ends the rest of its
- * process namespace. Not a hangup to bwrap alone: its --die-with-parent misses the sandbox when bwrap
- * dies while still setting it up (a terminal closed as it opens: about 1 in 50 in a tight loop).
+ * process in that session and in the sandbox's process namespace, from here. Not a hangup to bwrap
+ * alone: its --die-with-parent misses the sandbox when bwrap dies while still setting it up (a
+ * terminal closed as it opens: about 1 in 50 in a tight loop). Not the sandbox's init alone either,
+ * though its end ends its whole namespace: the init must first be given the CPU to die, and the
+ * sandboxes have the lowest CPU weight, so on a busy machine a fork bomb went on for seconds. Sent
+ * from here, the signal is pending in each process at once, and a killed process forks no more; a
+ * child forked while the list was read is found in the next round.
  */
 export function endSandboxSession(sessionId: number): void {
-  // The sandbox's init first (bwrap's child): its end ends its whole process namespace at once,
-  // where killing process by process loses the race against a fork bomb.
+  // The namespaces of bwrap's children, never the one bwrap or this process is in (a child caught
+  // before bwrap made its namespace is in this machine's).
+  const outside = [pidNamespace(sessionId), pidNamespace(process.pid)];
+  const namespaces = new Set(
+    childrenOf(sessionId)
+      .flatMap((child) => pidNamespace(child) ?? [])
+      .filter((namespace) => !outside.includes(namespace)),
+  );
   for (const child of childrenOf(sessionId)) kill(child);
   kill(sessionId);
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    if (Number(statFields(Number(entry))?.[3]) === sessionId) kill(Number(entry));
+  const killed = new Set<number>();
+  // Rounds until one finds nobody new (at most 100: a process that cannot be killed is not waited for).
+  for (let found = true, round = 0; found && round < 100; round++) {
+    found = false;
+    for (const entry of readdirSync('/proc')) {
+      const pid = Number(entry);
+      if (!Number.isInteger(pid) || killed.has(pid)) continue;
+      const namespace = namespaces.size > 0 ? pidNamespace(pid) : undefined;
+      if ((namespace !== undefined && namespaces.has(namespace)) || Number(statFields(pid)?.[3]) === sessionId) {
+        kill(pid);
+        killed.add(pid);
+        found = true;
+      }
+    }
+  }
+}
+
+/** The process namespace a process is in (its /proc ns/pid link), or undefined once it ended. */
+function pidNamespace(pid: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/${pid}/ns/pid`);
+  } catch {
+    return undefined;
   }
 }
 
