@@ -164,8 +164,11 @@ describe('Python, through debugpy', { timeout: 60_000 }, () => {
     const exiting = await ctx.agent.ok('openspace.debug.continue', { sessionId: state.sessionId });
     expect(exiting).toMatchObject({ status: 'stopped', stop: { reason: 'exception', description: expect.stringContaining('SystemExit') } });
     expect(where(exiting)).toBe('dbg/cart.py:20 <module>');
-    expect(exiting.output).toContain('total 107\n');
-    expect(await ctx.agent.ok('openspace.debug.continue', { sessionId: state.sessionId })).toMatchObject({ status: 'exited', exitCode: 3 });
+    const exited = await ctx.agent.ok('openspace.debug.continue', { sessionId: state.sessionId });
+    expect(exited).toMatchObject({ status: 'exited', exitCode: 3 });
+    // Printed the moment before the stop: debugpy's launcher reads the program's output on a path of
+    // its own, so on a busy machine it comes with the answer after the stop's (never lost, never twice).
+    expect((exiting.output + exited.output).match(/total 107\n/g)).toHaveLength(1);
     await ctx.agent.fails('openspace.debug.stack', { sessionId: state.sessionId }, 'DEBUG_NOT_STOPPED');
   });
 
