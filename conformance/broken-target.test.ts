@@ -96,6 +96,8 @@ describe('the conformance suite against a hub that lies', () => {
         // Measured twice: a breach fails only when fresh samples breach again, and the report shows both.
         expect(series!.firstAttempt?.withinBudget).toBe(false);
         expect(series!.samples).not.toEqual(series!.firstAttempt!.samples);
+        // Twice the samples the second time (up to 100): 10, then 20.
+        expect([series!.firstAttempt!.samples.length, series!.samples.length]).toEqual([10, 20]);
         expect(run.stdout).toMatch(new RegExp(`over: .*${lie.tool.replace(/\./g, '\\.')} p99`));
         return;
       }

@@ -5,7 +5,7 @@
  * agent's MCP connection, p50/p95/p99 against the tool's budget (simple 100 ms, complex 500 ms), the
  * instructions endpoint (50 ms) and, where the suite starts the hub itself, hub start to ready (200 ms).
  * Every series is recorded in task.meta.latency for the report's charts; a percentile at or over
- * the budget is measured again with fresh samples, and fails the test when it breaches again. A few untimed warm-up calls go first (Theia loads Monaco on the first
+ * the budget is measured again with fresh samples (twice as many, up to 100), and fails the test when it breaches again. A few untimed warm-up calls go first (Theia loads Monaco on the first
  * open); setup and cleanup around a sample (opening what a close will close) are not timed. An open and
  * its close are measured in one loop (pane.open then pane.close, terminal.create then terminal.close,
  * each call after a settle), the close's test using those samples: the same calls on the same settled
@@ -39,12 +39,18 @@ setMaxListeners(0);
 const ctx = useTarget({ confirmations: false });
 
 const SAMPLES = Math.max(1, Number(process.env.OPENSPACE_LATENCY_SAMPLES ?? 100) || 100);
+/**
+ * Samples of a measurement again after a breach: twice as many, up to 100. Under 100 samples p99 is
+ * the slowest one, so a single stall of the machine breaches it; 100 give p99 its meaning (the
+ * slowest but one), and a tool fails only when those breach too.
+ */
+const REMEASURE_SAMPLES = SAMPLES < 100 ? Math.min(100, 2 * SAMPLES) : SAMPLES;
 /** Untimed calls first: Theia loads Monaco on the first open, and V8 optimises a path over its first runs. */
 const WARM_UP = 10;
 /** A call slower than this is a hang, failing its test at once. */
 const HANG_MS = 5_000;
 /** Room for every sample (and its setup) on a slow target, beyond the usual test timeout. */
-const TEST_TIMEOUT_MS = 30_000 + (WARM_UP + SAMPLES) * 500;
+const TEST_TIMEOUT_MS = 30_000 + (2 * WARM_UP + SAMPLES + REMEASURE_SAMPLES) * 500;
 
 const SETTLE_MS = 50;
 
@@ -115,18 +121,18 @@ async function timedCall(tool: string, args: Record<string, unknown>): Promise<{
 
 /**
  * Samples of one tool: its warm-up calls, then SAMPLES timed ones. When a percentile breaches the
- * budget, the tool is measured again with fresh samples, and the budget counts as breached only
- * when both measurements breach it: one stall of a shared 2-core machine is not a slow tool, a tool
- * that is slow is slow twice. The report shows both measurements.
+ * budget, the tool is measured again with fresh samples (REMEASURE_SAMPLES of them), and the budget
+ * counts as breached only when both measurements breach it: one stall of a shared 2-core machine is
+ * not a slow tool, a tool that is slow is slow twice. The report shows both measurements.
  */
 async function measureTwiceOnBreach(
   tool: string,
   budget: BudgetName,
-  measure: () => Promise<number[]>,
+  measure: (samples: number) => Promise<number[]>,
   firstSamples?: number[],
 ): Promise<LatencySeries> {
-  const first = latencySeries(tool, budget, firstSamples ?? (await measure()));
-  return first.withinBudget ? first : remeasured(first, latencySeries(tool, budget, await measure()));
+  const first = latencySeries(tool, budget, firstSamples ?? (await measure(SAMPLES)));
+  return first.withinBudget ? first : remeasured(first, latencySeries(tool, budget, await measure(REMEASURE_SAMPLES)));
 }
 
 describe(`latency: ${SAMPLES} round trips per tool within its budget (NFR-3.2.1)`, () => {
@@ -151,10 +157,10 @@ describe(`latency: ${SAMPLES} round trips per tool within its budget (NFR-3.2.1)
         const undone: number[] = [];
         // A measurement again after a breach goes on counting: its calls are new ones (a deck not created yet).
         let calls = 0;
-        const measure = async () => {
+        const measure = async (count: number) => {
           const samples: number[] = [];
           undone.length = 0;
-          for (let i = 0; i < WARM_UP + SAMPLES; i++) {
+          for (let i = 0; i < WARM_UP + count; i++) {
             const n = calls++;
             const args = await workload.prepare(n);
             await settle();
@@ -173,7 +179,7 @@ describe(`latency: ${SAMPLES} round trips per tool within its budget (NFR-3.2.1)
         const given = measuredBy.get(tool);
         measuredBy.delete(tool);
         const series = await measureTwiceOnBreach(tool, budget, measure, given);
-        if (workload.undo && undone.length === SAMPLES) measuredBy.set(workload.undo.tool, [...undone]);
+        if (workload.undo && undone.length >= SAMPLES) measuredBy.set(workload.undo.tool, [...undone]);
         await workload.after?.();
         record(task, series);
       },
@@ -186,9 +192,9 @@ describe('latency: the hub', () => {
   it(
     `GET /openspace/instructions p50/p95/p99 under ${BUDGET_MS.instructions} ms (NFR-3.2.3)`,
     async ({ task }) => {
-      const measure = async () => {
+      const measure = async (count: number) => {
         const samples: number[] = [];
-        for (let i = 0; i < WARM_UP + SAMPLES; i++) {
+        for (let i = 0; i < WARM_UP + count; i++) {
           const started = performance.now();
           const res = await fetch(`${ctx.target.origin}/openspace/instructions`, { headers: ctx.target.headers });
           await res.text();
@@ -210,9 +216,9 @@ describe('latency: the hub', () => {
     `hub start to ready (tools/list answered) under ${BUDGET_MS.ready} ms (NFR-3.2.2)`,
     async ({ task }) => {
       const { startSimHub } = await import('../../sim/start.js');
-      const measure = async () => {
+      const measure = async (count: number) => {
         const samples: number[] = [];
-        const starts = Math.min(SAMPLES, 10);
+        const starts = Math.min(count, 10);
         for (let i = 0; i < starts + 1; i++) {
           const started = performance.now();
           const sim = await startSimHub({ workspace: { kind: 'memory', seedDir: FIXTURE_WORKSPACE }, lockFile: false });
