@@ -345,8 +345,11 @@ describe('keystrokes an agent sends, judged as the shell gets them (a person who
     expect(await agent.call('openspace.terminal.send', { terminalId: 'keys', text: '\u001b[A' })).toMatchObject({ success: false });
     // A pager, then vi's shell escape: text for a running program asks.
     await agent.ok('openspace.terminal.send', { terminalId: 'keys', text: 'less victim.txt' });
-    await eventually(() => expect(ctx.target.sim!.terminals.list().find((x) => x.terminalId === 'keys')).toBeTruthy());
-    await new Promise((r) => setTimeout(r, 500));
+    // Once the pager shows the file (on a busy machine it can take longer than half a second to start).
+    await eventually(
+      async () => expect((await agent.ok('openspace.terminal.read_output', { terminalId: 'keys', lines: 5 })).partial).toContain('(END)'),
+      10_000,
+    );
     expect(await agent.call('openspace.terminal.send', { terminalId: 'keys', text: 'v', enter: false })).toMatchObject({ success: false });
     await agent.ok('openspace.terminal.send', { terminalId: 'keys', text: 'q', enter: false });
     await new Promise((r) => setTimeout(r, 500));
