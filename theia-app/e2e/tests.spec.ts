@@ -63,8 +63,10 @@ const state = (label: string, name: 'passed' | 'failed'): Locator => row(label).
 /** View › Open View…, as a person finds a view that has no keybinding. */
 async function openView(name: string): Promise<void> {
   await theia.page.keyboard.press('Control+p');
+  // Typed once Quick Open has the keyboard (a busy window opens it later), and its views listed.
+  await expect(theia.page.locator('.quick-input-widget input')).toBeFocused();
   await theia.page.keyboard.type(`view ${name}`);
-  await expect(theia.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first()).toBeVisible();
+  await expect(theia.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first()).toBeVisible({ timeout: 15_000 });
   await theia.page.keyboard.press('Enter');
 }
 
