@@ -146,6 +146,8 @@ export async function startTheiaTarget(fixture: string, options: TheiaTargetOpti
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(origin);
   await waitForBridge(origin, token);
+  // The bridge registers as the layout is made; Theia takes keys only once its loading screen has gone.
+  await page.locator('.theia-preload').waitFor({ state: 'detached', timeout: 60_000 });
   return {
     origin,
     mcpUrl: `${origin}/mcp`,

@@ -6,6 +6,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it, type TestContext } from 'vitest';
 import { SANDBOX_LIMITS, sandboxSettings } from './sandbox.js';
 import { endSandboxSession, probeBwrap, removeCovers, sandboxCommand } from './sandbox-host.js';
+import { statFields } from './sandbox-processes.js';
 import { eventually } from '../../conformance/setup.js';
 
 // Outside /tmp, which the sandbox replaces with a private one.
@@ -53,9 +54,8 @@ function killed(pid: string): boolean {
     const field = (name: string) => new RegExp(`^${name}:\\s*(\\S+)`, 'm').exec(status)?.[1] ?? '0';
     const sigkillPending = (mask: string) => ((BigInt(`0x${mask}`) >> 8n) & 1n) === 1n;
     if (/^[ZX]/.test(field('State')) || sigkillPending(field('SigPnd')) || sigkillPending(field('ShdPnd'))) return true;
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const flags = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[6]);
-    return (flags & 0x4) !== 0;
+    const stat = statFields(Number(pid));
+    return stat === undefined || (Number(stat[6]) & 0x4) !== 0; // PF_EXITING, or ended meanwhile
   } catch {
     return true; // ended meanwhile
   }
@@ -177,7 +177,7 @@ describe('a shell in the sandbox (real bubblewrap)', () => {
     try {
       await once(sandbox.stdout!, 'data');
       const beside = Math.min(busyLoop(), busyLoop());
-      // On this 2-core machine, a test suite running beside: 0.9 to 1.0 times its time alone; 4.7 to 9.8 without the weight.
+      // On this 2-core machine, 0.98 to 1.15 times its time alone; 4.7 to 9.8 without the weight.
       expect(beside, `${Math.round(beside)} ms beside 8 spinning processes, ${Math.round(alone)} ms alone`).toBeLessThan(2 * alone);
     } finally {
       // bwrap's end ends the sandbox's init, and with it the spinners (killed here too, should one linger).
@@ -242,7 +242,7 @@ describe('what is left of a terminal', () => {
     endSandboxSession(sandbox.pid!);
     // At once, nothing of the bomb runs its own code again: each process is gone, exiting, or has SIGKILL pending …
     await eventually(() => expect(running(marker).filter((pid) => !killed(pid))).toEqual([]), 5_000, 50);
-    // … and all are gone soon after (a thousand exits on a busy machine, at the sandboxes' lowest CPU weight).
+    // … and all are gone soon after (a thousand exits on a busy machine, at the sandboxes' low CPU weight).
     await eventually(() => expect(running(marker)).toHaveLength(0), 30_000, 100);
   }, 60_000);
 

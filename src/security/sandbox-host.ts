@@ -251,12 +251,14 @@ function makePidsGroup(): string | false {
 }
 
 /**
- * The lowest CPU weight for the sandboxes, so that the IDE, the hub and the rest of the machine keep
- * the CPU while a sandbox spins (a fork bomb's 1024 processes at the cap); CPU nobody else wants is
- * still theirs, for a build. cgroup v2: cpu.weight 1 of 100 in the pids group, once its parent
- * passes the cpu controller down (the root may; a cgroup with processes in it may not, a container's
- * root among them). cgroup v1: cpu.shares 2 of 1024 in a group of its own in the cpu hierarchy, whose
- * `cgroup.procs` this returns. Where neither works, the process cap holds alone.
+ * A low CPU weight for the sandboxes, as `nice 10` gives a process: the IDE, the hub and the rest of
+ * the machine keep the CPU while a sandbox spins (a fork bomb's 1024 processes at the cap), about a
+ * tenth of a CPU goes on with the sandbox's work (an agent's build or tests, however busy the machine:
+ * the lowest weight, 1, starved them to 0.2%), and CPU nobody else wants is theirs. cgroup v2:
+ * cpu.weight 10 of 100 in the pids group, once its parent passes the cpu controller down (the root
+ * may; a cgroup with processes in it may not, a container's root among them). cgroup v1: cpu.shares
+ * 110 of 1024 in a group of its own in the cpu hierarchy, whose `cgroup.procs` this returns. Where
+ * neither works, the process cap holds alone.
  */
 function lowerCpuWeight(pidsGroup: string): string | undefined {
   try {
@@ -264,7 +266,7 @@ function lowerCpuWeight(pidsGroup: string): string | undefined {
     if (parent === '/sys/fs/cgroup') {
       if (listed(parent, 'cgroup.controllers', 'cpu') && !listed(parent, 'cgroup.subtree_control', 'cpu'))
         writeFileSync(join(parent, 'cgroup.subtree_control'), '+cpu');
-      writeFileSync(join(pidsGroup, 'cpu.weight'), '1');
+      writeFileSync(join(pidsGroup, 'cpu.weight'), '10');
       return undefined;
     }
     const root = '/sys/fs/cgroup/cpu';
@@ -273,7 +275,7 @@ function lowerCpuWeight(pidsGroup: string): string | undefined {
     const dir = join(root, basename(pidsGroup));
     mkdirSync(dir, { recursive: true });
     process.once('exit', () => endGroup(dir));
-    writeFileSync(join(dir, 'cpu.shares'), '2');
+    writeFileSync(join(dir, 'cpu.shares'), '110');
     return join(dir, 'cgroup.procs');
   } catch {
     return undefined;

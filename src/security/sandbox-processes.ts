@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
  * alone: its --die-with-parent misses the sandbox when bwrap dies while still setting it up (a
  * terminal closed as it opens: about 1 in 50 in a tight loop). Not the sandbox's init alone either,
  * though its end ends its whole namespace: the init must first be given the CPU to die, and the
- * sandboxes have the lowest CPU weight, so on a busy machine a fork bomb went on for seconds. Sent
+ * sandboxes have a low CPU weight, so on a busy machine a fork bomb went on for seconds. Sent
  * from here, the signal is pending in each process at once, and a killed process forks no more; a
  * child forked while the list was read is found in the next round.
  */
@@ -120,7 +120,7 @@ function startTime(pid: number): number {
 }
 
 /** /proc/<pid>/stat from its third field on (state ppid pgrp session …; comm may hold spaces and parentheses), or undefined once it ended. */
-function statFields(pid: number): string[] | undefined {
+export function statFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ');

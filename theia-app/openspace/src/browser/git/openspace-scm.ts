@@ -27,6 +27,7 @@ import {
 } from '../../../../../src/browser.js';
 import { BridgeContribution, TheiaIdePort } from '../openspace-contribution.js';
 import { ContentIds } from '../content-ids.js';
+import { RemoteWorkspacePort } from '../remote-workspace-port.js';
 
 /** The provider's ID, which is also the scheme of the staged and committed texts it serves. */
 export const GIT_SCHEME = 'openspace-git';
@@ -130,6 +131,7 @@ export class OpenSpaceScm implements ScmProvider, FrontendApplicationContributio
   @inject(GitSummary) protected readonly gitSummary!: GitSummary;
   @inject(ContentIds) protected readonly ids!: ContentIds;
   @inject(FileService) protected readonly files!: FileService;
+  @inject(RemoteWorkspacePort) protected readonly workspace!: RemoteWorkspacePort;
   @inject(OpenerService) protected readonly opener!: OpenerService;
   @inject(CommandRegistry) protected readonly commands!: CommandRegistry;
   @inject(DecorationsService) protected readonly decorationsService!: DecorationsService;
@@ -142,6 +144,11 @@ export class OpenSpaceScm implements ScmProvider, FrontendApplicationContributio
       if (paths.length > 0 && (this.repository || paths.some((p) => p === '.git' || p.startsWith('.git/')))) this.refreshSoon();
     });
     this.bridge.onGitCall(() => this.refreshSoon());
+    // A write through OpenSpace (an accepted proposal, file.write) shows without waiting for the
+    // disk watcher, which a busy machine can hold back for seconds.
+    this.workspace.onFileWritten(() => {
+      if (this.repository) this.refreshSoon();
+    });
     window.addEventListener('focus', () => this.refreshSoon());
     this.decorationsService.registerDecorationsProvider({
       onDidChange: this.decorationsChanged.event,

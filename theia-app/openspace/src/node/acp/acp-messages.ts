@@ -56,12 +56,19 @@ export function permissionRequest(
   return {
     id,
     sessionID: params.sessionId,
-    permission: namedTool(call) ?? (known && namedTool(known)) ?? toolName(call),
+    // The request's own call first: its name, else what it does (Claude's "Edit src/a.ts" is an edit),
+    // and only then the streamed call's name, which may predate its input (a bare "Edit").
+    permission: namedTool(call) ?? wordedKind(call.kind) ?? (known && namedTool(known)) ?? toolName(call),
     patterns: [call.title ?? call.name ?? call.toolCallId],
     metadata: { ...input, title: call.title ?? '' },
     always: params.options.some((o) => o.kind === 'allow_always') ? [call.title ?? call.toolCallId] : [],
     ...(messageID && { tool: { messageID, callID: call.toolCallId } }),
   };
+}
+
+/** A kind that says what the call does (edit, read, execute…); "other" says nothing. */
+function wordedKind(kind: string | null | undefined): string | undefined {
+  return kind && kind !== 'other' ? kind : undefined;
 }
 
 /** The person's message, its text as one part. */
