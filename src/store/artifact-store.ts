@@ -191,8 +191,9 @@ export class ArtifactStore {
   async write(request: WriteRequest): Promise<WriteResult> {
     const written = await this.enqueue(request.rel, async () => {
       const done = await this.writeNow(request);
-      // Queued before the next write of the file can run, so snapshots keep the order of the writes.
-      void this.enqueue(`${SNAPSHOT_QUEUE}${request.rel}`, done.keep);
+      // Queued before the next write of the file can run, so snapshots keep the order of the writes;
+      // begun once the answer is on its way.
+      void this.enqueue(`${SNAPSHOT_QUEUE}${request.rel}`, () => new Promise((resolve) => setImmediate(resolve)).then(done.keep));
       return done;
     });
     return written.result;
