@@ -3,10 +3,11 @@
  * fixture workspace, and a headless Chromium window showing it (agent tools need a window: the
  * CommandBridge lives in the frontend). Build it first with `npm run theia:build`.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startTheia } from './theia-launch.js';
 import { lockDir, readLockFile } from '../src/security/lock-file.js';
 import type { LanguageServerConfig } from '../src/lsp/language-server.js';
@@ -29,7 +30,8 @@ export interface TheiaTarget {
   /** The hub's access token, from the lock file Theia's backend wrote. */
   token: string | undefined;
   workspace: string;
-  browser: Browser;
+  /** The window's browser context: `context.newPage()` opens another window on the same Chromium. */
+  context: BrowserContext;
   page: Page;
   /** The process id of a process Theia's backend started whose command line holds `match`. */
   childPid(match: string): Promise<number | undefined>;
@@ -40,6 +42,69 @@ export interface TheiaTarget {
 
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+const VIEWPORT = { width: 1440, height: 900 };
+
+/**
+ * One Chromium profile per test process, kept from one Theia to the next, and the port its Theias
+ * listen on: Chromium keeps the frontend's compiled code in the profile by URL, so the third and
+ * later loads of the same Theia take ~4.6 s instead of ~8 (a fresh profile compiles its 40 MB
+ * again). What a window stores (local storage, IndexedDB, cookies) is cleared before each start,
+ * so each spec file still meets a Theia as a new person would. A second Theia at once in the same
+ * process gets a fresh profile.
+ */
+const kept: { profile?: string; port: number; inUse: boolean } = { port: 0, inUse: false };
+
+interface Window {
+  context: BrowserContext;
+  page: Page;
+  /** In the kept profile. */
+  kept: boolean;
+  close(): Promise<void>;
+}
+
+/** A Chromium window: in the kept profile when it is free (see `kept`), else in a fresh one. */
+async function openWindow(): Promise<Window> {
+  if (kept.inUse) {
+    const browser = await launchChromium();
+    const context = await browser.newContext({ viewport: VIEWPORT });
+    return { context, page: await context.newPage(), kept: false, close: () => browser.close() };
+  }
+  kept.inUse = true;
+  if (!kept.profile) {
+    const profile = mkdtempSync(join(tmpdir(), 'openspace-chromium-'));
+    process.once('exit', () => rmSync(profile, { recursive: true, force: true }));
+    kept.profile = profile;
+  }
+  try {
+    const context = await chromium.launchPersistentContext(kept.profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: VIEWPORT,
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    const close = async () => {
+      await context.close();
+      kept.inUse = false;
+    };
+    return { context, page, kept: true, close };
+  } catch (err) {
+    kept.inUse = false;
+    throw err;
+  }
+}
+
+/** What earlier windows at `origin` stored (local storage, IndexedDB, cookies …), cleared; the cache stays. */
+async function forgetStored(window: Window, origin: string): Promise<void> {
+  if (!window.kept) return;
+  const cdp = await window.context.newCDPSession(window.page);
+  await cdp.send('Storage.clearDataForOrigin', {
+    origin,
+    storageTypes: 'cookies,file_systems,indexeddb,local_storage,websql,service_workers,cache_storage',
+  });
+  await cdp.detach();
 }
 
 /** Wait until the hub reports a connected IDE window. */
@@ -105,7 +170,7 @@ export async function startTheiaTarget(fixture: string, options: TheiaTargetOpti
   // make every terminal's start depend on it, and a shell killed mid-start can leave its locks behind.
   const home = options.home ?? join(config, 'home');
   if (!options.home) await mkdir(home);
-  const { child, origin: listening } = startTheia(options.noFolder ? undefined : workspace, 0, 'pipe', {
+  const env = {
     HOME: home,
     OPENSPACE_LOCK_DIR: lockDir(),
     THEIA_CONFIG_DIR: config,
@@ -114,23 +179,42 @@ export async function startTheiaTarget(fixture: string, options: TheiaTargetOpti
     ...(options.languageServers && { [LANGUAGE_SERVERS_ENV]: JSON.stringify(options.languageServers) }),
     ...(options.languageServerReadyWaitMs !== undefined && { [READY_WAIT_ENV]: String(options.languageServerReadyWaitMs) }),
     ...options.env,
-  });
+  };
+  const folder = options.noFolder ? undefined : workspace;
+  // Chromium starts while the backend does (a second or so of each spec file's start).
+  const port = kept.inUse ? 0 : kept.port;
+  const opening = openWindow();
   // Drain the backend's stderr (a full pipe would block it); keep its tail for a failure's message.
   let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-4000)));
   const errors: string[] = [];
-  for (const stream of [child.stdout, child.stderr])
-    stream?.on('data', (chunk: Buffer) => {
-      errors.push(
-        ...chunk
-          .toString()
-          .split('\n')
-          .filter((line) => / ERROR /.test(line)),
-      );
-      errors.splice(0, Math.max(0, errors.length - 200));
-    });
-  // Chromium starts while the backend does (a second or so of each spec file's start).
-  const launched = launchChromium();
+  const start = (port: number) => {
+    const started = startTheia(folder, port, 'pipe', env);
+    started.child.stderr?.on('data', (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-4000)));
+    for (const stream of [started.child.stdout, started.child.stderr])
+      stream?.on('data', (chunk: Buffer) => {
+        errors.push(
+          ...chunk
+            .toString()
+            .split('\n')
+            .filter((line) => / ERROR /.test(line)),
+        );
+        errors.splice(0, Math.max(0, errors.length - 200));
+      });
+    return started;
+  };
+  // The port of this process's last Theia, for the kept profile's cache; any free one if it is taken.
+  let { child, origin: listening } = start(port);
+  if (
+    port !== 0 &&
+    (await listening.then(
+      () => false,
+      () => true,
+    ))
+  ) {
+    stderr = '';
+    errors.length = 0;
+    ({ child, origin: listening } = start(0));
+  }
   let origin: string;
   let token: string | undefined;
   try {
@@ -139,11 +223,14 @@ export async function startTheiaTarget(fixture: string, options: TheiaTargetOpti
     });
     token = (await readLockFile(Number(new URL(origin).port), 10_000))?.authToken;
   } catch (err) {
-    await launched.then((browser) => browser.close()).catch(() => undefined);
+    child.kill('SIGTERM');
+    await opening.then((window) => window.close()).catch(() => undefined);
     throw err;
   }
-  const browser = await launched;
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const window = await opening;
+  if (window.kept) kept.port = Number(new URL(origin).port);
+  await forgetStored(window, origin);
+  const { context, page } = window;
   await page.goto(origin);
   await waitForBridge(origin, token);
   // The bridge registers as the layout is made; Theia takes keys only once its loading screen has gone.
@@ -153,12 +240,12 @@ export async function startTheiaTarget(fixture: string, options: TheiaTargetOpti
     mcpUrl: `${origin}/mcp`,
     token,
     workspace,
-    browser,
+    context,
     page,
     childPid: (match) => descendantPid(child.pid!, match),
     backendErrors: () => [...errors],
     async close() {
-      await browser.close();
+      await window.close();
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
       await rm(workspace, { recursive: true, force: true });

@@ -171,7 +171,7 @@ test('GET /openspace/instructions names the open file', async () => {
 });
 
 test('the last focused window serves; with none open calls fail at once; a new window serves again', async () => {
-  const { browser, origin } = ide.theia;
+  const { context, origin } = ide.theia;
   // While a window closes, a call can still reach it and fail (BRIDGE_UNAVAILABLE): polls retry those.
   const open = async (contentId: string) => {
     const list = await ide.agent.call('openspace.pane.list');
@@ -182,7 +182,8 @@ test('the last focused window serves; with none open calls fail at once; a new w
   expect(await open('src/auth.ts')).toBe(true);
 
   // A second window registers when it has loaded: it serves now, and it has no auth.ts open.
-  const second = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const second = await context.newPage();
+  await second.setViewportSize({ width: 1280, height: 800 });
   await second.goto(origin);
   await expect.poll(() => open('src/auth.ts'), { timeout: 60_000 }).toBe(false);
   await ide.agent.ok('openspace.editor.open', { path: 'notes.txt' });
@@ -205,7 +206,7 @@ test('the last focused window serves; with none open calls fail at once; a new w
   expect(Date.now() - started).toBeLessThan(1000);
 
   // A window that comes back serves again.
-  const third = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const third = await context.newPage();
   await third.goto(origin);
   await expect.poll(async () => (await ide.agent.call('openspace.pane.list')).success, { timeout: 60_000 }).toBe(true);
   ide.theia.page = third;
