@@ -56,7 +56,7 @@ const VIEWPORT = { width: 1440, height: 900 };
  */
 const kept: { profile?: string; port: number; inUse: boolean } = { port: 0, inUse: false };
 
-interface Window {
+interface ChromiumWindow {
   context: BrowserContext;
   page: Page;
   /** In the kept profile. */
@@ -65,7 +65,7 @@ interface Window {
 }
 
 /** A Chromium window: in the kept profile when it is free (see `kept`), else in a fresh one. */
-async function openWindow(): Promise<Window> {
+async function openWindow(): Promise<ChromiumWindow> {
   if (kept.inUse) {
     const browser = await launchChromium();
     const context = await browser.newContext({ viewport: VIEWPORT });
@@ -97,7 +97,7 @@ async function openWindow(): Promise<Window> {
 }
 
 /** What earlier windows at `origin` stored (local storage, IndexedDB, cookies …), cleared; the cache stays. */
-async function forgetStored(window: Window, origin: string): Promise<void> {
+async function forgetStored(window: ChromiumWindow, origin: string): Promise<void> {
   if (!window.kept) return;
   const cdp = await window.context.newCDPSession(window.page);
   await cdp.send('Storage.clearDataForOrigin', {
