@@ -125,16 +125,20 @@ class FdDir implements DirHandle {
   }
 }
 
-/** All of `size` bytes of an open file (up to its end, should it shrink meanwhile). */
-async function readAll(fd: number, size: number): Promise<Buffer> {
+/** The first `size` bytes of an open file (fewer if it shrank meanwhile; a file that grew is cut there), read at once. */
+function readSyncUpTo(fd: number, size: number): Buffer {
   const data = Buffer.allocUnsafe(size);
   let length = 0;
-  for (let n = -1; n !== 0 && length < size; length += n) {
-    n =
-      size <= SYNC_BYTES
-        ? readSync(fd, data, length, size - length, length)
-        : (await readFd(fd, data, length, size - length, length)).bytesRead;
-  }
+  for (let n = -1; n !== 0 && length < size; length += n) n = readSync(fd, data, length, size - length, length);
+  return data.subarray(0, length);
+}
+
+/** The same, in the thread pool when the file is over SYNC_BYTES. */
+async function readUpTo(fd: number, size: number): Promise<Buffer> {
+  if (size <= SYNC_BYTES) return readSyncUpTo(fd, size);
+  const data = Buffer.allocUnsafe(size);
+  let length = 0;
+  for (let n = -1; n !== 0 && length < size; length += n) n = (await readFd(fd, data, length, size - length, length)).bytesRead;
   return data.subarray(0, length);
 }
 
@@ -208,7 +212,7 @@ export class FdFileAccess implements FileAccess {
       if (!st.isFile()) throw notAFile(rel);
       if (st.size > maxBytes) throw tooLarge(rel, st.size, maxBytes);
       this.verify(d);
-      return { data: await readAll(fd, st.size), mode: st.mode & 0o7777 };
+      return { data: await readUpTo(fd, st.size), mode: st.mode & 0o7777 };
     } finally {
       closeSync(fd);
     }
@@ -307,11 +311,7 @@ export function readWhereItIs(abs: string, maxBytes: number): { data: Buffer; re
     const st = fstatSync(fd);
     if (!st.isFile() || st.size > maxBytes) return undefined;
     const real = readlinkSync(`/proc/self/fd/${fd}`);
-    // Up to the size seen: a file that grew meanwhile is cut there.
-    const data = Buffer.allocUnsafe(st.size);
-    let length = 0;
-    for (let n = -1; n !== 0 && length < data.length; length += n) n = readSync(fd, data, length, data.length - length, length);
-    return { data: data.subarray(0, length), real };
+    return { data: readSyncUpTo(fd, st.size), real };
   } catch {
     return undefined;
   } finally {
