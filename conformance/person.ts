@@ -80,6 +80,11 @@ export async function personDecides(
     const tab = page.locator('.lm-TabBar-tab', { hasText: `${name} ↔ proposed (${proposalId})` }).first();
     await tab.waitFor({ timeout: 10_000 });
     await tab.click();
+    // The pointer leaves the tab for the diff below, as a person's does: left on the tab, its hover
+    // (the proposal's title) comes up half a second later over the first hunk's buttons, and on a
+    // busy machine the click below came after it (found with two Theia spec files at a time).
+    const viewport = page.viewportSize();
+    if (viewport) await page.mouse.move(viewport.width / 2, viewport.height - 60);
     const button =
       which.hunk === undefined
         ? page.locator(`[id="openspace.review.${accept ? 'accept' : 'reject'}"]`)
