@@ -96,7 +96,7 @@ describe('events.query', () => {
     await ctx.agent.fails('openspace.editor.open', { path: 'events/none.txt' }, 'FILE_NOT_FOUND');
     await settle();
     const { events } = await eventsSince(cursor);
-    expect(events.filter((e) => e.type === 'file.opened')).toEqual([]);
+    expect(events.filter((e) => e.type === 'file.opened').map((e) => e.path)).toEqual([]);
     expect(events.filter((e) => e.type === 'agent.call_failed')).toEqual([
       expect.objectContaining({ tool: 'openspace.editor.open', code: 'FILE_NOT_FOUND' }),
     ]);

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES, type EventType, type IdeEvent } from '../families/events/tools.js';
-import { EventLog } from './event-log.js';
+import { EventLog, ideEvents } from './event-log.js';
+import { SimIde } from '../../sim/ide.js';
 
 const type = fc.constantFrom(...EVENT_TYPES);
 const op = fc.oneof(
@@ -67,5 +68,23 @@ describe('EventLog cursor', () => {
     expect(log.query({ since: 0 }, 's1').events.map((e) => e.type)).toEqual(['file.saved']);
     expect(log.query({ since: 0 }, 's2').events.map((e) => e.type)).toEqual(['layout.changed', 'file.saved']);
     expect(log.configure('s1', { receive: ['layout.changed'] })).toEqual([]);
+  });
+});
+
+describe('who opened a file', () => {
+  it("an agent's open right after a person's, before the layout is next observed, is not told as the person's", async () => {
+    const ide = await SimIde.create({ workspace: { kind: 'memory', files: { 'a.ts': 'a\n', 'b.ts': 'b\n' } } });
+    try {
+      const events = ideEvents(ide.port);
+      events.observe(ide.port.shell.layout());
+      await ide.editors.personOpens('a.ts');
+      // No publish between the person's open and the agent's (a busy window publishes late).
+      await events.duringAgentCall(() => ide.port.editors.open('b.ts', {}));
+      events.observe(ide.port.shell.layout());
+      const opened = events.log.query({ since: 0 }, 's').events.filter((e) => e.type === 'file.opened');
+      expect(opened.map((e) => e.path)).toEqual(['a.ts']);
+    } finally {
+      ide.dispose();
+    }
   });
 });

@@ -200,6 +200,9 @@ export class IdeEvents implements Disposable {
    * it (at most VIEW_WORK_WAIT_MS).
    */
   async duringAgentCall<T>(call: () => Promise<T>): Promise<T> {
+    // A person's layout change not yet observed is measured now, before the agent's own changes
+    // join it: else an agent's open right after a person's click (before the next publish) is theirs.
+    if (this.personChangedLayout) this.observe(this.ide.shell.layout());
     this.agentCalls++;
     try {
       return await call();
