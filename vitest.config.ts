@@ -2,8 +2,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
-/** A running hub given by URL is one IDE shared by every spec file: run the files one after another (Theia's too, see conformance/run.ts). */
-const sharedTarget = /^https?:|^theia$/.test(process.env.OPENSPACE_TARGET ?? '');
+/** A running hub given by URL is one IDE shared by every spec file: run the files one after another (on Theia each file starts its own). */
+const sharedTarget = /^https?:/.test(process.env.OPENSPACE_TARGET ?? '');
 
 /** Hubs started by tests announce themselves here, not in the user's ~/.openspace/ide. */
 process.env.OPENSPACE_LOCK_DIR ??= join(tmpdir(), `openspace-test-locks-${process.pid}`);
