@@ -45,7 +45,12 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  for (const store of stores) (await store).dispose();
+  // A write's snapshot is kept after its answer: wait for it, or the removal below races it (ENOTEMPTY).
+  for (const store of stores) {
+    const files = await store;
+    await files.store.idle();
+    files.dispose();
+  }
   rmSync(root, { recursive: true, force: true });
 });
 
