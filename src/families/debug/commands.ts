@@ -133,6 +133,7 @@ async function snapshot(ide: IdePort, handle: DebugSessionHandle): Promise<State
     };
   }
   if (status === 'exited' && exitCode !== undefined) state.exitCode = exitCode;
+  await handle.state.outputArrived();
   const printed = handle.state.takeOutput();
   state.output = clean(printed.text, Number.MAX_SAFE_INTEGER);
   if (printed.truncated) state.outputTruncated = true;

@@ -64,6 +64,8 @@ export interface DebugProgramState {
   resumed(): void;
   /** The adapter went away. */
   ended(): void;
+  /** Resolves once the output printed before a stop has come (it can come after the stop); at once unless stopped. */
+  outputArrived(): Promise<void>;
   /** What the program printed since the last call, the end of it kept. */
   takeOutput(): { text: string; truncated: boolean };
   /** Told of every change of status. */

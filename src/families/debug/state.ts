@@ -10,6 +10,16 @@ import type { DebugProgramState } from './port.js';
 
 export type DebugStatus = DebugProgramState['status'];
 
+/**
+ * Output can come after the stop it preceded: debugpy's launcher relays the program's output from
+ * another process than the one that reports the stop, and on a busy machine it comes tens of
+ * milliseconds later. A stop's answer takes the output once OUTPUT_LAG_MS have passed since the stop
+ * and OUTPUT_QUIET_MS since the last output, at most OUTPUT_WAIT_MS after the stop.
+ */
+const OUTPUT_LAG_MS = 50;
+const OUTPUT_QUIET_MS = 20;
+const OUTPUT_WAIT_MS = 300;
+
 export class DebugSessionState implements DebugProgramState {
   status: DebugStatus = 'starting';
   stopped: DebugProtocol.StoppedEvent['body'] | undefined;
@@ -18,6 +28,8 @@ export class DebugSessionState implements DebugProgramState {
   private generation = 0;
   private output = '';
   private outputDropped = false;
+  private stoppedAt = 0;
+  private printedAt = 0;
   private readonly listeners = new Set<() => void>();
 
   /** An event the adapter sent. */
@@ -58,6 +70,16 @@ export class DebugSessionState implements DebugProgramState {
     return () => this.listeners.delete(listener);
   }
 
+  /** Resolves once the output printed before a stop has come (see OUTPUT_LAG_MS); at once unless stopped. */
+  async outputArrived(): Promise<void> {
+    while (this.status === 'stopped') {
+      const until = Math.min(this.stoppedAt + OUTPUT_WAIT_MS, Math.max(this.stoppedAt + OUTPUT_LAG_MS, this.printedAt + OUTPUT_QUIET_MS));
+      const left = until - Date.now();
+      if (left <= 0) return;
+      await new Promise((resolve) => setTimeout(resolve, left));
+    }
+  }
+
   /** What the program printed since the last call, the end of it kept. */
   takeOutput(): { text: string; truncated: boolean } {
     const taken = { text: this.output, truncated: this.outputDropped };
@@ -92,11 +114,13 @@ export class DebugSessionState implements DebugProgramState {
   private set(status: DebugStatus, stopped?: DebugProtocol.StoppedEvent['body']): void {
     this.status = status;
     this.stopped = stopped;
+    if (status === 'stopped') this.stoppedAt = Date.now();
     this.generation++;
     for (const listener of [...this.listeners]) listener();
   }
 
   private print(text: string): void {
+    this.printedAt = Date.now();
     this.output += text;
     if (this.output.length > MAX_OUTPUT_CHARS) {
       this.output = this.output.slice(-MAX_OUTPUT_CHARS);
