@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES, type EventType, type IdeEvent } from '../families/events/tools.js';
-import { EventLog, ideEvents } from './event-log.js';
+import { AGENT_ECHO_MS, EventLog, ideEvents } from './event-log.js';
 import { SimIde } from '../../sim/ide.js';
 
 const type = fc.constantFrom(...EVENT_TYPES);
@@ -83,6 +83,22 @@ describe('who opened a file', () => {
       events.observe(ide.port.shell.layout());
       const opened = events.log.query({ since: 0 }, 's').events.filter((e) => e.type === 'file.opened');
       expect(opened.map((e) => e.path)).toEqual(['a.ts']);
+    } finally {
+      ide.dispose();
+    }
+  });
+
+  it("an agent's open is not told as the person's when the layout tells of it again late, before the next publish", async () => {
+    const ide = await SimIde.create({ workspace: { kind: 'memory', files: { 'a.ts': 'a\n' } } });
+    try {
+      const events = ideEvents(ide.port);
+      events.observe(ide.port.shell.layout());
+      await events.duringAgentCall(() => ide.port.editors.open('a.ts', {}));
+      // A later change that opens nothing (Theia tells a change again once its panels settle: late, on a busy window).
+      await new Promise((r) => setTimeout(r, AGENT_ECHO_MS + 50));
+      ide.layout.setDirty('a.ts', true);
+      events.observe(ide.port.shell.layout());
+      expect(events.log.query({ since: 0 }, 's').events).toEqual([]);
     } finally {
       ide.dispose();
     }

@@ -8,9 +8,10 @@
  * last move, edits into one per file a second after the last keystroke, diagnostics changes into
  * one per 2 s. Editors report only what a person did (EditorPort.onActivity); opens, closes and
  * layout changes come from the layout, where what an agent's call does shows too: a layout change
- * within an agent call, or AGENT_ECHO_MS after it, is the agent's. The layout is compared when the
- * IDE publishes it to the hub (StatePublisher, at most once a second, when the window is idle), so
- * that no layout is measured for events while a command runs.
+ * within an agent call, or AGENT_ECHO_MS after it, is the agent's, and what the layout is when the
+ * call ends is the agent's too (observed then). Otherwise the layout is compared when the IDE
+ * publishes it to the hub (StatePublisher, at most once a second, when the window is idle), so that
+ * no layout is measured for events while a command runs.
  */
 import { statePart } from './ide-state.js';
 import { EVENT_LOG_CAPACITY, type EventType, type IdeEvent } from '../families/events/tools.js';
@@ -146,6 +147,8 @@ export class IdeEvents implements Disposable {
   private layoutShape = '';
   /** A person changed the layout since it was last observed. */
   private personChangedLayout = false;
+  /** An agent's call changed the layout since it was last observed. */
+  private agentChangedLayout = false;
   private lastProblems: string;
   private readonly selections = new Debouncer(SELECTION_DEBOUNCE_MS);
   private readonly edits = new Debouncer(EDIT_DEBOUNCE_MS);
@@ -172,7 +175,8 @@ export class IdeEvents implements Disposable {
         }
       }),
       ide.shell.onLayoutChanged(() => {
-        if (!this.agentActive) this.personChangedLayout = true;
+        if (this.agentActive) this.agentChangedLayout = true;
+        else this.personChangedLayout = true;
       }),
       // A command finished in a terminal with shell integration (the agent's included: one typed with
       // terminal.send ends on its own time).
@@ -210,6 +214,9 @@ export class IdeEvents implements Disposable {
       const ended = () => {
         this.agentCalls--;
         this.agentCallEnded = Date.now();
+        // What the call left is the agent's: observed now, a late echo of it (Theia tells a change
+        // again once panels settle, later on a busy window) finds nothing new to tell as the person's.
+        if (this.agentChangedLayout && !this.personChangedLayout) this.observe(this.ide.shell.layout());
       };
       const viewWork = this.ide.shell.viewWorkDone?.();
       if (viewWork) void within(viewWork, VIEW_WORK_WAIT_MS).then(ended);
@@ -262,6 +269,7 @@ export class IdeEvents implements Disposable {
       if (shape !== this.layoutShape) this.layouts.call('', () => this.log.append({ type: 'layout.changed' }));
     }
     this.personChangedLayout = false;
+    this.agentChangedLayout = false;
     this.openEditors = open;
     this.layoutShape = shape;
   }
