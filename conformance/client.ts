@@ -100,7 +100,8 @@ class SharedSchemaValidator implements jsonSchemaValidator {
     return validator as JsonSchemaValidator<T>;
   }
 }
-const schemaValidator = new SharedSchemaValidator();
+/** For every MCP client of this process (the broken target's inner ones too). */
+export const sharedSchemaValidator = new SharedSchemaValidator();
 
 /** An MCP client as an agent connects it, with the tools listed (so the SDK checks every structuredContent against its outputSchema). */
 export async function connectAgent(target: AgentTarget, name = 'conformance-agent', options: AgentOptions = {}): Promise<Agent> {
@@ -114,7 +115,7 @@ export async function connectAgent(target: AgentTarget, name = 'conformance-agen
   const asked: string[] = [];
   const client = new Client(
     { name, version: '1.0.0' },
-    { jsonSchemaValidator: schemaValidator, ...(ask && { capabilities: { elicitation: {} } }) },
+    { jsonSchemaValidator: sharedSchemaValidator, ...(ask && { capabilities: { elicitation: {} } }) },
   );
   if (ask) {
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
