@@ -102,7 +102,9 @@ export async function personOpens(ctx: TargetContext, t: TestContext, path: stri
   if (!page) return void t.skip("needs a person's hand: only the simulated IDE and Theia offer one");
   await page.locator('.lm-MenuBar-itemLabel', { hasText: /^Go$/ }).click();
   await page.locator('.lm-Menu-itemLabel', { hasText: 'Go to File' }).click();
-  await page.keyboard.type(path);
+  // Into Quick Open's own box: on a busy window, keys typed at the page could reach the editor that
+  // last had the focus instead (and replace what the person had selected there).
+  await page.locator('.quick-input-widget .quick-input-box input').pressSequentially(path);
   // The file's own row, once the search has found it (the first row may still be a recent file).
   await page
     .locator('.quick-input-list .monaco-list-row', { hasText: path.split('/').pop()! })

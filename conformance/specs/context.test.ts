@@ -7,6 +7,7 @@ import { realpath } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { SELECTION_TEXT_LIMIT } from '../../src/families/index.js';
 import { eventually, useTarget } from '../setup.js';
+import { personOpens } from '../person.js';
 
 const ctx = useTarget();
 const APP = 'code/src/app.ts';
@@ -75,21 +76,9 @@ describe('context.get', () => {
   });
 
   it('a selection in a sensitive file comes without its text', async (t) => {
-    const page = ctx.target.page;
     // The simulated IDE's editors read through the agent's file policy: its person cannot open one.
-    if (!page) return t.skip('a person opening a sensitive file needs a real IDE (Theia)');
-    // Quick Open, once the shell takes keys.
-    await eventually(
-      async () => {
-        await page.keyboard.press('ControlOrMeta+p');
-        await page.locator('.quick-input-widget').waitFor({ state: 'visible', timeout: 1000 });
-      },
-      15_000,
-      100,
-    );
-    await page.keyboard.type('secrets.ts');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'secrets.ts' }).first().waitFor();
-    await page.keyboard.press('Enter');
+    if (!ctx.target.page) return t.skip('a person opening a sensitive file needs a real IDE (Theia)');
+    await personOpens(ctx, t, 'code/src/secrets.ts');
     await personSelectsAll('code/src/secrets.ts');
     const { editor } = await eventually(async () => {
       const answer = await ctx.agent.ok('openspace.context.get', {});
