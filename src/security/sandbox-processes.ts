@@ -108,6 +108,21 @@ export function executable(pid: number): string | undefined {
   }
 }
 
+/**
+ * Whether `pid` runs `program`, waiting up to `timeoutMs` while it runs something else: a sandbox's
+ * launch chain (sh into its cgroups, env, prlimit) becomes bwrap in the same process, slowly at the
+ * sandboxes' CPU weight on a busy machine. False once it ended, or ran something else throughout.
+ */
+export async function becomes(pid: number, program: string, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const running = executable(pid);
+    if (running === program) return true;
+    if (running === undefined || Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** Resolves once `pid` runs `program` no more (ended, or a zombie), or after `timeoutMs`. */
 export async function ended(pid: number, program: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

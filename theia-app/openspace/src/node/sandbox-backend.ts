@@ -4,9 +4,12 @@ import { ShellProcess } from '@theia/terminal/lib/node/shell-process';
 import { resolve, sep } from 'node:path';
 import type { BoxVerdict } from '../../../../src/browser.js';
 import { shellIntegrationEnv } from '../../../../src/browser.js';
-import { endSandboxSession, probeBwrap, ended, executable, SandboxRuntime } from '../../../../src/node.js';
+import { becomes, endSandboxSession, probeBwrap, ended, SandboxRuntime } from '../../../../src/node.js';
 import type { SandboxBackend, SandboxedShell, SandboxPlace } from '../common/protocol.js';
 import { openedWorkspace } from './opened-workspace.js';
+
+/** How long a closed terminal's launch may take to become bwrap (at the sandboxes' low CPU weight, seconds on a busy machine). */
+const SANDBOX_LAUNCH_WAIT_MS = 10_000;
 
 /**
  * Builds the command line an agent's terminal starts with, around the shell Theia would start
@@ -57,8 +60,10 @@ export class SandboxBackendImpl implements SandboxBackend {
 
   async end(pid: number): Promise<void> {
     const bwrap = probeBwrap();
-    // Only a bwrap's session: nothing else a window names is ended here.
-    if (bwrap.available && executable(pid) === bwrap.path) {
+    // Only a bwrap's session: nothing else a window names is ended here. A terminal closed at once
+    // may still be on its way to bwrap: waited for, else its sandbox would start after this and
+    // leave its empty mount points in the workspace, forgotten.
+    if (bwrap.available && (await becomes(pid, bwrap.path, SANDBOX_LAUNCH_WAIT_MS))) {
       endSandboxSession(pid);
       // Gone in milliseconds: then the empty mount points it kept in the workspace go at once.
       await ended(pid, bwrap.path, 1000);
