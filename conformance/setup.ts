@@ -45,3 +45,11 @@ export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 300
     }
   }
 }
+
+/**
+ * Theia answers a command before it shows or closes the tabs (see TheiaShellPort.afterAnswer):
+ * resolves once the window has done that work, as a person then sees it. Elsewhere there is none.
+ */
+export async function tabsShown(target: Target): Promise<void> {
+  await target.page?.evaluate(() => (globalThis as unknown as { openspaceProbe: { settled(): Promise<void> } }).openspaceProbe.settled());
+}
