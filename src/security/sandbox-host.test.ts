@@ -124,6 +124,27 @@ describe('a shell in the sandbox (real bubblewrap)', () => {
     rmSync(join(workspace, '.git'), { recursive: true });
   });
 
+  it('removes the covers of a sandbox that was still on its way when the last running one ended', async (t) => {
+    if (!bwrap.available) return t.skip(`no sandbox on this machine: ${bwrap.reason}`);
+    const { settings } = sandboxSettings({ network: false });
+    const command = (script: string) =>
+      sandboxCommand(bwrap.path, settings, { workspace, cwd: workspace, home }, ['/bin/sh', '-c', script]);
+    const marker = `4245.${process.pid}`;
+    const [file, ...args] = command(`sleep ${marker}`);
+    const first = spawn(file!, args, { stdio: 'ignore', detached: true });
+    await eventually(() => expect(running(`sleep\0${marker}`)).toHaveLength(1), 10_000, 20);
+    expect(existsSync(join(workspace, '.npmrc'))).toBe(true);
+    // A second terminal's sandbox is on its way (its command made, its launcher not yet run) as the first ends.
+    const [nextFile, ...nextArgs] = command('true');
+    endSandboxSession(first.pid!);
+    await eventually(() => expect(running(`--bind\0${workspace}\0${workspace}\0`)).toHaveLength(0), 10_000, 20);
+    removeCovers(workspace);
+    expect(spawnSync(nextFile!, nextArgs).status).toBe(0);
+    // The second made its mount points and ended: nothing runs, so they go.
+    removeCovers(workspace);
+    for (const name of ['.npmrc', '.vscode', '.github', '.husky', '.git']) expect(existsSync(join(workspace, name)), name).toBe(false);
+  });
+
   it('writes the workspace and its own /tmp, nothing else', (t) => {
     skipWithout(t);
     expect(inSandbox('echo made > made.txt && echo tmp > /tmp/sandbox-host-test && cat /tmp/sandbox-host-test').status).toBe(0);

@@ -210,6 +210,7 @@ function argsOutOfSight(args: string[], workspace: string): { launcher: string[]
     writeFileSync(file, part.map((a) => `${a}\0`).join(''), { mode: 0o600 });
     return file;
   });
+  launching.set(files[0]!, { workspace, at: Date.now() });
   return {
     launcher: ['/bin/sh', '-c', 'exec 3<"$0" 4<"$1" && rm -f "$0" "$1" && shift && exec "$@"', ...files],
     args: ['--args', '3', ...args.slice(bind, bind + 3), '--args', '4', ...args.slice(end)],
@@ -441,10 +442,21 @@ process.once('exit', () => {
   if (covers) rmSync(dirname(covers.directory), { recursive: true, force: true });
 });
 
-/** How many bwrap processes bind `workspace` read-write: the sandboxes still running there. */
+/** How long a sandbox's launch (sh into its cgroups, env, prlimit, at the sandboxes' low CPU weight) may take to become bwrap. */
+export const SANDBOX_LAUNCH_WAIT_MS = 10_000;
+
+/** Sandboxes on their way, by the first of their argument files, which their launcher deletes as it becomes bwrap. */
+const launching = new Map<string, { workspace: string; at: number }>();
+
+/** The sandboxes running in `workspace` (bwrap processes binding it read-write) and those on their way there. */
 function sandboxesOf(workspace: string): number {
-  const binding = `\0--bind\0${workspace}\0${workspace}\0`;
   let count = 0;
+  for (const [file, launch] of launching) {
+    // One whose command was never run counts no longer than a launch may take.
+    if (kindOf(file) === undefined || Date.now() - launch.at > SANDBOX_LAUNCH_WAIT_MS) launching.delete(file);
+    else if (launch.workspace === workspace) count++;
+  }
+  const binding = `\0--bind\0${workspace}\0${workspace}\0`;
   for (const entry of readdirSync('/proc')) {
     if (/^\d+$/.test(entry) && bindsReadWrite(Number(entry), binding)) count++;
   }

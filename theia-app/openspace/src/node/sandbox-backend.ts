@@ -4,12 +4,9 @@ import { ShellProcess } from '@theia/terminal/lib/node/shell-process';
 import { resolve, sep } from 'node:path';
 import type { BoxVerdict } from '../../../../src/browser.js';
 import { shellIntegrationEnv } from '../../../../src/browser.js';
-import { becomes, endSandboxSession, probeBwrap, ended, SandboxRuntime } from '../../../../src/node.js';
+import { becomes, endSandboxSession, probeBwrap, ended, SANDBOX_LAUNCH_WAIT_MS, SandboxRuntime } from '../../../../src/node.js';
 import type { SandboxBackend, SandboxedShell, SandboxPlace } from '../common/protocol.js';
 import { openedWorkspace } from './opened-workspace.js';
-
-/** How long a closed terminal's launch may take to become bwrap (at the sandboxes' low CPU weight, seconds on a busy machine). */
-const SANDBOX_LAUNCH_WAIT_MS = 10_000;
 
 /**
  * Builds the command line an agent's terminal starts with, around the shell Theia would start
