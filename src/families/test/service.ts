@@ -63,8 +63,8 @@ export function testSandbox(
 type Work = { paths: string[]; tests?: TestCase[]; timeoutMs: number };
 
 export class WorkspaceTests implements TestPort {
-  /** Stops the runner's process now running. */
-  private stopCurrent: (() => void) | undefined;
+  /** Stop the runners' processes now running (one at a time in a run, one per runner in a discovery). */
+  private readonly stops = new Set<() => void>();
   private busy = false;
   /** A cancel came during the run or discovery in progress. */
   private cancelled = false;
@@ -92,7 +92,7 @@ export class WorkspaceTests implements TestPort {
   cancel(): boolean {
     if (!this.busy) return false;
     this.cancelled = true;
-    this.stopCurrent?.();
+    for (const stop of this.stops) stop();
     return true;
   }
 
@@ -180,8 +180,15 @@ export class WorkspaceTests implements TestPort {
   private async list(paths: string[], timeoutMs: number): Promise<TestDiscovery> {
     const runners = await this.runnersFor(paths);
     const found: TestDiscovery = { runners: runners.map((r) => r.runner.name), tests: [], errors: [] };
-    for (const { runner, paths: own } of runners) {
-      const { report, ended } = await this.execute(runner, 'discover', { paths: own, timeoutMs });
+    // The runners list their tests at once: a discovery runs no test, so they cannot get in each
+    // other's way, and a workspace with Jest and pytest waits for the slower, not for both.
+    const listed = await Promise.allSettled(
+      runners.map(({ runner, paths: own }) => this.execute(runner, 'discover', { paths: own, timeoutMs })),
+    );
+    for (const [i, outcome] of listed.entries()) {
+      if (outcome.status === 'rejected') throw outcome.reason;
+      const { runner } = runners[i]!;
+      const { report, ended } = outcome.value;
       if (ended === 'cancelled') throw new ToolError('TEST_RUN_FAILED', 'The discovery was cancelled.');
       if (ended) throw new ToolError('TEST_RUN_FAILED', `${runner.name} did not finish listing the tests within ${timeoutMs / 1000} s.`);
       found.tests.push(...report.tests.map(({ id, name, suite, path, line, runner }) => ({ id, name, suite, path, line, runner })));
@@ -306,18 +313,18 @@ export class WorkspaceTests implements TestPort {
           // already gone
         }
       };
-      this.stopCurrent = stop;
+      this.stops.add(stop);
       if (this.cancelled) stop();
       let timedOut = false;
       const timer = setTimeout(() => ((timedOut = true), stop()), timeoutMs);
       child.on('error', (err) => {
         clearTimeout(timer);
-        this.stopCurrent = undefined;
+        this.stops.delete(stop);
         reject(new ToolError('NO_TEST_RUNNER', `The test runner did not start: ${err.message}`));
       });
       child.on('close', (code, signal) => {
         clearTimeout(timer);
-        this.stopCurrent = undefined;
+        this.stops.delete(stop);
         const ended = this.cancelled ? 'cancelled' : timedOut ? 'timed-out' : undefined;
         resolve({ end: { code, signal, ...out }, ...(ended && { ended }) });
       });
