@@ -69,3 +69,19 @@ it('a file created, a file too large or not text', async () => {
   expect(await changes.settle(created)).toEqual([{ path: 'src/new.ts', before: null }]);
   expect(await changes.settle(big)).toEqual([]);
 });
+
+it('a file the agent writes as soon as it has told of the call: read as it was when told, not after the write', async () => {
+  const changes = new TurnChanges(root);
+  const edited = join(root, 'src/a.ts');
+  writeFileSync(edited, 'one\n');
+  for (let i = 0; i < 20; i++) {
+    const created = call(`new-${i}`, { rawInput: { file_path: join(root, `src/new-${i}.ts`) } });
+    const edit = call(`edit-${i}`, { locations: [{ path: edited }] });
+    changes.seen(created);
+    changes.seen(edit);
+    writeFileSync(join(root, `src/new-${i}.ts`), 'new\n');
+    writeFileSync(edited, `${i}\n`);
+    expect(await changes.settle(created)).toEqual([{ path: `src/new-${i}.ts`, before: null }]);
+    expect(await changes.settle(edit)).toEqual([{ path: 'src/a.ts', before: i === 0 ? 'one\n' : `${i - 1}\n` }]);
+  }
+});

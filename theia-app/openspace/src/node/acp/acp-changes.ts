@@ -4,10 +4,11 @@
  * tools (Claude's Edit and Write) as well as OpenSpace's, and ACP says a call's files only loosely
  * (locations, a diff's path, the call's input), so: the first time a call is seen, the files it
  * names are read as they are ("before"; the agent asks permission or runs the call after telling of
- * it); when it completes, those that differ now are its changes. Where the call's diff shows the
+ * it: read at once, as the call is told of, before anything the agent sends later is handled); when it completes, those that differ now are its changes. Where the call's diff shows the
  * read came too late (the file already held the diff's new text, or lacked its old text, as a file
  * read while the agent was writing it does), "before" is rebuilt from it.
  */
+import { readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
@@ -22,23 +23,23 @@ const MAX_FILES = 20;
 type Before = string | null | undefined;
 
 export class TurnChanges {
-  private readonly befores = new Map<string, Map<string, Promise<Before>>>();
+  private readonly befores = new Map<string, Map<string, Before>>();
 
   constructor(private readonly root: string) {}
 
   /** A call was seen (again): read the files it names that were not read yet. */
   seen(call: ToolCall | ToolCallUpdate): void {
-    const reads = this.befores.get(call.toolCallId) ?? new Map<string, Promise<Before>>();
+    const reads = this.befores.get(call.toolCallId) ?? new Map<string, Before>();
     this.befores.set(call.toolCallId, reads);
-    for (const path of this.paths(call)) if (!reads.has(path) && reads.size < MAX_FILES) reads.set(path, this.read(path));
+    for (const path of this.paths(call)) if (!reads.has(path) && reads.size < MAX_FILES) reads.set(path, this.readNow(path));
   }
 
   /** The call completed: the files it changed, with what they held before. */
   async settle(call: ToolCall): Promise<FileChange[]> {
     this.seen(call);
     const changes: FileChange[] = [];
-    for (const [path, reading] of this.befores.get(call.toolCallId) ?? []) {
-      let before = await reading;
+    for (const [path, told] of this.befores.get(call.toolCallId) ?? []) {
+      let before = told;
       const after = await this.read(path);
       if (before === undefined || after === undefined) continue;
       // Read too late, or while the agent was writing (a truncated file): the diff says what was there.
@@ -74,13 +75,33 @@ export class TurnChanges {
   /** The file's text; null when it does not exist; undefined when it cannot be reviewed (too large, not text, unreadable). */
   private async read(path: string): Promise<Before> {
     try {
-      const bytes = await readFile(this.absolute(path));
-      if (bytes.length > MAX_BYTES || bytes.includes(0)) return undefined;
-      return bytes.toString('utf8');
+      return text(await readFile(this.absolute(path)));
     } catch (error) {
-      return (error as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
+      return missing(error);
     }
   }
+
+  /**
+   * The same, at once: an agent may write as soon as its call is told of (a new file once the person
+   * allowed it), and a read in the thread pool could come after that. At most MAX_FILES files of at
+   * most MAX_BYTES each, so this stays a few milliseconds at worst.
+   */
+  private readNow(path: string): Before {
+    try {
+      const absolute = this.absolute(path);
+      return statSync(absolute).size > MAX_BYTES ? undefined : text(readFileSync(absolute));
+    } catch (error) {
+      return missing(error);
+    }
+  }
+}
+
+function text(bytes: Buffer): Before {
+  return bytes.length > MAX_BYTES || bytes.includes(0) ? undefined : bytes.toString('utf8');
+}
+
+function missing(error: unknown): Before {
+  return (error as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
 }
 
 function diffOf(call: ToolCall, absolute: string) {
