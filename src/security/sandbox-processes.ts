@@ -114,19 +114,20 @@ export function executable(pid: number): string | undefined {
  * sandboxes' CPU weight on a busy machine. False once it ended, or ran something else throughout.
  */
 export async function becomes(pid: number, program: string, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const running = executable(pid);
-    if (running === program) return true;
-    if (running === undefined || Date.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  let running: string | undefined;
+  await pollUntil(() => (running = executable(pid)) === program || running === undefined, timeoutMs);
+  return running === program;
 }
 
 /** Resolves once `pid` runs `program` no more (ended, or a zombie), or after `timeoutMs`. */
 export async function ended(pid: number, program: string, timeoutMs: number): Promise<void> {
+  await pollUntil(() => executable(pid) !== program, timeoutMs);
+}
+
+/** Checks `done` every 10 ms until it holds or `timeoutMs` has passed. */
+async function pollUntil(done: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (executable(pid) === program && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 /** When a process started, in clock ticks since boot (Infinity once it ended). */

@@ -40,14 +40,18 @@ function runner(dir: string, name: RunnerName, other: RunnerName, waitMs: number
   };
 }
 
+/** Tests of a workspace that uses Jest and pytest, whose discoveries wait for `other`'s to start (in `dir`). */
+const jestAndPytest = (dir: string, others: [RunnerName, RunnerName], waitMs: number) =>
+  new WorkspaceTests({
+    root,
+    sandbox: () => undefined,
+    runners: [runner(dir, 'jest', others[0], waitMs), runner(dir, 'pytest', others[1], waitMs)],
+  });
+
 describe('discovery across the runners a workspace uses', () => {
   it('lists with every runner at once, so it takes as long as the slowest, not their sum', async () => {
     const dir = mkdtempSync(join(root, 'at-once-'));
-    const tests = new WorkspaceTests({
-      root,
-      sandbox: () => undefined,
-      runners: [runner(dir, 'jest', 'pytest', 10_000), runner(dir, 'pytest', 'jest', 10_000)],
-    });
+    const tests = jestAndPytest(dir, ['pytest', 'jest'], 10_000);
     const found = await tests.discover([]);
     expect(found.tests.map((t) => t.name)).toEqual(['jest with the other', 'pytest with the other']);
     expect(found.runners).toEqual(['jest', 'pytest']);
@@ -56,11 +60,7 @@ describe('discovery across the runners a workspace uses', () => {
   it('a cancel stops every runner listing', async () => {
     const dir = mkdtempSync(join(root, 'cancel-'));
     // Each waits for a runner that never starts.
-    const tests = new WorkspaceTests({
-      root,
-      sandbox: () => undefined,
-      runners: [runner(dir, 'jest', 'vitest', 60_000), runner(dir, 'pytest', 'vitest', 60_000)],
-    });
+    const tests = jestAndPytest(dir, ['vitest', 'vitest'], 60_000);
     const listing = tests.discover([]);
     await eventually(() => expect(existsSync(join(dir, 'jest.pid')) && existsSync(join(dir, 'pytest.pid'))).toBe(true), 10_000);
     const pids = ['jest', 'pytest'].map((name) => Number(readFileSync(join(dir, `${name}.pid`), 'utf8')));
