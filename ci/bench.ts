@@ -10,7 +10,6 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setMaxListeners } from 'node:events';
 import { Agent, request } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -37,8 +36,6 @@ const { values } = parseArgs({
 /** --ops file.read,file.write: only these round trips beside ping, and none of the other parts (store, search, security …). */
 const ONLY = values.ops?.split(',');
 const SAMPLES = Number(values.samples);
-// The SDK client leaves one abort listener per request on its transport's signal; not the hub's doing.
-setMaxListeners(0);
 const CLI = fileURLToPath(new URL('../dist/openspace-sim.mjs', import.meta.url));
 
 interface Stats {

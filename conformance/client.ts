@@ -103,6 +103,17 @@ class SharedSchemaValidator implements jsonSchemaValidator {
 /** For every MCP client of this process (the broken target's inner ones too). */
 export const sharedSchemaValidator = new SharedSchemaValidator();
 
+/**
+ * The SDK's HTTP transport passes one long-lived AbortSignal (its own, aborted on close) with every
+ * request. Node's fetch adds an abort listener to that signal per request, removes it only once the
+ * request is garbage-collected, and counts the signal's listeners at each request: over a spec's
+ * thousands of calls on one connection each call cost more than the one before (and Node warned of
+ * a listener leak). Here each request follows the transport's signal through a signal of its own,
+ * which the transport's close still aborts.
+ */
+const fetchWithOwnSignal: typeof fetch = (url, init) =>
+  fetch(url, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init);
+
 /** An MCP client as an agent connects it, with the tools listed (so the SDK checks every structuredContent against its outputSchema). */
 export async function connectAgent(target: AgentTarget, name = 'conformance-agent', options: AgentOptions = {}): Promise<Agent> {
   const endpoint = typeof target === 'string' ? { mcpUrl: target } : target;
@@ -110,7 +121,7 @@ export async function connectAgent(target: AgentTarget, name = 'conformance-agen
   const transport =
     'command' in endpoint
       ? new StdioClientTransport({ command: endpoint.command, args: endpoint.args, stderr: 'pipe' })
-      : new StreamableHTTPClientTransport(new URL(endpoint.mcpUrl), { requestInit: { headers } });
+      : new StreamableHTTPClientTransport(new URL(endpoint.mcpUrl), { requestInit: { headers }, fetch: fetchWithOwnSignal });
   const { ask } = options;
   const asked: string[] = [];
   const client = new Client(

@@ -4,15 +4,11 @@
  * success, another code, a protocol error, a crash or a hang — and the target must keep answering.
  * OPENSPACE_FUZZ_RUNS sets the runs per tool and kind (default 6), OPENSPACE_FUZZ_SEED the seed.
  */
-import { setMaxListeners } from 'node:events';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TOOLS } from '../../src/families/index.js';
 import { INVALID_KINDS, invalidArguments } from '../invalid-input.js';
 import { useTarget } from '../setup.js';
-
-// The SDK's HTTP client transport leaves an abort listener per request on one signal.
-setMaxListeners(0);
 
 const ctx = useTarget();
 

@@ -19,7 +19,6 @@
  * (requestIdleCallback, at most 1 s); on a running hub, SETTLE_MS later; the simulated IDE does
  * nothing after it answers.
  */
-import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { FAMILIES, TOOLS_BY_NAME } from '../../src/families/index.js';
@@ -30,10 +29,6 @@ import { useTarget } from '../setup.js';
 import { FIXTURE_WORKSPACE } from '../target.js';
 import { makeRepository } from '../fixtures/git-repository.js';
 import { BOARD, DECK, openDeckAndBoard as setUpDeckAndBoard } from '../fixtures/deck-and-board.js';
-
-// The SDK's HTTP client transport leaves an abort listener per request on one signal; thousands of
-// requests on one connection are expected here.
-setMaxListeners(0);
 
 // A commit or a discard waits for the person's yes; what is timed is the IDE's work, not their answer.
 const ctx = useTarget({ confirmations: false });
