@@ -25,7 +25,8 @@ async function recordShownTitles(page: Page): Promise<() => Promise<string[]>> {
     const shown = [title()];
     (window as unknown as { shownTitles: string[] }).shownTitles = shown;
     new MutationObserver(() => {
-      if (title() && title() !== shown.at(-1)) shown.push(title());
+      const now = title();
+      if (now && now !== shown.at(-1)) shown.push(now);
     }).observe(document.querySelector(selector)!.closest('.slides')!, {
       subtree: true,
       childList: true,
