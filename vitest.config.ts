@@ -87,23 +87,18 @@ export default defineConfig({
           env: { OPENSPACE_SIM_WORKSPACE: 'disk' },
         },
       },
-      // The latency budgets last, when the other files no longer compete for the CPU. 50 samples a
-      // tool here, where calls take a few milliseconds against budgets of 100 and 500 (p99 is then
-      // the slowest), as in the real IDE's run (npm run test:theia); a breach is measured again with 100.
-      {
-        test: {
-          ...shared,
-          name: 'conformance:latency',
-          include: [LATENCY_SPEC],
-          sequence: { groupOrder: 1 },
-          env: { OPENSPACE_LATENCY_SAMPLES: '50' },
-        },
-      },
-      // On disk in two parts at once (half the families each, see the spec), beside the one in memory.
+      // The latency budgets last, when the other files no longer compete for the CPU, on the simulated
+      // IDE on disk (real shells, git, runners and debuggers), in two parts at once (half the families
+      // each, see the spec). In memory the same hub and commands measured at most 1.8 ms slower at p50
+      // (and faster where the disk has real shells and files): a second measurement of the same code,
+      // which `npm run conformance` takes.
+      // 50 samples a tool here, where calls take a few milliseconds against budgets of 100 and 500
+      // (p99 is then the slowest), as in the real IDE's run (npm run test:theia); a breach is measured
+      // again with 100.
       ...[1, 2].map((part) => ({
         test: {
           ...shared,
-          name: `conformance:latency:sim-disk:${part}`,
+          name: `conformance:latency:${part}`,
           include: [LATENCY_SPEC],
           sequence: { groupOrder: 1 },
           env: { OPENSPACE_LATENCY_SAMPLES: '50', OPENSPACE_SIM_WORKSPACE: 'disk', OPENSPACE_LATENCY_PART: `${part}/2` },

@@ -18,6 +18,7 @@ import { readLockFile } from '../src/security/lock-file.js';
 import type { SimIde } from '../sim/ide.js';
 import type { SimIdeOptions } from '../sim/ide.js';
 import { authHeaders } from './client.js';
+import { debianPythonFirst } from './python-path.js';
 import {
   SANDBOX_ENABLED_SETTING,
   SANDBOX_HIDDEN_PATHS_SETTING,
@@ -79,6 +80,8 @@ export interface TargetOptions extends Pick<
 export async function startTarget(options: TargetOptions = {}): Promise<Target> {
   const target = process.env.OPENSPACE_TARGET ?? 'sim';
   if (target === 'sim') {
+    // The hub runs in this process: its test runs take Python from this PATH.
+    process.env.PATH = debianPythonFirst();
     const onDisk = process.env.OPENSPACE_SIM_WORKSPACE === 'disk' && !options.workspace;
     const dir = onDisk ? await mkdtemp(join(options.workspaceParent ?? tmpdir(), 'openspace-fixture-')) : undefined;
     if (dir) await cp(FIXTURE_WORKSPACE, dir, { recursive: true });

@@ -8,6 +8,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { debianPythonFirst } from './python-path.js';
 import { startTheia } from './theia-launch.js';
 import { lockDir, readLockFile } from '../src/security/lock-file.js';
 import type { LanguageServerConfig } from '../src/lsp/language-server.js';
@@ -172,6 +173,7 @@ export async function startTheiaTarget(fixture: string, options: TheiaTargetOpti
   if (!options.home) await mkdir(home);
   const env = {
     HOME: home,
+    PATH: debianPythonFirst(),
     OPENSPACE_LOCK_DIR: lockDir(),
     THEIA_CONFIG_DIR: config,
     OPENSPACE_MAX_CALLS_PER_TURN: String(options.maxCallsPerTurn ?? 0),

@@ -90,8 +90,8 @@ const openDeckAndBoard = () => (deckAndBoard ??= setUpDeckAndBoard(ok));
 /**
  * OPENSPACE_LATENCY_PART=I/N: this file times the I-th of N parts of the families (every N-th in
  * the registration list, from the I-th), and the hub's own budgets in the first. `npm test` times
- * the simulated IDE on disk in two parts at once, as it times memory and disk at once: its calls
- * take milliseconds against budgets of 100 and 500, and the git tools alone are 40% of it.
+ * the simulated IDE on disk in two parts at once: its calls take milliseconds against budgets of 100
+ * and 500, and the git tools alone are 40% of it.
  */
 const [PART, PARTS] = (process.env.OPENSPACE_LATENCY_PART ?? '1/1').split('/').map(Number) as [number, number];
 const inPart = (_: unknown, i: number) => i % PARTS === PART - 1;

@@ -239,8 +239,21 @@ describe('what is left of a terminal', () => {
       if (process.getuid?.() !== 0) return t.skip('only root makes the pids cgroup');
       const marker = `4244.${process.pid}`;
       // An IDE's process starts a sandboxed sleep without waiting for it, and is killed.
-      const ide = (script: string) =>
-        spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'ignore', cwd: process.cwd() });
+      const ide = (script: string) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+          stdio: ['ignore', 'ignore', 'pipe'],
+          cwd: process.cwd(),
+        });
+        let stderr = '';
+        child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        /** What a failure says: whether the IDE still runs, what it printed, and where its sandbox's start is. */
+        const state = () =>
+          `the IDE ${child.exitCode === null && child.signalCode === null ? 'runs' : `ended (${child.exitCode ?? child.signalCode})`}; ` +
+          `its stderr: ${JSON.stringify(stderr.slice(-2000))}; processes naming the marker: ${JSON.stringify(
+            running(marker).map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').slice(0, 200)),
+          )}`;
+        return Object.assign(child, { state });
+      };
       const start = (command: string) => `
       import { spawn } from 'node:child_process';
       import { probeBwrap, sandboxCommand } from './src/security/sandbox-host.ts';
@@ -252,13 +265,13 @@ describe('what is left of a terminal', () => {
       spawn('/bin/sh', ['-c', '"$@"; true', 'sh', file, ...args], { stdio: 'ignore', detached: true }).unref();
       setInterval(() => {}, 1000);`;
       const killed = ide(start(`sleep ${marker}`));
-      await eventually(() => expect(running(`sleep\0${marker}`)).toHaveLength(1), 30_000, 100);
+      await eventually(() => expect(running(`sleep\0${marker}`), killed.state()).toHaveLength(1), 30_000, 100);
       killed.kill('SIGKILL');
       await new Promise((r) => killed.once('exit', r));
       // Orphaned: bwrap lives on without the IDE.
       expect(running(`sleep\0${marker}`)).toHaveLength(1);
       const next = ide(start('true'));
-      await eventually(() => expect(running(`sleep\0${marker}`)).toHaveLength(0), 30_000, 100);
+      await eventually(() => expect(running(`sleep\0${marker}`), next.state()).toHaveLength(0), 30_000, 100);
       next.kill('SIGKILL');
     },
   );
