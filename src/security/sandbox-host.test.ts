@@ -47,6 +47,30 @@ const running = (text: string) =>
     }
   });
 
+/** A process for a failure's message: its state, what it waits in, its CPU seconds and command line. */
+function describeProcess(pid: string | number): string {
+  try {
+    const stat = statFields(Number(pid));
+    const wchan = readFileSync(`/proc/${pid}/wchan`, 'utf8');
+    const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').slice(0, 160);
+    return `${pid} ${stat?.[0] ?? '?'} in ${wchan || '-'}, ${stat ? (Number(stat[11]) + Number(stat[12])) / 100 : '?'} CPU-s: ${command}`;
+  } catch {
+    return `${pid} ended`;
+  }
+}
+
+/** A process and its descendants, described. */
+function processTree(root: number): string[] {
+  const parents = new Map<number, number>();
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    const stat = statFields(Number(pid));
+    if (stat) parents.set(Number(pid), Number(stat[1]));
+  }
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++) for (const [pid, parent] of parents) if (parent === tree[i]) tree.push(pid);
+  return tree.map(describeProcess);
+}
+
 /** Whether a process runs none of its own code again: gone, a zombie, exiting (PF_EXITING), or with SIGKILL pending. */
 function killed(pid: string): boolean {
   try {
@@ -230,10 +254,12 @@ describe('a shell in the sandbox (real bubblewrap)', () => {
 
 describe('what is left of a terminal', () => {
   // Each IDE here is a Node process compiling its imports with tsx, and its sandbox starts at the
-  // sandboxes' low CPU weight: on a machine busy with the rest of the suite that took over 10 s once.
+  // sandboxes' low CPU weight: on a machine busy with the rest of the suite that took over 10 s once,
+  // and over 30 s in three runs of 2026-11-30 (before its launch, as far as the failures said then:
+  // a failure now says how far the IDE got, with the state of each of its processes).
   it(
     'ends the sandboxes of an IDE that was killed, when the next one starts one (as root: they share a pids cgroup)',
-    { timeout: 80_000 },
+    { timeout: 150_000 },
     async (t) => {
       if (!probeBwrap().available) return t.skip('no sandbox on this machine');
       if (process.getuid?.() !== 0) return t.skip('only root makes the pids cgroup');
@@ -246,32 +272,36 @@ describe('what is left of a terminal', () => {
         });
         let stderr = '';
         child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-        /** What a failure says: whether the IDE still runs, what it printed, and where its sandbox's start is. */
+        /** What a failure says: whether the IDE still runs and how far it got, its processes, and where its sandbox's start is. */
         const state = () =>
           `the IDE ${child.exitCode === null && child.signalCode === null ? 'runs' : `ended (${child.exitCode ?? child.signalCode})`}; ` +
-          `its stderr: ${JSON.stringify(stderr.slice(-2000))}; processes naming the marker: ${JSON.stringify(
-            running(marker).map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').slice(0, 200)),
-          )}`;
+          `its stderr: ${JSON.stringify(stderr.slice(-2000))}; it and its children: ${JSON.stringify(processTree(child.pid!))}; ` +
+          `processes naming the marker: ${JSON.stringify(running(marker).map(describeProcess))}`;
         return Object.assign(child, { state });
       };
       const start = (command: string) => `
       import { spawn } from 'node:child_process';
       import { probeBwrap, sandboxCommand } from './src/security/sandbox-host.ts';
       import { sandboxSettings } from './src/security/sandbox.ts';
+      const stage = (what) => process.stderr.write(\`\${what} at \${Math.round(performance.now())} ms; \`);
+      stage('imported');
       const bwrap = probeBwrap();
+      stage('bwrap probed');
       const [file, ...args] = sandboxCommand(bwrap.path, sandboxSettings({ network: false }).settings,
         { workspace: ${JSON.stringify(workspace)}, cwd: ${JSON.stringify(workspace)}, home: ${JSON.stringify(home)} }, ['/bin/sh', '-c', ${JSON.stringify(command)}]);
       // Through a shell that outlives the IDE, as a process holding the terminal open would: bwrap's --die-with-parent misses it.
+      stage('sandbox command made');
       spawn('/bin/sh', ['-c', '"$@"; true', 'sh', file, ...args], { stdio: 'ignore', detached: true }).unref();
+      stage('launched');
       setInterval(() => {}, 1000);`;
       const killed = ide(start(`sleep ${marker}`));
-      await eventually(() => expect(running(`sleep\0${marker}`), killed.state()).toHaveLength(1), 30_000, 100);
+      await eventually(() => expect(running(`sleep\0${marker}`), killed.state()).toHaveLength(1), 60_000, 100);
       killed.kill('SIGKILL');
       await new Promise((r) => killed.once('exit', r));
       // Orphaned: bwrap lives on without the IDE.
       expect(running(`sleep\0${marker}`)).toHaveLength(1);
       const next = ide(start('true'));
-      await eventually(() => expect(running(`sleep\0${marker}`), next.state()).toHaveLength(0), 30_000, 100);
+      await eventually(() => expect(running(`sleep\0${marker}`), next.state()).toHaveLength(0), 60_000, 100);
       next.kill('SIGKILL');
     },
   );
