@@ -6,7 +6,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it, type TestContext } from 'vitest';
 import { SANDBOX_LIMITS, sandboxSettings } from './sandbox.js';
 import { endSandboxSession, probeBwrap, removeCovers, sandboxCommand } from './sandbox-host.js';
-import { statFields } from './sandbox-processes.js';
+import { childrenOf, statFields } from './sandbox-processes.js';
 import { eventually } from '../../conformance/setup.js';
 
 // Outside /tmp, which the sandbox replaces with a private one.
@@ -61,13 +61,8 @@ function describeProcess(pid: string | number): string {
 
 /** A process and its descendants, described. */
 function processTree(root: number): string[] {
-  const parents = new Map<number, number>();
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    const stat = statFields(Number(pid));
-    if (stat) parents.set(Number(pid), Number(stat[1]));
-  }
   const tree = [root];
-  for (let i = 0; i < tree.length; i++) for (const [pid, parent] of parents) if (parent === tree[i]) tree.push(pid);
+  for (let i = 0; i < tree.length; i++) tree.push(...childrenOf(tree[i]!));
   return tree.map(describeProcess);
 }
 
@@ -272,12 +267,15 @@ describe('what is left of a terminal', () => {
         });
         let stderr = '';
         child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-        /** What a failure says: whether the IDE still runs and how far it got, its processes, and where its sandbox's start is. */
-        const state = () =>
-          `the IDE ${child.exitCode === null && child.signalCode === null ? 'runs' : `ended (${child.exitCode ?? child.signalCode})`}; ` +
-          `its stderr: ${JSON.stringify(stderr.slice(-2000))}; it and its children: ${JSON.stringify(processTree(child.pid!))}; ` +
-          `processes naming the marker: ${JSON.stringify(running(marker).map(describeProcess))}`;
-        return Object.assign(child, { state });
+        /** A failed wait's error, told (once, when it fails) whether the IDE still runs and how far it got, its processes, and where its sandbox's start is. */
+        const explain = (err: Error): never => {
+          err.message +=
+            `; the IDE ${child.exitCode === null && child.signalCode === null ? 'runs' : `ended (${child.exitCode ?? child.signalCode})`}; ` +
+            `its stderr: ${JSON.stringify(stderr.slice(-2000))}; it and its children: ${JSON.stringify(processTree(child.pid!))}; ` +
+            `processes naming the marker: ${JSON.stringify(running(marker).map(describeProcess))}`;
+          throw err;
+        };
+        return Object.assign(child, { explain });
       };
       const start = (command: string) => `
       import { spawn } from 'node:child_process';
@@ -295,13 +293,13 @@ describe('what is left of a terminal', () => {
       stage('launched');
       setInterval(() => {}, 1000);`;
       const killed = ide(start(`sleep ${marker}`));
-      await eventually(() => expect(running(`sleep\0${marker}`), killed.state()).toHaveLength(1), 60_000, 100);
+      await eventually(() => expect(running(`sleep\0${marker}`)).toHaveLength(1), 60_000, 100).catch(killed.explain);
       killed.kill('SIGKILL');
       await new Promise((r) => killed.once('exit', r));
       // Orphaned: bwrap lives on without the IDE.
       expect(running(`sleep\0${marker}`)).toHaveLength(1);
       const next = ide(start('true'));
-      await eventually(() => expect(running(`sleep\0${marker}`), next.state()).toHaveLength(0), 60_000, 100);
+      await eventually(() => expect(running(`sleep\0${marker}`)).toHaveLength(0), 60_000, 100).catch(next.explain);
       next.kill('SIGKILL');
     },
   );
