@@ -1,11 +1,11 @@
 // The static checks of `npm test`, side by side (the machine has two cores and each is mostly one):
-// the type check, ESLint and Prettier. Prints each one's output when it ends; fails if any fails.
+// the type check (TypeScript 7's tsgo), ESLint and the format check (oxfmt). Prints each one's output when it ends; fails if any fails.
 import { spawn } from 'node:child_process';
 
 const CHECKS = [
-  ['types', 'npx', ['tsc', '--noEmit', '-p', '.']],
+  ['types', 'npx', ['tsgo', '--noEmit', '-p', '.']],
   ['eslint', 'npx', ['eslint', '.']],
-  ['prettier', 'npx', ['prettier', '--check', '--log-level', 'warn', '**/*.{ts,js,mjs}']],
+  ['format', 'npx', ['oxfmt', '--check', '**/*.{ts,tsx,js,mjs}']],
 ];
 
 const results = await Promise.all(

@@ -4,7 +4,8 @@ import { claudeServer, opencodeServer, SERVER_NAME } from './agent-files.js';
 
 /** How to start an agent CLI, or why it cannot start. */
 export type AgentLaunch =
-  { ok: true; shellPath: string; shellArgs: string[]; env: Record<string, string> } | { ok: false; message: string };
+  | { ok: true; shellPath: string; shellArgs: string[]; env: Record<string, string> }
+  | { ok: false; message: string };
 
 /** The hub the agent pane's CLI is to drive. */
 export interface PaneHub {

@@ -126,8 +126,7 @@ export function normalizeRelativePath(relPath: string): string {
     // `.. ` (a real directory on Linux) never turns into `..`.
     const segment = /[^.\s]/.test(raw) ? raw.trim().replace(/[.\s]+$/, '') : raw;
     if (segment === '' || segment === '.') continue;
-    if (segment === '..')
-      out.pop(); // clamped at the root: `../x` is matched as `x`
+    if (segment === '..') out.pop(); // clamped at the root: `../x` is matched as `x`
     else out.push(segment);
   }
   return out.join('/');

@@ -87,8 +87,9 @@ export function shellDirectory(bwrap: string, sessionId: number): string | undef
   for (let depth = 0; executable(pid) === bwrap; depth++) {
     const children = childrenOf(pid);
     if (depth === 3 || children.length === 0) return undefined;
-    pid = children.map((child) => ({ child, started: startTime(child) })).sort((a, b) => a.started - b.started || a.child - b.child)[0]!
-      .child;
+    pid = children
+      .map((child) => ({ child, started: startTime(child) }))
+      .sort((a, b) => a.started - b.started || a.child - b.child)[0]!.child;
   }
   if (pid === sessionId) return undefined;
   try {

@@ -34,7 +34,8 @@ export interface TextEdit {
 
 /** What a person did in an editor (an agent's changes fire too; src/commands/event-log.ts tells them apart). */
 export type EditorActivity =
-  { kind: 'saved' | 'edited'; path: string } | { kind: 'selection'; path: string; selection: { start: Position; end: Position } };
+  | { kind: 'saved' | 'edited'; path: string }
+  | { kind: 'selection'; path: string; selection: { start: Position; end: Position } };
 
 export interface EditorPort {
   /**

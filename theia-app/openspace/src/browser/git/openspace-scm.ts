@@ -328,7 +328,8 @@ export class OpenSpaceScm implements ScmProvider, FrontendApplicationContributio
         const input = this.repository?.input;
         if (!input?.value.trim()) return;
         const result = (await this.commands.executeCommand<ToolResult>('openspace.git.commit', { message: input.value })) as
-          ToolResult | undefined;
+          | ToolResult
+          | undefined;
         if (result?.success) input.value = '';
         await this.refresh();
       },

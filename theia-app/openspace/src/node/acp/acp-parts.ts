@@ -142,7 +142,8 @@ export class TurnParts {
       return last;
     }
     const part = { id: this.nextId(), sessionID: this.sessionID, messageID: this.messageID, type, text, time: { start: this.now() } } as
-      TextPart | ReasoningPart;
+      | TextPart
+      | ReasoningPart;
     this.parts.push(part);
     return part;
   }
