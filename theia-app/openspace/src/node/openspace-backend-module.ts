@@ -244,7 +244,9 @@ export class FilesBackendImpl implements FilesBackend {
 
 export default new ContainerModule((bind) => {
   // Stopped as SIGTERM stops it (Theia's graceful shutdown: the chat's agents and the sandboxes end too).
-  bind(BackendApplicationContribution).toConstantValue({ initialize: () => stopWhenOutputIsLost(() => process.kill(process.pid, 'SIGTERM')) });
+  bind(BackendApplicationContribution).toConstantValue({
+    initialize: () => stopWhenOutputIsLost(() => process.kill(process.pid, 'SIGTERM')),
+  });
   bind(OpenSpacePreferenceDefaults).toSelf().inSingletonScope();
   bind(PreferenceContribution).toService(OpenSpacePreferenceDefaults);
   bind(OpenSpaceHub).toSelf().inSingletonScope();
