@@ -52,7 +52,9 @@ export function startTheia(
     {
       cwd: THEIA_APP,
       env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', stdio === 'inherit' ? 'inherit' : 'pipe'],
+      // Its stdin is a pipe this process holds and never writes to: when this process ends, however
+      // it ends, the backend reads its end and stops (theia-app/openspace/src/node/lost-output.ts).
+      stdio: ['pipe', 'pipe', stdio === 'inherit' ? 'inherit' : 'pipe'],
     },
   );
   const origin = new Promise<string>((resolveOrigin, reject) => {

@@ -1,7 +1,8 @@
 /**
- * The built Theia backend, started as the test harness and `npm run theia` start it (its stdout and
- * stderr read through pipes), by a process that is then killed: the backend ends instead of logging
- * each EPIPE of its broken output to that same output, at 100% of a CPU, for good.
+ * The built Theia backend, started as `npm run theia` and the test harness start it
+ * (conformance/theia-launch.ts), stops when the process that started it is killed, and when that
+ * process closes its stdin: before, it lived on, and once it logged a line to its broken output it
+ * spun at 100% of a CPU for good.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,8 +11,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { eventually } from '../../../../conformance/setup.js';
+import { startTheia } from '../../../../conformance/theia-launch.js';
 
-const THEIA_APP = fileURLToPath(new URL('../../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 const workspace = mkdtempSync(join(tmpdir(), 'openspace-lost-output-'));
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 
@@ -25,19 +27,22 @@ function cpuSeconds(pid: number): number | undefined {
   }
 }
 
-it('a backend whose starter was killed ends within seconds', { timeout: 60_000 }, async () => {
+it('a backend whose starter was killed stops within seconds', { timeout: 60_000 }, async () => {
   // The starter prints the backend's pid once it listens, then kills itself.
   const starter = spawn(
     process.execPath,
     [
+      '--import',
+      'tsx',
       '--input-type=module',
       '-e',
-      `import { spawn } from 'node:child_process';
-      const backend = spawn(process.execPath, ['lib/backend/main.js', ${JSON.stringify(workspace)}, '--hostname', '127.0.0.1', '--port', '0'],
-        { cwd: ${JSON.stringify(THEIA_APP)}, stdio: ['ignore', 'pipe', 'pipe'] });
-      backend.stdout.on('data', (d) => { if (/listening on/i.test(d)) { process.stdout.write(backend.pid + '\\n', () => process.kill(process.pid, 'SIGKILL')); } });`,
+      `import { startTheia } from './conformance/theia-launch.ts';
+      const { child, origin } = startTheia(${JSON.stringify(workspace)}, 0, 'pipe');
+      child.stderr.resume();
+      await origin;
+      process.stdout.write(child.pid + '\\n', () => process.kill(process.pid, 'SIGKILL'));`,
     ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   let out = '';
   starter.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -48,5 +53,21 @@ it('a backend whose starter was killed ends within seconds', { timeout: 60_000 }
     await eventually(() => expect(cpuSeconds(pid), 'the orphaned backend still runs').toBeUndefined(), 15_000, 100);
   } finally {
     if (cpuSeconds(pid) !== undefined) process.kill(pid, 'SIGKILL');
+  }
+});
+
+it('a backend stops once the stdin its starter holds is closed, its output still read', { timeout: 60_000 }, async () => {
+  const { child, origin } = startTheia(workspace, 0, 'pipe');
+  child.stdout!.resume();
+  child.stderr!.resume();
+  try {
+    await origin;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.stdin!.end();
+    await expect(
+      Promise.race([exited.then(() => 'stopped'), new Promise((r) => setTimeout(() => r('still running after 15 s'), 15_000))]),
+    ).resolves.toBe('stopped');
+  } finally {
+    child.kill('SIGKILL');
   }
 });

@@ -48,7 +48,7 @@ import { DebugAdapterContribution } from '@theia/debug/lib/common/debug-model';
 import { CHAT_PATH, type ChatClient } from '../common/chat-protocol.js';
 import { ChatService, chatBackendFor } from './chat/chat-backend.js';
 import { openedWorkspace } from './opened-workspace.js';
-import { stopWhenOutputIsLost } from './lost-output.js';
+import { stopWithStarter } from './lost-output.js';
 
 /**
  * The hub, one per backend, shared by the HTTP router and the bridge connections. Its audit log is
@@ -244,9 +244,7 @@ export class FilesBackendImpl implements FilesBackend {
 
 export default new ContainerModule((bind) => {
   // Stopped as SIGTERM stops it (Theia's graceful shutdown: the chat's agents and the sandboxes end too).
-  bind(BackendApplicationContribution).toConstantValue({
-    initialize: () => stopWhenOutputIsLost(() => process.kill(process.pid, 'SIGTERM')),
-  });
+  bind(BackendApplicationContribution).toConstantValue({ initialize: () => stopWithStarter(() => process.kill(process.pid, 'SIGTERM')) });
   bind(OpenSpacePreferenceDefaults).toSelf().inSingletonScope();
   bind(PreferenceContribution).toService(OpenSpacePreferenceDefaults);
   bind(OpenSpaceHub).toSelf().inSingletonScope();
