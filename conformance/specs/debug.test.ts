@@ -8,8 +8,8 @@
  * past the sandbox.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectAgent, type Result } from '../client.js';
@@ -52,6 +52,32 @@ while True:
     count += 1
     time.sleep(0.05)
 `;
+
+const LATE = `import os, time
+
+here = os.path.dirname(os.path.abspath(__file__))
+open(os.path.join(here, "late-waiting"), "w").close()
+while not os.path.exists(os.path.join(here, "late-go")):
+    time.sleep(0.01)
+for n in range(3):
+    print(f"late {n}", flush=True)
+open(os.path.join(here, "late-printed"), "w").close()
+done = True
+`;
+
+/** The processes whose command line has an argument ending with `name`: pid and arguments. */
+function processesNaming(name: string): { pid: number; cmdline: string[] }[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((entry) => {
+      try {
+        const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+        return cmdline.some((arg) => arg.endsWith(name)) ? [{ pid: Number(entry), cmdline }] : [];
+      } catch {
+        return []; // gone meanwhile
+      }
+    });
+}
 
 const PRICING = `def line_total(item):
     gross = item["price"] * item["qty"]
@@ -138,6 +164,41 @@ describe('Python, through debugpy', { timeout: 60_000 }, () => {
     expect(stack.frames.map((f: { line: number; name: string }) => `${f.line} ${f.name}`)).toEqual(['12 total', '19 <module>']);
     await ctx.agent.fails('openspace.debug.variables', { sessionId: state.sessionId, path: 'items[7]' }, 'VARIABLE_NOT_FOUND');
     await ctx.agent.fails('openspace.debug.evaluate', { sessionId: state.sessionId, expression: 'nothing_here + 1' }, 'DEBUG_FAILED');
+  });
+
+  // debugpy's launcher relays what the program prints, from another process than the one that tells
+  // the stop. Held up here (SIGSTOP) as a busy machine holds it up, the lines still come with the stop.
+  it('a stop answers with what the program printed just before it, even when debugpy relays it late', async () => {
+    const program = `dbg/late_${process.pid}.py`;
+    await ctx.agent.ok('openspace.file.write', { path: program, content: LATE });
+    await ctx.agent.ok('openspace.debug.breakpoint.set', { path: program, line: 10 });
+    const answer = start({ program });
+    // The launcher and the program it started, once the program runs (it waits for late-go to print).
+    const { launcher, dir } = await eventually(
+      () => {
+        const named = processesNaming(basename(program));
+        const launcher = named.find((p) => p.cmdline.some((a) => a.endsWith('/debugpy/launcher')));
+        const debuggee = named.find((p) => p !== launcher && p.cmdline.some((a) => a.endsWith('/debugpy')));
+        expect(launcher && debuggee, JSON.stringify(named)).toBeTruthy();
+        const path = debuggee!.cmdline.find((a) => a.endsWith(basename(program)))!;
+        return { launcher: launcher!.pid, dir: dirname(resolve(readlinkSync(`/proc/${debuggee!.pid}/cwd`), path)) };
+      },
+      20_000,
+      10,
+    );
+    await eventually(() => expect(existsSync(join(dir, 'late-waiting'))).toBe(true), 20_000, 10);
+    process.kill(launcher, 'SIGSTOP');
+    try {
+      writeFileSync(join(dir, 'late-go'), '');
+      // Printed, and at the breakpoint; then longer than a stop's answer waits for stragglers (50 ms).
+      await eventually(() => expect(existsSync(join(dir, 'late-printed'))).toBe(true), 20_000, 10);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } finally {
+      process.kill(launcher, 'SIGCONT');
+    }
+    const state = await answer;
+    expect(where(state)).toBe(`${program}:10 <module>`);
+    expect(state.output).toBe('late 0\nlate 1\nlate 2\n');
   });
 
   it('steps into, over and out onto the lines they should, sets a variable and sees the program print it, and answers the exit code', async () => {

@@ -77,11 +77,17 @@ export function commandRunner(sandbox: DebugSandbox | undefined, hooks: string):
 }
 
 /**
- * debugpy's side in the debugged program leaves Nagle's algorithm on (microsoft/debugpy#2054), so
- * each message it sends waits about 40 ms for a delayed ACK: a step and the stack, scopes and
- * variables after it took ~200 ms instead of ~20. This startup hook turns TCP_NODELAY on for the
- * sockets debugpy's own modules connect, leaves every other socket alone, then runs the system's
- * sitecustomize as Python would have.
+ * The debugged program's startup hook, for two things debugpy does late:
+ * - Its side in the program leaves Nagle's algorithm on (microsoft/debugpy#2054), so each message it
+ *   sends waits about 40 ms for a delayed ACK: a step and the stack, scopes and variables after it
+ *   took ~200 ms instead of ~20. The hook turns TCP_NODELAY on for the sockets debugpy's own modules
+ *   connect and leaves every other socket alone.
+ * - Its launcher relays what the program prints, from another process (the program's stdout and
+ *   stderr are pipes to it), while the program itself tells where it stopped: on a busy machine the
+ *   stop came first, and its answer lacked the lines printed just before it. A thread that stops
+ *   now first waits, at most a second, until the launcher has read those pipes (FIONREAD 0): the
+ *   lines then reach the IDE before the stop does (state.ts waits for stragglers).
+ * Then it runs the system's sitecustomize as Python would have.
  */
 const DEBUGPY_SITECUSTOMIZE = `import os as _os, socket as _socket, sys as _sys
 
@@ -97,6 +103,59 @@ def _openspace_connect(self, address):
 
 
 _socket.socket.connect = _openspace_connect
+
+
+def _openspace_unread(fd):
+    import fcntl, stat, struct, termios
+
+    try:
+        if not stat.S_ISFIFO(_os.fstat(fd).st_mode):
+            return 0
+        return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, bytes(4)))[0]
+    except OSError:
+        return 0
+
+
+def _openspace_printed_relayed(limit=1.0):
+    import time
+
+    deadline = time.monotonic() + limit
+    while (_openspace_unread(1) or _openspace_unread(2)) and time.monotonic() < deadline:
+        time.sleep(0.002)
+
+
+class _OpenSpacePydevd:
+    """Wraps pydevd's PyDB.do_wait_suspend, where a thread stops, once debugpy imports pydevd."""
+
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        if name != "pydevd":
+            return None
+        _sys.meta_path.remove(cls)
+        import importlib.util as _util
+
+        spec = _util.find_spec(name)
+        if spec is None or spec.loader is None:
+            return spec
+        exec_module = spec.loader.exec_module
+
+        def _exec_module(module):
+            exec_module(module)
+            original = getattr(getattr(module, "PyDB", None), "do_wait_suspend", None)
+            if original is None:
+                return
+
+            def do_wait_suspend(self, *args, **kwargs):
+                _openspace_printed_relayed()
+                return original(self, *args, **kwargs)
+
+            module.PyDB.do_wait_suspend = do_wait_suspend
+
+        spec.loader.exec_module = _exec_module
+        return spec
+
+
+_sys.meta_path.insert(0, _OpenSpacePydevd)
 
 _here = _os.path.dirname(_os.path.abspath(__file__))
 for _dir in _sys.path:
