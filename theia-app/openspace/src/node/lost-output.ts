@@ -26,8 +26,9 @@ export function stopWithStarter(
 
 function isPipe(stream: NodeJS.ReadStream): boolean {
   try {
-    if (typeof stream.fd !== 'number') return false;
-    const stat = fstatSync(stream.fd);
+    const fd = (stream as { fd?: unknown }).fd;
+    if (typeof fd !== 'number') return false;
+    const stat = fstatSync(fd);
     return stat.isFIFO() || stat.isSocket(); // Node gives a child's stdin as a socket pair
   } catch {
     return false;
