@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
 import { connectAgent, type Agent } from './client.js';
 import { startTarget, type Target, type TargetOptions } from './target.js';
@@ -52,4 +53,17 @@ export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 300
  */
 export async function tabsShown(target: Target): Promise<void> {
   await target.page?.evaluate(() => (globalThis as unknown as { openspaceProbe: { settled(): Promise<void> } }).openspaceProbe.settled());
+}
+
+/** The processes on this machine with their command lines (Linux's /proc), for specs that watch what a target started. */
+export function processesRunning(): { pid: number; args: string[] }[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((entry) => {
+      try {
+        return [{ pid: Number(entry), args: readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').slice(0, -1) }];
+      } catch {
+        return []; // gone meanwhile
+      }
+    });
 }

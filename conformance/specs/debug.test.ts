@@ -8,12 +8,12 @@
  * past the sandbox.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectAgent, type Result } from '../client.js';
-import { eventually, useTarget } from '../setup.js';
+import { eventually, processesRunning, useTarget } from '../setup.js';
 
 /** Outside /tmp, which the sandbox keeps private: a canary there would be unreachable for the wrong reason. */
 const base = '/var/tmp/openspace-debug-spec';
@@ -65,19 +65,8 @@ open(os.path.join(here, "late-printed"), "w").close()
 done = True
 `;
 
-/** The processes whose command line has an argument ending with `name`: pid and arguments. */
-function processesNaming(name: string): { pid: number; cmdline: string[] }[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .flatMap((entry) => {
-      try {
-        const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-        return cmdline.some((arg) => arg.endsWith(name)) ? [{ pid: Number(entry), cmdline }] : [];
-      } catch {
-        return []; // gone meanwhile
-      }
-    });
-}
+/** The processes with an argument ending with `name`. */
+const processesNaming = (name: string) => processesRunning().filter((p) => p.args.some((arg) => arg.endsWith(name)));
 
 const PRICING = `def line_total(item):
     gross = item["price"] * item["qty"]
@@ -177,10 +166,10 @@ describe('Python, through debugpy', { timeout: 60_000 }, () => {
     const { launcher, dir } = await eventually(
       () => {
         const named = processesNaming(basename(program));
-        const launcher = named.find((p) => p.cmdline.some((a) => a.endsWith('/debugpy/launcher')));
-        const debuggee = named.find((p) => p !== launcher && p.cmdline.some((a) => a.endsWith('/debugpy')));
+        const launcher = named.find((p) => p.args.some((a) => a.endsWith('/debugpy/launcher')));
+        const debuggee = named.find((p) => p !== launcher && p.args.some((a) => a.endsWith('/debugpy')));
         expect(launcher && debuggee, JSON.stringify(named)).toBeTruthy();
-        const path = debuggee!.cmdline.find((a) => a.endsWith(basename(program)))!;
+        const path = debuggee!.args.find((a) => a.endsWith(basename(program)))!;
         return { launcher: launcher!.pid, dir: dirname(resolve(readlinkSync(`/proc/${debuggee!.pid}/cwd`), path)) };
       },
       20_000,

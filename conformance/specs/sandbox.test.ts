@@ -21,7 +21,7 @@ import {
   SANDBOX_HIDDEN_PATHS_SETTING,
   SANDBOX_NETWORK_SETTING,
 } from '../../src/security/sandbox.js';
-import { eventually, useTarget, type TargetContext } from '../setup.js';
+import { eventually, processesRunning, useTarget, type TargetContext } from '../setup.js';
 
 /** Harmless, and unlike a real key nothing redaction would hide: output either shows it or it was not read. */
 const CANARY = 'openspace-canary-5f1e07';
@@ -117,18 +117,11 @@ function pathWithoutBwrap(): string {
   return dir;
 }
 
-/** Processes on this machine whose command line holds `text` (Linux's /proc). */
+/** Processes on this machine whose command line (arguments joined by NUL) holds `text`. */
 function processesWith(text: string): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+  return processesRunning()
+    .filter((p) => p.args.join('\0').includes(text))
+    .map((p) => p.pid);
 }
 
 /** A listener on 127.0.0.1 standing in for the attacker's host: what reached it. */

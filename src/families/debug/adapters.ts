@@ -105,22 +105,31 @@ def _openspace_connect(self, address):
 _socket.socket.connect = _openspace_connect
 
 
-def _openspace_unread(fd):
-    import fcntl, stat, struct, termios
+def _openspace_pipes():
+    import stat
 
-    try:
-        if not stat.S_ISFIFO(_os.fstat(fd).st_mode):
-            return 0
-        return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, bytes(4)))[0]
-    except OSError:
-        return 0
+    pipes = []
+    for fd in (1, 2):
+        try:
+            if stat.S_ISFIFO(_os.fstat(fd).st_mode):
+                pipes.append(fd)
+        except OSError:
+            pass
+    return pipes
 
 
 def _openspace_printed_relayed(limit=1.0):
-    import time
+    import fcntl, struct, termios, time
 
+    def unread(fd):
+        try:
+            return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, bytes(4)))[0]
+        except OSError:
+            return 0
+
+    pipes = _openspace_pipes()
     deadline = time.monotonic() + limit
-    while (_openspace_unread(1) or _openspace_unread(2)) and time.monotonic() < deadline:
+    while any(unread(fd) for fd in pipes) and time.monotonic() < deadline:
         time.sleep(0.002)
 
 

@@ -5,13 +5,14 @@
  * spun at 100% of a CPU for good.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { eventually } from '../../../../conformance/setup.js';
 import { startTheia } from '../../../../conformance/theia-launch.js';
+import { statFields } from '../../../../src/security/sandbox-processes.js';
 
 const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 const workspace = mkdtempSync(join(tmpdir(), 'openspace-lost-output-'));
@@ -19,12 +20,8 @@ afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 
 /** The CPU seconds a process has used, or undefined once it is gone. */
 function cpuSeconds(pid: number): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return fields[0] === 'Z' ? undefined : (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return undefined;
-  }
+  const fields = statFields(pid);
+  return fields && fields[0] !== 'Z' ? (Number(fields[11]) + Number(fields[12])) / 100 : undefined;
 }
 
 it('a backend whose starter was killed stops within seconds', { timeout: 60_000 }, async () => {
