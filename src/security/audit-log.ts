@@ -65,10 +65,13 @@ export function redactArguments(value: unknown, depth = 0): unknown {
 }
 
 /**
- * Appends entries in order, one line each, without making the caller wait; a failed append is
- * reported once on stderr and the log goes on trying (a tool call never fails for its audit line).
+ * Appends entries in order, one line each, without making the caller wait: the lines recorded in one
+ * turn of the event loop are appended together once it is over, so a call's answer goes out before
+ * its lines are written. A failed append is reported once on stderr and the log goes on trying (a
+ * tool call never fails for its audit line).
  */
 export class NdjsonAuditLog implements AuditSink {
+  private pending: string[] = [];
   private tail: Promise<void> = Promise.resolve();
   private warned = false;
   private dirReady: Promise<unknown> | undefined;
@@ -80,20 +83,27 @@ export class NdjsonAuditLog implements AuditSink {
   ) {}
 
   record(entry: AuditEntry): void {
-    const line = `${JSON.stringify(entry)}\n`;
-    this.tail = this.tail.then(() => this.append(line));
+    if (this.pending.push(`${JSON.stringify(entry)}\n`) === 1) setImmediate(() => this.write());
   }
 
   /** Resolves once every entry recorded so far is in the file. */
   flush(): Promise<void> {
+    this.write();
     return this.tail;
   }
 
-  private async append(line: string): Promise<void> {
+  private write(): void {
+    if (this.pending.length === 0) return;
+    const lines = this.pending.join('');
+    this.pending = [];
+    this.tail = this.tail.then(() => this.append(lines));
+  }
+
+  private async append(lines: string): Promise<void> {
     try {
       this.dirReady ??= this.fs.mkdir(this.file.slice(0, this.file.lastIndexOf('/')) || '/', { recursive: true });
       await this.dirReady;
-      await this.fs.appendFile(this.file, line);
+      await this.fs.appendFile(this.file, lines);
     } catch (err) {
       this.dirReady = undefined;
       if (!this.warned) process.stderr.write(`openspace: cannot write the audit log ${this.file}: ${(err as Error).message}\n`);

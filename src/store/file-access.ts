@@ -30,6 +30,7 @@ import {
   read as readCallback,
   readlinkSync,
   readSync,
+  renameSync,
   unlinkSync,
   write as writeCallback,
   writeSync,
@@ -154,7 +155,8 @@ let fdAccessAvailable: boolean | undefined;
  * Linux: every step relative to a directory already opened, nothing followed. The system calls that
  * only name things (open, stat, readlink, close) are made synchronously: each takes some
  * microseconds, where a trip to the thread pool and back takes tens, and a write makes some twenty
- * of them. The fsyncs, the rename, and the bytes of files over 256 KiB go to the thread pool.
+ * of them. The fsyncs, the renames of files not synced, and the bytes of files over 256 KiB go to
+ * the thread pool.
  */
 export class FdFileAccess implements FileAccess {
   constructor(private readonly rootReal: string) {}
@@ -231,8 +233,11 @@ export class FdFileAccess implements FileAccess {
         closeSync(fd);
       }
       this.verify(d);
-      // In the thread pool: replacing a file makes ext4 start writing the new one's data out.
-      await fsp.rename(temp, `${d.at}/${name}`);
+      // A durable file's data is on disk already: its rename only names it, and is made at once. Any
+      // other rename is made in the thread pool: replacing a file makes ext4 start writing the new
+      // one's data out.
+      if (options.durable) renameSync(temp, `${d.at}/${name}`);
+      else await fsp.rename(temp, `${d.at}/${name}`);
     } catch (err) {
       try {
         unlinkSync(temp);

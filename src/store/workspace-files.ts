@@ -4,6 +4,7 @@
  * workspace-relative with '/' separators. Search is in workspace-search.ts: ripgrep for a real
  * directory, a scan of this walk for a memfs volume.
  */
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import nodePath from 'node:path';
 import type { Disposable } from '../contract/port.js';
 import type { FileStat, SearchOptions, WorkspacePort, WriteOptions, WriteTextOptions } from '../families/file/port.js';
@@ -59,6 +60,16 @@ export interface WorkspaceFilesOptions {
    */
   watch?: boolean;
 }
+
+/**
+ * A real directory's paths are checked with synchronous calls, as FdFileAccess opens them: each
+ * takes some microseconds, where a trip to the thread pool and back takes tens.
+ */
+const NAMING_CALLS: FsLike = {
+  realpath: async (path) => realpathSync.native(path),
+  lstat: async (path) => lstatSync(path),
+  readlink: async (path) => readlinkSync(path),
+};
 
 function errorCode(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
@@ -128,7 +139,7 @@ export class WorkspaceFiles implements WorkspacePort {
     const p = options.kind === 'memory' ? nodePath.posix : nodePath;
     const caseInsensitive =
       options.caseInsensitive ?? (options.kind === 'disk' && (process.platform === 'darwin' || process.platform === 'win32'));
-    const guard = await PathGuard.create(fs, options.root, { path: p, caseInsensitive });
+    const guard = await PathGuard.create(options.kind === 'disk' ? NAMING_CALLS : fs, options.root, { path: p, caseInsensitive });
     const rootReal = await guard.realRoot();
     const access =
       options.kind === 'disk' && !options.byPath && FdFileAccess.available()
