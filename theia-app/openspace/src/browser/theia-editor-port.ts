@@ -24,6 +24,12 @@ import { TheiaShellPort } from './theia-shell-port.js';
 
 /** Context key that lets Escape clear the agent's highlights in the focused editor (AC-3.2.3). */
 export const HAS_AGENT_HIGHLIGHTS = 'openspace.editorHasAgentHighlights';
+/**
+ * How often a clean editor reads a written file again to show it. More than once only when the
+ * file watcher's own sync cancelled the last; the text differs for good only where Monaco changes
+ * it (mixed line endings), and then the editor shows the file as Monaco reads it all the same.
+ */
+const SYNC_TRIES = 3;
 
 interface LiveHighlight extends Highlight {
   decorations: monaco.editor.IEditorDecorationsCollection;
@@ -63,9 +69,14 @@ export class TheiaEditorPort implements EditorPort {
     });
     this.editors.onCurrentEditorChanged(() => this.updateContextKey());
     // A write through the file service shows in a clean editor before it answers, without waiting for the file watcher.
-    this.workspace.onFileWritten((path) => {
+    this.workspace.onFileWritten(async (path, text) => {
       const model = this.monacoOf(path)?.document;
-      return model && !model.dirty ? model.sync() : undefined;
+      // A sync the file watcher starts meanwhile (for this write or an earlier one) cancels this one,
+      // which then ends without showing anything: read the file again until the editor shows it.
+      for (let tries = 0; model && !model.dirty && tries < SYNC_TRIES; tries++) {
+        await model.sync();
+        if (model.getText() === text) return;
+      }
     });
   }
 
