@@ -8,7 +8,7 @@
  * past the sandbox.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -64,6 +64,13 @@ for n in range(3):
 open(os.path.join(here, "late-printed"), "w").close()
 done = True
 `;
+
+/** Whether every thread of a process is stopped (state T): a thread woken in a read takes what came meanwhile before it stops. */
+const allThreadsStopped = (pid: number) =>
+  readdirSync(`/proc/${pid}/task`).every((tid) => {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('T');
+  });
 
 /** The processes with an argument ending with `name`. */
 const processesNaming = (name: string) => processesRunning().filter((p) => p.args.some((arg) => arg.endsWith(name)));
@@ -178,6 +185,7 @@ describe('Python, through debugpy', { timeout: 60_000 }, () => {
     await eventually(() => expect(existsSync(join(dir, 'late-waiting'))).toBe(true), 20_000, 10);
     process.kill(launcher, 'SIGSTOP');
     try {
+      await eventually(() => expect(allThreadsStopped(launcher)).toBe(true), 20_000, 2);
       writeFileSync(join(dir, 'late-go'), '');
       // Printed, and at the breakpoint; then longer than a stop's answer waits for stragglers (50 ms).
       await eventually(() => expect(existsSync(join(dir, 'late-printed'))).toBe(true), 20_000, 10);

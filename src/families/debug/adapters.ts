@@ -85,8 +85,9 @@ export function commandRunner(sandbox: DebugSandbox | undefined, hooks: string):
  * - Its launcher relays what the program prints, from another process (the program's stdout and
  *   stderr are pipes to it), while the program itself tells where it stopped: on a busy machine the
  *   stop came first, and its answer lacked the lines printed just before it. A thread that stops
- *   now first waits, at most a second, until the launcher has read those pipes (FIONREAD 0): the
- *   lines then reach the IDE before the stop does (state.ts waits for stragglers).
+ *   now first waits, at most a second, until the launcher has read those pipes (FIONREAD 0), then
+ *   as long again (at most 200 ms) for it to pass the lines on: a launcher late to read is late to
+ *   send too. The lines then reach the IDE before the stop does (state.ts waits for stragglers).
  * Then it runs the system's sitecustomize as Python would have.
  */
 const DEBUGPY_SITECUSTOMIZE = `import os as _os, socket as _socket, sys as _sys
@@ -118,7 +119,7 @@ def _openspace_pipes():
     return pipes
 
 
-def _openspace_printed_relayed(limit=1.0):
+def _openspace_printed_relayed(limit=1.0, grace=0.2):
     import fcntl, struct, termios, time
 
     def unread(fd):
@@ -128,9 +129,13 @@ def _openspace_printed_relayed(limit=1.0):
             return 0
 
     pipes = _openspace_pipes()
-    deadline = time.monotonic() + limit
+    start = time.monotonic()
+    deadline = start + limit
     while any(unread(fd) for fd in pipes) and time.monotonic() < deadline:
         time.sleep(0.002)
+    # The launcher has read the lines but has yet to pass them on: as late as it was reading them.
+    lag = time.monotonic() - start
+    time.sleep(max(0.0, min(grace, lag, deadline - time.monotonic())))
 
 
 class _OpenSpacePydevd:
