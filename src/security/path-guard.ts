@@ -13,6 +13,7 @@
  * Works over node:fs/promises and over a memfs volume (`createFsFromVolume(vol).promises`, with
  * `path: path.posix`).
  */
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import nodePath from 'node:path';
 import { ToolError } from '../contract/result.js';
 
@@ -40,6 +41,16 @@ export interface ResolvedPath {
   /** Where the path physically lands, existing or not (symlinks followed, dangling ones too). */
   physical: string;
 }
+
+/**
+ * For a real directory: the guard's calls made synchronously, as the store's FdFileAccess opens
+ * files (each takes some microseconds, where a trip to the thread pool and back takes tens).
+ */
+export const NAMING_CALLS: FsLike = {
+  realpath: async (path) => realpathSync.native(path),
+  lstat: async (path) => lstatSync(path),
+  readlink: async (path) => readlinkSync(path),
+};
 
 /** As many links as Linux follows before ELOOP. */
 const MAX_SYMLINKS = 40;

@@ -4,7 +4,6 @@
  * workspace-relative with '/' separators. Search is in workspace-search.ts: ripgrep for a real
  * directory, a scan of this walk for a memfs volume.
  */
-import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import nodePath from 'node:path';
 import type { Disposable } from '../contract/port.js';
 import type { FileStat, SearchOptions, WorkspacePort, WriteOptions, WriteTextOptions } from '../families/file/port.js';
@@ -12,12 +11,12 @@ import type { PatchOperation, SnapshotInfo } from '../families/file/tools.js';
 import { ToolError, type FileInfo, type SearchMatch } from '../contract/index.js';
 import type { AuditSink } from '../security/audit-log.js';
 import { createFilePolicy, type FilePolicy } from '../security/file-policy.js';
-import { PathGuard, type FsLike, type ResolvedPath } from '../security/path-guard.js';
+import { NAMING_CALLS, PathGuard, type FsLike, type ResolvedPath } from '../security/path-guard.js';
 import { ArtifactStore, conflict, versionOf, type Writer } from './artifact-store.js';
 import { FdFileAccess, PathFileAccess, readWhereItIs, tooLarge, type PathFs, type StatsLike } from './file-access.js';
 import { applyPatch } from './patch-engine.js';
 import { compareExplorer, WorkspaceWalk, type Entry } from './workspace-walk.js';
-import { firstMatches, MAX_MATCH_TEXT, planSearch, searchEntries, searchRipgrep } from './workspace-search.js';
+import { firstMatches, matchesIn, planSearch, searchEntries, searchRipgrep } from './workspace-search.js';
 
 /** Files larger than this are never read whole. */
 export const MAX_TEXT_FILE_BYTES = 50 * 1024 * 1024;
@@ -61,16 +60,6 @@ export interface WorkspaceFilesOptions {
   watch?: boolean;
 }
 
-/**
- * A real directory's paths are checked with synchronous calls, as FdFileAccess opens them: each
- * takes some microseconds, where a trip to the thread pool and back takes tens.
- */
-const NAMING_CALLS: FsLike = {
-  realpath: async (path) => realpathSync.native(path),
-  lstat: async (path) => lstatSync(path),
-  readlink: async (path) => readlinkSync(path),
-};
-
 function errorCode(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
@@ -94,24 +83,6 @@ function notFound(path: string): ToolError {
     'FILE_NOT_FOUND',
     `No file or directory exists at ${describe(path)}. Use openspace.file.list to see what the workspace holds.`,
   );
-}
-
-/** Those of one file's matches whose line `text` holds as the search engine reported it. */
-function matchesIn(text: string, matches: SearchMatch[]): SearchMatch[] {
-  const held: SearchMatch[] = [];
-  let line = 1;
-  let from = 0; // where `line` starts in text; -1 past its end
-  for (const m of [...matches].sort((a, b) => a.line - b.line)) {
-    for (; line < m.line && from >= 0; line++) from = text.indexOf('\n', from) + 1 || -1;
-    if (from < 0) break;
-    const end = text.indexOf('\n', from);
-    const shown = text
-      .slice(from, end < 0 ? undefined : end)
-      .replace(/\r$/, '')
-      .slice(0, MAX_MATCH_TEXT);
-    if (shown === m.text) held.push(m);
-  }
-  return held;
 }
 
 export class WorkspaceFiles implements WorkspacePort {

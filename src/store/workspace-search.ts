@@ -399,3 +399,21 @@ function runRipgrep(
     });
   });
 }
+
+/** Those of one file's matches whose line `text` holds as the search engine reported it. */
+export function matchesIn(text: string, matches: SearchMatch[]): SearchMatch[] {
+  const held: SearchMatch[] = [];
+  let line = 1;
+  let from = 0; // where `line` starts in text; -1 past its end
+  for (const m of [...matches].sort((a, b) => a.line - b.line)) {
+    for (; line < m.line && from >= 0; line++) from = text.indexOf('\n', from) + 1 || -1;
+    if (from < 0) break;
+    const end = text.indexOf('\n', from);
+    const shown = text
+      .slice(from, end < 0 ? undefined : end)
+      .replace(/\r$/, '')
+      .slice(0, MAX_MATCH_TEXT);
+    if (shown === m.text) held.push(m);
+  }
+  return held;
+}
